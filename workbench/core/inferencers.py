@@ -1,0 +1,321 @@
+"""Inferencer plans: the requests one test row turns into, per inferencer type."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
+from .errors import RenderError
+from .model_input import API, CHAT, LM, ModelAdapter
+from .notes import AIS_VERSION, Notes
+from .prompt_list import FillPairs, PromptList, PromptType
+from .prompt_template import PromptTemplate
+from .prompting import Prompter
+from .result import Request
+from .retrievers import Retriever
+from .text import PREDICTION, Origin, PStr
+
+GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
+PPL_FAMILY = {"PPLInferencer", "LLInferencer"}
+SUPPORTED = (
+    "GenInferencer, PPLInferencer, LLInferencer, CLPInferencer, ChatInferencer, "
+    "MultiTurnGenInferencer"
+)
+Predictions = Callable[[int, int], "str | None"]  # (sample index, turn) -> model output
+
+
+def placeholder(turn: int) -> str:
+    """What stands in for a model output the render does not have."""
+    return f"‹prediction turn {turn}›"
+
+
+@dataclass
+class Engine:
+    """Everything needed to build one row's requests (a fast and a provenance variant exist)."""
+
+    ice_template: PromptTemplate | None
+    prompt_template: PromptTemplate | None
+    prompter: Prompter | None
+    model: ModelAdapter
+    retriever: Retriever
+    output_column: str | None
+    input_columns: Sequence[str]
+    notes: Notes
+    provenance: bool
+    test_pairs: Callable[[int], FillPairs]
+    ice_pairs: Callable[[int, int], FillPairs]
+    train_label: Callable[[int], Any]
+    test_row: Callable[[int], Mapping[str, Any]]
+    predictions: Predictions | None = None
+    all_test_rows: Callable[[], Sequence[Mapping[str, Any]]] = field(default=lambda: [])
+
+    def ice(self, idx_list: Sequence[int]) -> PromptType:
+        return self.retriever.generate_ice(idx_list, self.ice_template, self.train_label,
+                                           self.ice_pairs, self.provenance)
+
+    def output(self, index: int, turn: int) -> str:
+        text = self.predictions(index, turn) if self.predictions else None
+        value = placeholder(turn) if text is None else text
+        return PStr(value, Origin(PREDICTION, detail=f"turn {turn}")) if self.provenance else value
+
+
+class Plan:
+    """One inferencer's way of turning a row into requests."""
+
+    name: str = ""
+    needs_prompter = True
+
+    def __init__(self, name: str, cfg: Mapping[str, Any], notes: Notes) -> None:
+        self.name = name
+        self.cfg = cfg
+        self.notes = notes
+
+    def check(self, engine: Engine) -> None:
+        """Refusals that hold for the whole pair (e.g. PPL on an API model)."""
+
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
+        raise NotImplementedError
+
+
+class GenPlan(Plan):
+    def requests(self, engine, index, ice_idx):
+        template = engine.prompter.main  # type: ignore[union-attr]
+        if isinstance(template, MMPromptTemplate):
+            row = engine.test_row(index)
+            prompt: PromptType = template.generate_mm(engine.test_pairs(index), row.get("content"))
+        else:
+            prompt = engine.prompter.for_gen(  # type: ignore[union-attr]
+                engine.test_pairs(index), engine.ice(ice_idx), engine.output_column,
+                self.cfg.get("gen_field_replace_token", "") or "",
+            )
+        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"))]
+
+
+class CLPPlan(Plan):
+    def check(self, engine):
+        if engine.model.kind != LM:
+            raise RenderError(
+                "API model is not supported for conditional log probability inference and skip "
+                "this exp.",
+                hint="CLPInferencer needs a local model",
+            )
+
+    def requests(self, engine, index, ice_idx):
+        prompt = engine.prompter.for_gen(engine.test_pairs(index), engine.ice(ice_idx),  # type: ignore[union-attr]
+                                         engine.output_column, "")
+        choices = engine.test_row(0).get("choices")
+        extra = (("choices", list(choices)),) if isinstance(choices, list) else ()
+        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"), extra=extra)]
+
+
+class LabelPlan(Plan):
+    """PPL and LL: one request per label."""
+
+    def check(self, engine):
+        refusal = engine.model.ppl_refusal()
+        if engine.model.kind in (API, CHAT) or refusal:
+            raise RenderError(
+                refusal or f"{engine.model.kind} models cannot do PPL",
+                hint=f"{self.name} scores each label with the model's own likelihoods; "
+                "use a GenInferencer config for API and chat-template models",
+            )
+        labels = self.cfg.get("labels")
+        self._labels = list(labels) if labels else engine.prompter.labels(  # type: ignore[union-attr]
+            engine.all_test_rows(), engine.output_column)
+        main = engine.prompter.main  # type: ignore[union-attr]
+        if main.prompt_type == "meta" and not labels:
+            self.notes.warn(
+                f"{self.name} with a dialogue template (not a label dict): the framework takes "
+                f"the template's keys {list(main.raw)} as the labels, so every request is alike"
+            )
+
+    def requests(self, engine, index, ice_idx):
+        ice = engine.ice(ice_idx)
+        out = []
+        for label in self._labels:
+            prompt = engine.prompter.for_label(engine.test_pairs(index), ice, label)  # type: ignore[union-attr]
+            extra: tuple = ()
+            if self.name == "LLInferencer":
+                row = engine.test_row(index)
+                if "cont" not in row:
+                    raise RenderError("LLInferencer reads each test row's 'cont' column, and it is missing")
+                extra = (("continuation", row["cont"]),)
+            out.append(Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "ppl"),
+                               label=label, extra=extra))
+        return out
+
+
+def _turn_requests(engine: Engine, index: int, head: list, body: list, tail: list,
+                   mode: str, assistant: str, role_key: str, text_key: str,
+                   make_input: Callable[[list], Any], notes: Notes,
+                   framework: str) -> list[Request]:
+    """every / every_with_gt / last over a dialogue whose answers are ``assistant`` turns."""
+    bots = [i for i, item in enumerate(body) if isinstance(item, dict) and item.get(role_key) == assistant]
+    if not bots:
+        raise RenderError(
+            f"multi-turn inference needs {assistant} turns to answer, and the prompt has none",
+            hint=f"the template's round should end with a {assistant} turn",
+        )
+    chat = [dict(item) if isinstance(item, dict) else item for item in body]
+    if mode == "last":
+        history = chat[: bots[-1]]
+        prompt = PromptList(head + history + tail)
+        return [Request(prompt_list=prompt, model_input=make_input(prompt))]
+    if mode not in ("every", "every_with_gt"):
+        raise RenderError(f"infer_mode must be every, every_with_gt or last, not {mode!r}")
+    out = []
+    for turn, i in enumerate(bots):
+        prompt = PromptList(head + [dict(x) if isinstance(x, dict) else x for x in chat[:i]] + tail)
+        depends = tuple(range(turn)) if mode == "every" else ()
+        out.append(Request(prompt_list=prompt, model_input=make_input(prompt), turn=turn,
+                           depends_on=depends))
+        if mode == "every":
+            chat[i][text_key] = engine.output(index, turn)
+    return out
+
+
+class MultiTurnPlan(Plan):
+    """AISBench MultiTurnGenInferencer."""
+
+    def requests(self, engine, index, ice_idx):
+        template = engine.prompter.main  # type: ignore[union-attr]
+        row = engine.test_row(index)
+        if isinstance(template, MultiTurnPromptTemplate):
+            prompt = template.generate_multiturn(row, engine.provenance)
+        else:
+            prompt = engine.prompter.for_gen(engine.test_pairs(index), engine.ice(ice_idx),  # type: ignore[union-attr]
+                                             engine.output_column,
+                                             self.cfg.get("gen_field_replace_token", "") or "")
+            if isinstance(prompt, str):
+                raise RenderError("MultiTurnGenInferencer needs a dialogue template")
+        mode = self.cfg.get("infer_mode", "every")
+        if mode == "last":
+            self.notes.framework_fails(
+                AIS_VERSION,
+                "RecursionError: MultiTurnGenInferencer.infer_last adds a list to a PromptList, "
+                "which recurses forever",
+                "one request with every turn but the last answer",
+            )
+        left, right = round_bounds(prompt)
+        head, body, tail = list(prompt[:left]), list(prompt[left:right]), list(prompt[right:])
+        return _turn_requests(engine, index, head, body, tail, mode, "BOT", "role", "prompt",
+                              lambda p: engine.model.parse(p, "gen"), self.notes, AIS_VERSION)
+
+
+class ChatPlan(Plan):
+    """OpenCompass ChatInferencer: rows become OpenAI-style chats, parsed its own way."""
+
+    def requests(self, engine, index, ice_idx):
+        chat = self._chat(engine, engine.test_row(index))
+        mode = self.cfg.get("infer_mode", "last")
+        return _turn_requests(engine, index, [], chat, [], mode, "assistant", "role", "content",
+                              lambda history: self._input(engine, history), self.notes, "")
+
+    def _chat(self, engine: Engine, row: Mapping[str, Any]) -> list[dict]:
+        inputs, output = list(engine.input_columns), engine.output_column
+        item = {k: v for k, v in row.items() if k in inputs or k == output}
+        template = engine.prompt_template
+
+        def from_entry(entry: Mapping[str, Any]) -> list[dict]:
+            if template is None and len(inputs) == 1:
+                return [{"role": "user", "content": entry.get(inputs[0])},
+                        {"role": "assistant", "content": entry.get(output, "")}]
+            if template is not None:
+                pairs = [("{" + str(k) + "}", v if isinstance(v, str) else str(v)) for k, v in entry.items()]
+                chat = _to_openai(template.generate_item(pairs))
+                if not chat or chat[-1]["role"] != "assistant":
+                    chat.append({"role": "assistant", "content": entry.get(output, "")})
+                return chat
+            raise RenderError("ChatInferencer: no prompt_template and more than one input column")
+
+        if all(isinstance(v, str) for v in item.values()):
+            return from_entry(item)
+        if all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in item.values()):
+            entries = [dict(zip(item, values)) for values in zip(*item.values())]
+            return [m for e in entries for m in from_entry(e)]
+        if len(inputs) == 1 and isinstance(item.get(inputs[0]), list) and all(
+                isinstance(x, dict) for x in item[inputs[0]]):
+            return [dict(m) for m in item[inputs[0]]]
+        if "dialogue" in inputs:
+            return [dict(m) for m in item["dialogue"]]
+        raise RenderError("Cannot construct chat from the dataset.",
+                          hint="ChatInferencer wants string columns, lists of strings, or a chat")
+
+    def _input(self, engine: Engine, history: list[dict]) -> Any:
+        """ChatInferencer swaps in its own parsers for chats ({role, content} lists)."""
+        meta = engine.model.meta_template
+        roles: dict[str, dict] = {}
+        mapping = {"SYSTEM": "system", "HUMAN": "user", "BOT": "assistant"}
+        if meta:
+            for item in [*meta.get("round", []), *meta.get("reserved_roles", [])]:
+                if isinstance(item, dict):
+                    roles[mapping.get(item["role"], item["role"])] = dict(item)
+        if engine.model.kind == LM:
+            out = ""
+            if roles:
+                for m in history:
+                    cfg = roles.get(m["role"], {})
+                    out += (cfg.get("begin") or "") + (m.get("content") or "") + (cfg.get("end") or "")
+                if "assistant" not in roles:
+                    raise RenderError(
+                        "ChatInferencer needs a BOT role in the meta template (KeyError: 'assistant')")
+                out += roles["assistant"].get("begin") or ""
+            else:
+                sep = ""
+                for m in history:
+                    out += sep + (m.get("content") or "")
+                    sep = "\n"
+            return out
+        if not meta:
+            roles = {"system": {"api_role": "SYSTEM"}, "user": {"api_role": "HUMAN"},
+                     "assistant": {"api_role": "BOT", "generate": True}}
+        messages = PromptList(
+            {"role": roles[m["role"]]["api_role"] if m["role"] in roles else m["role"],
+             "prompt": m.get("content") or ""}
+            for m in history
+        )
+        if engine.model.kind == CHAT:
+            from .meta_template import to_chat_messages
+
+            return to_chat_messages(messages)
+        return messages
+
+
+def _to_openai(prompt: PromptType) -> list[dict]:
+    """ChatInferencer's promptlist_to_openai."""
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    out: list[dict] = []
+    roles = {"SYSTEM": "system", "HUMAN": "user", "BOT": "assistant"}
+    for item in prompt:
+        if isinstance(item, dict) and "section" in item:
+            continue
+        if isinstance(item, str):
+            if item:
+                out.append({"role": "user", "content": item})
+        elif item.get("role") in roles:
+            out.append({"role": roles[item["role"]], "content": item.get("prompt")})
+    return out
+
+
+PLANS: dict[str, type[Plan]] = {
+    **{n: GenPlan for n in GEN_FAMILY},
+    "PPLInferencer": LabelPlan,
+    "LLInferencer": LabelPlan,
+    "CLPInferencer": CLPPlan,
+    "ChatInferencer": ChatPlan,
+    "MultiTurnGenInferencer": MultiTurnPlan,
+}
+
+
+def build_plan(name: str, cfg: Mapping[str, Any], notes: Notes) -> Plan:
+    if name not in PLANS:
+        raise RenderError(
+            f"inferencer {name} is not supported yet; supported: {SUPPORTED}",
+            hint="the template still shows in the tree; render with GenInferencer to see prompts",
+        )
+    plan = PLANS[name](name, cfg, notes)
+    plan.needs_prompter = name != "ChatInferencer"
+    return plan

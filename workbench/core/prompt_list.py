@@ -1,0 +1,159 @@
+"""PromptList: the frameworks' intermediate form of a prompt, and field filling.
+
+Items are strings, role dicts (``{"role": .., "prompt": ..}`` plus whatever keys
+the template wrote, e.g. ``fallback_role``) and section markers
+(``{"section": .., "pos": ..}``), exactly as OpenCompass builds them, so the
+JSON export can show them unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .errors import RenderError
+from .text import PStr, concat
+
+FillPairs = list[tuple[str, str]]  # ("{column}", value text), in row column order
+
+
+def fill_pairs(entry: Mapping[str, Any]) -> FillPairs:
+    """The replacements a row makes, in the row's column order.
+
+    OpenCompass fills with ``str.replace('{k}', str(v))`` once per column, in
+    column order, so a value that itself contains ``{other}`` is filled by a
+    later column: the order is part of the behaviour.
+    """
+    return [("{" + str(k) + "}", v if isinstance(v, str) else str(v)) for k, v in entry.items()]
+
+
+def safe_format(text: str, pairs: FillPairs) -> str:
+    """Replace known ``{fields}``; unknown ones stay as written."""
+    if "{" not in text:
+        return text
+    for token, value in pairs:
+        text = text.replace(token, value)
+    return text
+
+
+def is_section_marker(item: Any) -> bool:
+    return isinstance(item, dict) and "section" in item
+
+
+class PromptList(list):
+    """A list of prompt items with the frameworks' string-like operations."""
+
+    def format(self, pairs: FillPairs) -> PromptList:
+        out = PromptList()
+        for item in self:
+            if isinstance(item, dict):
+                new_item = dict(item)
+                if "prompt" in item:
+                    new_item["prompt"] = safe_format(item["prompt"], pairs)
+                out.append(new_item)
+            else:
+                out.append(safe_format(item, pairs))
+        return out
+
+    def replace(self, src: str, dst: str | PromptList) -> PromptList:
+        """Replace ``src`` in every string item and role prompt.
+
+        A string item is split around ``src`` and a PromptList spliced in;
+        ``src`` inside a role dict's prompt can only take a string.
+        """
+        out = PromptList()
+        for item in self:
+            if isinstance(item, str):
+                if isinstance(dst, str):
+                    out.append(item.replace(src, dst))
+                else:
+                    pieces = item.split(src)
+                    for i, piece in enumerate(pieces):
+                        if piece:
+                            out.append(piece)
+                        if i < len(pieces) - 1:
+                            out.extend(dst)
+            elif isinstance(item, dict):
+                new_item = dict(item)
+                prompt = item.get("prompt")
+                if isinstance(prompt, str) and src in prompt:
+                    if not isinstance(dst, str):
+                        raise RenderError(
+                            f"Found keyword {src} in a dictionary's prompt key. "
+                            "Cannot replace with a PromptList.",
+                            hint="put the ice_token in a string item of begin/round, "
+                            "not inside a role's prompt",
+                        )
+                    new_item["prompt"] = prompt.replace(src, dst)
+                out.append(new_item)
+            else:
+                out.append(item)
+        return out
+
+    def __add__(self, other):  # type: ignore[override]
+        if not other:
+            return PromptList(self)
+        if isinstance(other, str):
+            return PromptList([*self, other])
+        return PromptList([*self, *other])
+
+    def __radd__(self, other):
+        if not other:
+            return PromptList(self)
+        if isinstance(other, str):
+            return PromptList([other, *self])
+        return PromptList([*other, *self])
+
+    def __iadd__(self, other):  # type: ignore[override]
+        if not other:
+            return self
+        if isinstance(other, str):
+            self.append(other)
+        else:
+            self.extend(other)
+        return self
+
+    def __getitem__(self, key):  # type: ignore[override]
+        got = list.__getitem__(self, key)
+        return PromptList(got) if isinstance(key, slice) else got
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        for item in self:
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, dict):
+                if "prompt" in item:
+                    parts.append(item["prompt"])
+            else:
+                raise RenderError("Invalid type in prompt list when converting to string")
+        return concat(parts)
+
+
+PromptType = str | PromptList
+
+
+def to_json(prompt: Any) -> Any:
+    """The JSON form of a prompt: strings as text, PromptLists as arrays."""
+    if isinstance(prompt, PStr):
+        return str(prompt)
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, dict):
+        return {str(k) if not isinstance(k, (int, float, bool)) else k: to_json(v)
+                for k, v in prompt.items()}
+    if isinstance(prompt, (list, tuple)):
+        return [to_json(x) for x in prompt]
+    return prompt
+
+
+def iter_texts(prompt: Any) -> Iterable[str]:
+    """Every piece of text a prompt holds (strings and role prompts)."""
+    if isinstance(prompt, str):
+        yield prompt
+    elif isinstance(prompt, dict):
+        for value in prompt.values():
+            yield from iter_texts(value)
+    elif isinstance(prompt, (list, tuple)):
+        for item in prompt:
+            yield from iter_texts(item)

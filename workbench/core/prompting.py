@@ -1,0 +1,97 @@
+"""Which template builds the prompt: the retriever's rules for ice/prompt templates.
+
+Mirrors ``BaseRetriever.generate_prompt_for_generate_task`` / ``generate_label_prompt``
+and ``get_labels``, including the refusals, and the documented forms the framework
+crashes on (ZeroRetriever with only an ice_template that has no ice_token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from .errors import RenderError
+from .notes import OC_VERSION, Notes
+from .prompt_list import FillPairs, PromptType
+from .prompt_template import PromptTemplate
+
+
+class Prompter:
+    def __init__(self, ice_template: PromptTemplate | None, prompt_template: PromptTemplate | None,
+                 notes: Notes, zero_shot: bool) -> None:
+        if ice_template is None and prompt_template is None:
+            raise RenderError(
+                "Both ice_template and prompt_template cannot be None simultaneously.",
+                hint="add prompt_template=dict(type=PromptTemplate, template=...) to infer_cfg",
+            )
+        self.ice = ice_template
+        self.prompt = prompt_template
+        self.notes = notes
+        self._main = self._choose(zero_shot)
+
+    def _choose(self, zero_shot: bool) -> PromptTemplate:
+        if self.prompt is not None and self.ice is not None:
+            if self.prompt.ice_token is None:
+                raise RenderError(
+                    "ice_token of prompt_template is not provided",
+                    hint="with an ice_template, the prompt_template must say where the examples "
+                    "go: add ice_token='</E>' and put '</E>' in it",
+                )
+            return self.prompt
+        if self.ice is not None:
+            if self.ice.ice_token is None:
+                if not zero_shot:
+                    raise RenderError(
+                        "ice_token of ice_template is not provided",
+                        hint="the abbreviated form needs ice_token in the ice_template",
+                    )
+                # The docs call ZeroRetriever + a lone ice_template valid; the framework
+                # refuses it. We use the ice_template as the prompt, as the docs say.
+                self.notes.framework_fails(
+                    OC_VERSION,
+                    "NotImplementedError: ice_token of ice_template is not provided",
+                    "the ice_template serves as the prompt template",
+                )
+            return self.ice
+        return self.prompt  # type: ignore[return-value]
+
+    @property
+    def main(self) -> PromptTemplate:
+        return self._main
+
+    def for_gen(self, pairs: FillPairs, ice: PromptType, output_column: str | None,
+                replace_token: str = "") -> PromptType:
+        return self._main.generate_item(
+            pairs, output_field=output_column, output_field_replace_token=replace_token,
+            ice_field_replace_token=ice,
+        )
+
+    def for_label(self, pairs: FillPairs, ice: PromptType, label: Hashable,
+                  remain_sep: bool = False) -> PromptType:
+        return self._main.generate_label_prompt_item(pairs, ice, label, remain_sep)
+
+    def labels(self, test_rows: Sequence[dict], output_column: str | None) -> list[Any]:
+        """``get_labels``: the template dict's keys, else the output column's distinct values."""
+        if self.prompt is not None and isinstance(self.prompt.raw, dict):
+            return list(self.prompt.raw.keys())
+        if self.ice is not None and self.ice.ice_token is not None and isinstance(self.ice.raw, dict):
+            return list(self.ice.raw.keys())
+        if output_column is None:
+            raise RenderError("PPL needs labels: a label dict template or an output_column")
+        values = []
+        for row in test_rows:
+            if output_column not in row:
+                raise RenderError(f"the test rows have no output column {output_column!r}")
+            values.append(row[output_column])
+        # The framework takes list(set(values)), whose order changes from run to run
+        # for strings (hash randomisation); we show them sorted and say so.
+        distinct = list(dict.fromkeys(values))
+        try:
+            distinct.sort()
+        except TypeError:
+            distinct.sort(key=repr)
+        self.notes.warn(
+            "labels come from the output column's distinct values; the framework's order "
+            "(list(set(...))) varies between runs, shown here sorted"
+        )
+        return distinct

@@ -1,0 +1,257 @@
+"""Render (dataset, model) pairs: a pure function of the specs and the rows.
+
+``PairRenderer`` validates a pair up front (so problems surface as errors before
+any export) and then renders samples on demand: all of them for an export, one
+with provenance for the pane that shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
+from .dataset_reader import ReaderConfig, Splits, build_splits
+from .errors import RenderError
+from .inferencers import Engine, Plan, build_plan
+from .model_input import ModelAdapter
+from .notes import Notes
+from .prompt_list import FillPairs, iter_texts
+from .prompt_template import PromptTemplate, build_template
+from .prompting import Prompter
+from .result import PairError, PairWarning, RenderResult, Request, Sample
+from .retrievers import Retriever, build_retriever
+from .spec import AISBENCH, DatasetSpec, ModelSpec, type_name
+from .text import ICE, ROW, Origin, PStr
+
+# (dataset abbr, model abbr, sample index, turn) -> a model output, or None
+PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
+
+TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate"}
+_PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    predictions: PredictionLookup | None = None
+
+
+def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
+    out: FillPairs = []
+    for k, v in row.items():
+        text = v if isinstance(v, str) else str(v)
+        if origin is not None:
+            text = PStr(text, origin(str(k)))
+        out.append(("{" + str(k) + "}", text))
+    return out
+
+
+class PairRenderer:
+    """One dataset seen through one model (or through no model)."""
+
+    def __init__(self, dataset: DatasetSpec, model: ModelSpec | None,
+                 options: RenderOptions | None = None) -> None:
+        self.dataset = dataset
+        self.model_spec = model
+        self.options = options or RenderOptions()
+        self.notes = Notes()
+        cfg = dataset.cfg
+        infer_cfg = cfg.get("infer_cfg")
+        if not isinstance(infer_cfg, Mapping):
+            raise RenderError(f"dataset {dataset.abbr!r} has no infer_cfg dict",
+                              hint="add infer_cfg=dict(prompt_template=..., retriever=..., inferencer=...)")
+        self.infer_cfg = infer_cfg
+        if "reader_cfg" not in cfg:
+            raise RenderError(f"dataset {dataset.abbr!r} has no reader_cfg",
+                              hint="add reader_cfg=dict(input_columns=[...], output_column=...)")
+        self.reader = ReaderConfig.from_cfg(cfg["reader_cfg"])
+        if dataset.rows is None:
+            raise RenderError(f"dataset {dataset.abbr!r} has no rows", hint="pass --data FILE")
+        n, k = cfg.get("n", 1), cfg.get("k", 1)
+        if (max(k) if isinstance(k, list) and k else k) > n:
+            raise RenderError("Maximum value of `k` must less than or equal to `n`")
+        self.splits: Splits = build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+        inferencer_cfg = infer_cfg.get("inferencer")
+        if not isinstance(inferencer_cfg, Mapping) or "type" not in inferencer_cfg:
+            raise RenderError("infer_cfg.inferencer must be a dict with a type",
+                              hint="e.g. inferencer=dict(type=GenInferencer)")
+        self.inferencer = type_name(inferencer_cfg["type"])
+        self.plan: Plan = build_plan(self.inferencer, inferencer_cfg, self.notes)
+        if "retriever" not in infer_cfg:
+            raise RenderError("infer_cfg has no retriever", hint="e.g. retriever=dict(type=ZeroRetriever)")
+        self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
+                                                    self.notes, type_name)
+        self._engines: dict[bool, Engine] = {}
+        fast = self.engine(False)
+        self.model_kind = fast.model.kind
+        self.plan.check(fast)
+        self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
+        self._ice_cache: dict[tuple[int, ...], Any] = {}
+        self._warn_unfilled(fast)
+        if self.splits.test:
+            self._first = self.sample(0)
+
+    # -- set-up ------------------------------------------------------------------
+    def _template(self, key: str, notes: Notes, provenance: bool) -> PromptTemplate | None:
+        cfg = self.infer_cfg.get(key)
+        if cfg is None:
+            return None
+        if not isinstance(cfg, Mapping):
+            raise RenderError(f"{key} must be a dict(type=PromptTemplate, template=...), got {cfg!r}")
+        kind = type_name(cfg.get("type", "PromptTemplate"))
+        if kind == "RawPromptTemplate":
+            raise RenderError("RawPromptTemplate is not supported yet",
+                              hint="its OpenAI-style messages render once RawPromptTemplate lands")
+        if kind not in TEMPLATE_CLASSES:
+            raise RenderError(f"{key}: template class {kind} is not supported "
+                              f"(supported: {', '.join(sorted(TEMPLATE_CLASSES))})")
+        if kind != "PromptTemplate":
+            return build_aisbench_template(kind, cfg, key, notes, provenance)
+        return build_template(cfg, key, notes, provenance)
+
+    def engine(self, provenance: bool) -> Engine:
+        if provenance in self._engines:
+            return self._engines[provenance]
+        # The provenance engine repeats the fast one's checks; keep its notes apart.
+        notes = self.notes if not provenance else Notes()
+        ice_t = self._template("ice_template", notes, provenance)
+        prompt_t = self._template("prompt_template", notes, provenance)
+        prompter = None
+        if self.plan.needs_prompter:
+            prompter = Prompter(ice_t, prompt_t, notes, self.retriever.type_name == "ZeroRetriever")
+        model = ModelAdapter(self.model_spec, notes, provenance)
+        train, test = self.splits.train, self.splits.test
+        out = self.reader.output_column
+
+        def train_label(idx: int) -> Any:
+            row = train[idx]
+            if out is None or out not in row:
+                raise RenderError(
+                    f"in-context example {idx} has no output column {out!r}",
+                    hint="the ice_template's label comes from reader_cfg.output_column; "
+                    "give the train rows that column",
+                )
+            return row[out]
+
+        if provenance:
+            test_pairs = lambda i: _pairs(test[i], lambda c: Origin(ROW, column=c))  # noqa: E731
+            ice_pairs = lambda k, idx: _pairs(train[idx], lambda c: Origin(ICE, column=c, example=k))  # noqa: E731
+        else:
+            test_pairs = lambda i: _pairs(test[i], None)  # noqa: E731
+            ice_pairs = lambda k, idx: _pairs(train[idx], None)  # noqa: E731
+        predictions = None
+        if self.options.predictions is not None:
+            lookup = self.options.predictions
+            predictions = lambda i, turn: lookup(self.dataset.abbr, self.model_abbr, i, turn)  # noqa: E731
+        engine = Engine(
+            ice_template=ice_t, prompt_template=prompt_t, prompter=prompter, model=model,
+            retriever=self.retriever, output_column=out, input_columns=self.reader.input_columns,
+            notes=notes, provenance=provenance, test_pairs=test_pairs, ice_pairs=ice_pairs,
+            train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
+            all_test_rows=lambda: test,
+        )
+        if not provenance:
+            engine.ice = self._cached_ice(engine)  # type: ignore[method-assign]
+        self._engines[provenance] = engine
+        return engine
+
+    def _cached_ice(self, engine: Engine):
+        original = Engine.ice.__get__(engine)
+
+        def ice(idx_list: Sequence[int]):
+            key = tuple(idx_list)
+            if key not in self._ice_cache:
+                if len(self._ice_cache) > 4096:
+                    self._ice_cache.clear()
+                self._ice_cache[key] = original(idx_list)
+                self._check_ice_leak(key, self._ice_cache[key])
+            return self._ice_cache[key]
+
+        return ice
+
+    def _check_ice_leak(self, key: tuple[int, ...], ice: Any) -> None:
+        """OpenCompass fills the whole prompt once, after inserting the examples."""
+        if not key:
+            return
+        text = "".join(iter_texts(ice))
+        columns = {str(c) for row in self.splits.test[:1] for c in row}
+        leaked = sorted({m for m in _PLACEHOLDER.findall(text) if m in columns})
+        for name in leaked:
+            self.notes.warn(
+                f"an in-context example contains '{{{name}}}', which the test row's {name!r} "
+                "fills: the framework fills the whole prompt once, after inserting the examples"
+            )
+
+    def _warn_unfilled(self, engine: Engine) -> None:
+        columns: set[str] = set()
+        for row in (*self.splits.train[:1], *self.splits.test[:1]):
+            columns.update(str(c) for c in row)
+        templates = [t for t in (engine.ice_template, engine.prompt_template) if t is not None]
+        for template in templates:
+            if isinstance(template, MultiTurnPromptTemplate):
+                filled = {"question", "answer"}
+            elif isinstance(template, MMPromptTemplate):
+                filled = columns | {"question", "image", "video", "audio"}
+            else:
+                filled = columns
+            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)}
+            for name in sorted(found - filled):
+                self.notes.warn(
+                    f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
+                    "as written"
+                )
+
+    # -- rendering ----------------------------------------------------------------
+    @property
+    def dataset_abbr(self) -> str:
+        return self.dataset.abbr
+
+    @property
+    def model_abbr(self) -> str | None:
+        return self.model_spec.abbr if self.model_spec else None
+
+    def __len__(self) -> int:
+        return len(self.splits.test)
+
+    def sample(self, index: int, provenance: bool = False) -> Sample:
+        if not provenance and index == 0 and hasattr(self, "_first"):
+            return self._first
+        engine = self.engine(provenance)
+        ice_idx = self.picks[index]
+        requests: list[Request] = self.plan.requests(engine, index, ice_idx)
+        return Sample(index=index, source_index=self.splits.test_source[index],
+                      ice_indices=tuple(ice_idx), requests=tuple(requests))
+
+    def samples(self) -> Iterator[Sample]:
+        for i in range(len(self)):
+            yield self.sample(i)
+
+
+def render_workspace(
+    datasets: Sequence[DatasetSpec],
+    models: Sequence[ModelSpec],
+    config: str = "",
+    options: RenderOptions | None = None,
+) -> RenderResult:
+    """Every dataset × model pair (dataset × no model when there are none)."""
+    result = RenderResult(config=config)
+    for dataset in datasets:
+        for model in (models or [None]):
+            try:
+                pair = PairRenderer(dataset, model, options)
+            except RenderError as exc:
+                source = dataset.source
+                result.errors.append(PairError(
+                    dataset.abbr, model.abbr if model else None, exc.message,
+                    exc.file or source.file, exc.line or source.line, exc.hint))
+                continue
+            result.pairs.append(pair)
+            for message in pair.notes.messages:
+                result.warnings.append(PairWarning(dataset.abbr, pair.model_abbr, message))
+    return result
+
+
+def framework_of(dataset: DatasetSpec) -> str:
+    return "AISBench" if dataset.framework == AISBENCH else "OpenCompass"

@@ -1,0 +1,54 @@
+"""What a render produces; the JSON contract (render-json.md) is a view of these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call the model would get."""
+
+    prompt_list: Any  # str, or PromptList (items as the framework builds them)
+    model_input: Any  # str for "lm"; [{role, prompt}] for "api"; [{role, content}] for chat
+    label: Any = None  # PPL/LL label (a template key)
+    turn: int | None = None  # 0-based, multi-turn inference
+    model_text: str | None = None  # chat-template models: the chat template's output
+    depends_on: tuple[int, ...] = ()  # turns whose model output this request contains
+    extra: tuple[tuple[str, Any], ...] = ()  # e.g. ("continuation", ...) for LL
+
+
+@dataclass(frozen=True)
+class Sample:
+    index: int  # position in the test split
+    source_index: int  # position in the data file's split, before ranges
+    ice_indices: tuple[int, ...]
+    requests: tuple[Request, ...]
+
+
+@dataclass(frozen=True)
+class PairError:
+    dataset: str | None
+    model: str | None
+    message: str
+    file: str | None = None
+    line: int | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class PairWarning:
+    dataset: str | None
+    model: str | None
+    message: str
+
+
+@dataclass
+class RenderResult:
+    """Every (dataset, model) pair of a workspace, with the problems found on the way."""
+
+    config: str
+    pairs: list[Any] = field(default_factory=list)  # PairRenderer, in order
+    errors: list[PairError] = field(default_factory=list)
+    warnings: list[PairWarning] = field(default_factory=list)

@@ -1,0 +1,210 @@
+"""Retrievers: which training rows become in-context examples, and how they are joined."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RenderError
+from .notes import OC_VERSION, Notes
+from .prompt_list import FillPairs, PromptList, PromptType
+from .prompt_template import PromptTemplate
+from .text import GLUE, Origin, PStr, join
+
+EMBEDDING_RETRIEVERS = {
+    "TopkRetriever": "TopK",
+    "VotekRetriever": "VoteK",
+    "DPPRetriever": "DPP",
+    "MDLRetriever": "MDL",
+    "ConERetriever": "ConE",
+}
+SUPPORTED = "ZeroRetriever, FixKRetriever, RandomRetriever, BM25Retriever, SlidingWindowRetriever"
+
+
+@dataclass(frozen=True)
+class Retriever:
+    """A retriever's settings; ``pick`` gives the example indices per test row."""
+
+    type_name: str
+    ice_separator: str
+    ice_eos_token: str
+    ice_num: int
+    params: Mapping[str, Any]
+
+    def pick(self, train: Sequence[Mapping], test: Sequence[Mapping],
+             input_columns: Sequence[str]) -> list[list[int]]:
+        name = self.type_name
+        if name == "ZeroRetriever":
+            return [[] for _ in test]
+        if name == "FixKRetriever":
+            ids = list(self.params["fix_id_list"])
+            for i in ids:
+                if not isinstance(i, int) or isinstance(i, bool):
+                    raise RenderError(f"FixKRetriever: fix_id_list holds {i!r}, not an int index")
+                if i >= len(train):
+                    raise RenderError(
+                        f"FixKRetriever: Index {i} is out of range of {len(train)}",
+                        hint="fix_id_list indexes the train split; give more train rows "
+                        "or smaller indices",
+                    )
+            return [ids for _ in test]
+        if name == "RandomRetriever":
+            from .np_random import random_retriever_picks
+
+            try:
+                return random_retriever_picks(
+                    int(self.params.get("seed", 43)), len(train), len(test), self.ice_num
+                )
+            except ValueError as exc:
+                raise RenderError(f"RandomRetriever: {exc}") from None
+        if name == "BM25Retriever":
+            from .bm25 import bm25_picks
+
+            return bm25_picks(
+                [corpus_text(r, input_columns) for r in train],
+                [corpus_text(r, input_columns) for r in test],
+                self.ice_num,
+            )
+        if name == "SlidingWindowRetriever":
+            k = int(self.params["k"])
+            picks = []
+            for current in range(len(test)):
+                if current < k:
+                    shots = list(range(max(0, current - k), current))
+                    pad = k - len(shots)
+                    shots = list(range(len(train) - pad, len(train))) + shots
+                else:
+                    shots = list(range(current - k, current))
+                picks.append(shots)
+            return picks
+        raise AssertionError(name)
+
+    def generate_ice(
+        self,
+        idx_list: Sequence[int],
+        ice_template: PromptTemplate | None,
+        label_of: Callable[[int], Any],
+        pairs_of: Callable[[int, int], FillPairs],
+        provenance: bool = False,
+    ) -> PromptType:
+        """The in-context examples for one test row (``BaseRetriever.generate_ice``).
+
+        ``pairs_of(k, idx)`` gives the fill pairs of train row ``idx`` as example ``k``;
+        ``label_of(idx)`` its output-column value.
+        """
+        if ice_template is None and idx_list:
+            raise RenderError(
+                "You have not specified ice_template while retrieving examples from "
+                "train set! Please either specify ice_template or use `ZeroRetriever`.",
+                hint="add an ice_template, or use ZeroRetriever",
+            )
+        if ice_template is not None and ice_template.prompt_type == "meta":
+            separator, eos = "", ""
+        else:
+            separator, eos = self.ice_separator, self.ice_eos_token
+            if provenance:
+                separator = PStr(separator, Origin(GLUE, detail="ice_separator"))
+                eos = PStr(eos, Origin(GLUE, detail="ice_eos_token"))
+        items = [
+            ice_template.generate_ice_item(pairs_of(k, idx), label_of(idx))  # type: ignore[union-attr]
+            for k, idx in enumerate(idx_list)
+        ]
+        if items and isinstance(items[0], PromptList):
+            out = PromptList()
+            for item in items:
+                out += item + separator
+            out.append(eos)
+            return out
+        if any(isinstance(i, PromptList) for i in items):
+            raise RenderError("in-context examples mix strings and dialogues")
+        return join(separator, items) + eos if items else eos
+
+
+def corpus_text(row: Mapping, input_columns: Sequence[str]) -> str:
+    """``DatasetReader.generate_input_field_prompt``: input columns joined by spaces."""
+    try:
+        return " ".join(str(row[c]) for c in input_columns)
+    except KeyError as exc:
+        raise RenderError(f"BM25Retriever: the rows have no input column {exc}") from None
+
+
+_DEFAULTS = {
+    # name: (ice_separator, ice_eos_token, ice_num, allowed extra params)
+    "ZeroRetriever": ("", "", 0, set()),
+    "FixKRetriever": ("\n", "\n", 1, {"fix_id_list"}),
+    "RandomRetriever": ("\n", "\n", 1, {"seed"}),
+    "BM25Retriever": ("\n", "\n", 1, {"index_split", "test_split"}),
+    "SlidingWindowRetriever": ("\n", "\n", 1, {"k"}),
+}
+
+
+def build_retriever(cfg: Any, inferencer_cfg: Mapping[str, Any], notes: Notes,
+                    type_name: Callable[[Any], str]) -> Retriever:
+    """A Retriever from ``infer_cfg.retriever`` (and an old-style inferencer fix_id_list)."""
+    if not isinstance(cfg, Mapping) or "type" not in cfg:
+        raise RenderError(
+            "infer_cfg.retriever must be a dict with a type",
+            hint="e.g. retriever=dict(type=ZeroRetriever)",
+        )
+    name = type_name(cfg["type"])
+    if name in EMBEDDING_RETRIEVERS:
+        raise RenderError(
+            f"{name} ({EMBEDDING_RETRIEVERS[name]}) picks examples with a sentence-embedding "
+            f"model, which this workbench does not run; supported: {SUPPORTED}",
+            hint="render with FixKRetriever or ZeroRetriever to see the template's shape",
+        )
+    if name not in _DEFAULTS:
+        raise RenderError(f"unknown retriever {name}; supported: {SUPPORTED}")
+    separator, eos, ice_num, allowed = _DEFAULTS[name]
+    params = {k: v for k, v in cfg.items() if k != "type"}
+    common = {"ice_eos_token"} if name == "ZeroRetriever" else {"ice_separator", "ice_eos_token", "ice_num"}
+    unknown = set(params) - allowed - common
+    if unknown:
+        raise RenderError(
+            f"{name}.__init__() got an unexpected keyword argument {sorted(unknown)[0]!r}",
+            hint=f"{name} takes: {', '.join(sorted(allowed | common)) or 'no arguments'}",
+        )
+    if name == "FixKRetriever" and "fix_id_list" not in params:
+        old = inferencer_cfg.get("fix_id_list")
+        if old:
+            # Older docs put fix_id_list on the inferencer; OpenCompass now refuses it.
+            notes.framework_fails(
+                OC_VERSION,
+                "ValueError: Passing fix_id_list to Inferencer is no longer allowed. "
+                "Please pass it to FixKRetriever instead.",
+                "the inferencer's fix_id_list is used by FixKRetriever",
+            )
+            params["fix_id_list"] = old
+        else:
+            raise RenderError(
+                "FixKRetriever needs fix_id_list",
+                hint="e.g. retriever=dict(type=FixKRetriever, fix_id_list=[0, 1, 2, 3, 4])",
+            )
+    elif inferencer_cfg.get("fix_id_list"):
+        raise RenderError(
+            "Passing fix_id_list to Inferencer is no longer allowed. "
+            "Please pass it to FixKRetriever instead.",
+            hint="move fix_id_list into retriever=dict(type=FixKRetriever, fix_id_list=[...])",
+        )
+    if name == "SlidingWindowRetriever" and "k" not in params:
+        raise RenderError("SlidingWindowRetriever needs k", hint="e.g. k=5")
+    ice_num = params.get("ice_num", ice_num)
+    if isinstance(ice_num, bool) or not isinstance(ice_num, int):
+        raise RenderError(f"{name}: ice_num must be an int, got {ice_num!r}")
+    return Retriever(
+        type_name=name,
+        ice_separator=_str_param(params, "ice_separator", separator, name),
+        ice_eos_token=_str_param(params, "ice_eos_token", eos, name),
+        ice_num=ice_num,
+        params=params,
+    )
+
+
+def _str_param(params: Mapping[str, Any], key: str, default: str, name: str) -> str:
+    value = params.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RenderError(f"{name}: {key} must be a str, got {value!r}")
+    return value

@@ -1,0 +1,129 @@
+"""``render --format json``: the public contract of render-json.md, streamed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from ..core.errors import RenderError
+from ..core.prompt_list import to_json
+from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
+
+SCHEMA = "prompt-workbench/render@1"
+
+# Characters JSON may carry raw but a terminal would act on (C1 controls, bidi
+# overrides, zero-width and line/paragraph separators): always written as \uXXXX.
+_UNSAFE = re.compile("[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def request_json(request: Request) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "label": request.label,
+        "turn": request.turn,
+        "prompt_list": to_json(request.prompt_list),
+        "model_input": to_json(request.model_input),
+        "model_text": request.model_text,
+    }
+    if request.depends_on:
+        out["depends_on_turns"] = list(request.depends_on)
+    for key, value in request.extra:
+        out[key] = to_json(value)
+    return out
+
+
+def sample_json(sample: Sample) -> dict[str, Any]:
+    return {
+        "index": sample.index,
+        "source_index": sample.source_index,
+        "ice_indices": list(sample.ice_indices),
+        "requests": [request_json(r) for r in sample.requests],
+    }
+
+
+def error_json(error: PairError) -> dict[str, Any]:
+    out = {"dataset": error.dataset, "model": error.model, "file": error.file,
+           "line": error.line, "message": error.message}
+    if error.hint:
+        out["hint"] = error.hint
+    return out
+
+
+def warning_json(warning: PairWarning) -> dict[str, Any]:
+    return {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+
+
+def _indent(text: str, prefix: str) -> str:
+    return text.replace("\n", "\n" + prefix)
+
+
+def write_render_json(result: RenderResult, out: TextIO,
+                      samples_of=lambda pair: pair.samples()) -> RenderResult:
+    """Write the document sample by sample, so memory stays flat on large renders.
+
+    A pair that fails part-way keeps what was written and gains an error entry.
+    Returns the result with those late errors and warnings added.
+    """
+    out.write("{\n")
+    out.write(f'  "schema": {dumps(SCHEMA)},\n')
+    out.write(f'  "config": {dumps(result.config)},\n')
+    out.write('  "renders": [')
+    late_errors: list[PairError] = []
+    warnings: list[PairWarning] = []
+    for p, pair in enumerate(result.pairs):
+        out.write(",\n    {" if p else "\n    {")
+        head = {"dataset": pair.dataset_abbr, "model": pair.model_abbr,
+                "model_kind": pair.model_kind, "inferencer": pair.inferencer}
+        for key, value in head.items():
+            out.write(f"\n      {dumps(key)}: {dumps(value)},")
+        out.write('\n      "samples": [')
+        try:
+            for s, sample in enumerate(samples_of(pair)):
+                out.write(",\n        " if s else "\n        ")
+                out.write(_indent(dumps(sample_json(sample), indent=2), "        "))
+        except RenderError as exc:
+            late_errors.append(PairError(pair.dataset_abbr, pair.model_abbr,
+                                         f"{exc.message} (rendering stopped there)",
+                                         pair.dataset.source.file, pair.dataset.source.line, exc.hint))
+        out.write("\n      ]\n    }")
+        warnings += [PairWarning(pair.dataset_abbr, pair.model_abbr, m) for m in pair.notes.messages]
+    out.write("\n  ],\n" if result.pairs else "],\n")
+    result.errors.extend(late_errors)
+    result.warnings = _merge_warnings(result.warnings, warnings)
+    _write_list(out, "errors", (error_json(e) for e in result.errors), last=False)
+    _write_list(out, "warnings", (warning_json(w) for w in result.warnings), last=True)
+    out.write("}\n")
+    return result
+
+
+def _merge_warnings(first: list[PairWarning], more: Iterable[PairWarning]) -> list[PairWarning]:
+    seen = {(w.dataset, w.model, w.message) for w in first}
+    merged = list(first)
+    for w in more:
+        if (w.dataset, w.model, w.message) not in seen:
+            seen.add((w.dataset, w.model, w.message))
+            merged.append(w)
+    return merged
+
+
+def _write_list(out: TextIO, key: str, items: Iterable[dict], last: bool) -> None:
+    items = [dumps(i) for i in items]
+    body = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
+    out.write(f'  "{key}": {body}')
+    out.write("\n" if last else ",\n")
+
+
+def render_document(result: RenderResult) -> dict[str, Any]:
+    """The whole document as a dict (for tests and small renders)."""
+    import io
+
+    buffer = io.StringIO()
+    write_render_json(result, buffer)
+    return json.loads(buffer.getvalue())
+

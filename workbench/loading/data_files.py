@@ -1,0 +1,165 @@
+"""Sample rows from .jsonl / .json / .csv files, with errors that point at the line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError
+
+DATA_SUFFIXES = (".jsonl", ".json", ".csv")
+MAX_DATA_BYTES = 2 * 1024**3
+
+
+def _decode(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"data file not found: {path}", file=str(path),
+                          hint="check the path given to --data or the dataset's path") from None
+    except IsADirectoryError:
+        raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
+    if b"\x00" in raw[:8192]:
+        raise ConfigError("data file is binary, not JSON/JSONL/CSV text", file=str(path),
+                          hint="give a .jsonl, .json or .csv file of rows")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
+                          line=line, hint="re-save the file as UTF-8") from None
+
+
+def _no_duplicate_keys(path: Path, line_of: Any = None):
+    def hook(pairs: list[tuple[str, Any]]) -> dict:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise ConfigError(f"duplicate key {key!r} in a JSON object", file=str(path),
+                                  line=line_of() if line_of else None,
+                                  hint="each column may appear once per row")
+            seen[key] = value
+        return seen
+
+    return hook
+
+
+def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
+    """A list of rows, or a {split: rows} mapping (a JSON object whose values are lists)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in DATA_SUFFIXES:
+        raise ConfigError(f"unsupported data file type {suffix or '(none)'}: {path.name}",
+                          file=str(path), hint="use .jsonl, .json or .csv")
+    text = _decode(path)
+    if not text.strip():
+        raise ConfigError("data file is empty", file=str(path), hint="add at least one row")
+    if suffix == ".jsonl":
+        return _read_jsonl(path, text)
+    if suffix == ".json":
+        return _read_json(path, text)
+    return _read_csv(path, text)
+
+
+def _read_jsonl(path: Path, text: str) -> list[Any]:
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line, object_pairs_hook=_no_duplicate_keys(path, lambda n=number: n))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
+                              line=number, hint="each line of a .jsonl file is one JSON object") from None
+        if not isinstance(row, dict):
+            raise ConfigError(f"a .jsonl line must be a JSON object, got {type(row).__name__}",
+                              file=str(path), line=number)
+        rows.append(row)
+    return rows
+
+
+def _read_json(path: Path, text: str) -> list[Any] | dict[str, list[Any]]:
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys(path))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
+                          line=exc.lineno) from None
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
+        return data
+    raise ConfigError(
+        "a .json data file must hold a list of rows or an object of splits "
+        '({"train": [...], "test": [...]})', file=str(path),
+    )
+
+
+def _cell(value: str) -> Any:
+    """pandas-style inference, as `datasets` does for CSV: ints, floats, else text."""
+    if value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return None if math.isnan(number) else number
+
+
+def _read_csv(path: Path, text: str) -> list[dict[str, Any]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ConfigError("CSV file has no header row", file=str(path)) from None
+    except csv.Error as exc:
+        raise ConfigError(f"bad CSV: {exc}", file=str(path), line=1) from None
+    if len(set(header)) != len(header):
+        raise ConfigError("CSV header repeats a column name", file=str(path), line=1)
+    raw_rows: list[list[str]] = []
+    try:
+        for cells in reader:
+            if not cells:
+                continue
+            if len(cells) != len(header):
+                raise ConfigError(
+                    f"CSV row has {len(cells)} cells but the header has {len(header)}",
+                    file=str(path), line=reader.line_num,
+                    hint="quote cells that contain commas or newlines",
+                )
+            raw_rows.append(cells)
+    except csv.Error as exc:
+        raise ConfigError(f"bad CSV: {exc}", file=str(path), line=reader.line_num) from None
+    # Column types as pandas infers them: all-int → int, all-number → float, else str.
+    columns = list(zip(*raw_rows)) if raw_rows else [() for _ in header]
+    kinds = []
+    for values in columns:
+        parsed = [_cell(v) for v in values]
+        present = [p for p in parsed if p is not None]
+        if present and all(isinstance(p, int) for p in present) and len(present) == len(parsed):
+            kinds.append("int")
+        elif present and all(isinstance(p, (int, float)) for p in present):
+            kinds.append("float")
+        else:
+            kinds.append("str")
+    rows = []
+    for cells in raw_rows:
+        row: dict[str, Any] = {}
+        for name, kind, value in zip(header, kinds, cells):
+            if kind == "int":
+                row[name] = int(value)
+            elif kind == "float":
+                row[name] = None if value == "" else float(value)
+            else:
+                row[name] = None if value == "" else value
+        rows.append(row)
+    return rows
