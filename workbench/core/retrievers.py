@@ -54,9 +54,9 @@ class Retriever:
 
             try:
                 return random_retriever_picks(
-                    int(self.params.get("seed", 43)), len(train), len(test), self.ice_num
+                    self.params.get("seed", 43), len(train), len(test), self.ice_num
                 )
-            except ValueError as exc:
+            except (ValueError, TypeError) as exc:
                 raise RenderError(f"RandomRetriever: {exc}") from None
         if name == "BM25Retriever":
             from .bm25 import bm25_picks

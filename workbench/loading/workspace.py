@@ -116,15 +116,20 @@ def load_python(path: Path, roots: Sequence[Path], workspace: Workspace,
             [(m, _source(execution, m)) for m in models])
 
 
-def _rows_for(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], config_dir: Path,
+def _rows_for(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], bases: Sequence[Path],
               workspace: Workspace) -> tuple[Any, str]:
+    """--data first, then a local rows file named by the dataset's path, else placeholders.
+
+    A relative path is tried against the working directory (as the frameworks do), then the
+    folder of the file defining the dataset, then the top config's folder.
+    """
     for arg in data:
         if arg.abbr is None or arg.abbr == abbr:
             workspace.add_file(arg.path)
             return read_rows(arg.path), str(arg.path)
     path = cfg.get("path")
     if isinstance(path, str) and path.lower().endswith(DATA_SUFFIXES):
-        for candidate in (Path(path), config_dir / path):
+        for candidate in (Path(path), *(base / path for base in bases)):
             if candidate.is_file():
                 workspace.add_file(candidate)
                 return read_rows(candidate), str(candidate)
@@ -157,7 +162,8 @@ def load_workspace(
                     raise ConfigError(f"a dataset entry is a {type(plain).__name__}, not a dict",
                                       file=source.file, line=source.line)
                 abbr = dataset_abbr_from_cfg(plain)
-                rows, origin = _rows_for(plain, abbr, data_args, path.parent, workspace)
+                bases = [Path(source.file).parent] if source.file else []
+                rows, origin = _rows_for(plain, abbr, data_args, [*bases, path.parent], workspace)
             except ConfigError as exc:
                 if exc.file is None:
                     exc.file, exc.line = source.file, source.line
