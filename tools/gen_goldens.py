@@ -1,0 +1,765 @@
+"""Dev-only golden-output generator for the parity suite.
+
+Runs the REAL OpenCompass 0.5.4 / AISBench 3.1.20260630 prompt pipelines on the
+committed case inputs and writes what they would send to a model as
+``tests/parity/cases/<case_id>/expected.json`` (schema ``prompt-workbench/render@1``,
+see shared/spec/render-json.md, plus a top-level ``framework_errors`` list).
+
+It must run with the framework venv made by ``tools/setup_fwenv.sh``::
+
+    bash tools/setup_fwenv.sh && /work/fwenv/bin/python tools/gen_goldens.py
+
+Nothing here is imported by Prompt Workbench or its tests; the tests only read
+the committed JSON.  No framework code is copied: this harness imports the
+frameworks and calls them.
+
+How a (dataset, model) pair is rendered
+---------------------------------------
+* The dataset ``type`` is swapped for a tiny ``BaseDataset`` subclass whose
+  ``load`` returns ``datasets.Dataset`` / ``DatasetDict`` built from the case's
+  ``data.json``; the framework's own ``BaseDataset.__init__`` then adds its
+  ``idx``/``subdivision`` columns and builds the ``DatasetReader``.
+* The model ``type`` is swapped for a subclass of the real model class whose
+  heavy methods (tokenizer / weights / network loading) are stubbed.  Its real
+  ``__init__`` still runs, so the class picks its own template parser
+  (``LMTemplateParser`` / ``APITemplateParser`` / a chat wrapper's default meta
+  template).  Only the leaf methods that would run a model (``generate``,
+  ``get_ppl``) are replaced by recorders, and only where the real class
+  implements them: a class that cannot do PPL still raises its own error.
+* OpenCompass: the real ``OpenICLInferTask`` runs with that model
+  (``run(cur_model=...)``), so templates, retriever and inferencer are built
+  and driven exactly as ``opencompass`` does (GenInferencer / PPLInferencer).
+* AISBench: the real retriever/inferencer are built as the infer tasks do;
+  local models go through ``inferencer.inference`` (OpenICLInferTask's path),
+  service models through ``get_data_list`` + the async ``do_request`` of
+  OpenICLApiInferTask's workers.  Multi-turn inference drives the real
+  ``infer_every`` / ``infer_every_with_gt`` / ``infer_last`` coroutines; the
+  fake model answers turn N with the text ``‹prediction turn N›``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import io
+import json
+import logging
+import os
+import re
+import sys
+import tempfile
+import threading
+import traceback
+import warnings
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+REPO = Path(__file__).resolve().parents[1]
+CASES_DIR = REPO / "tests" / "parity" / "cases"
+SCHEMA = "prompt-workbench/render@1"
+PREDICTION_TEXT = "\u2039prediction turn {}\u203a"  # ‹prediction turn N›
+
+CHAT_TEMPLATE_CLASSES = {
+    "HuggingFacewithChatTemplate",
+    "VLLMwithChatTemplate",
+    "TurboMindModelwithChatTemplate",
+}
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+# --------------------------------------------------------------------------
+# small helpers
+# --------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def quiet():
+    """Silence the frameworks' progress bars, prints and log lines."""
+    out, err = io.StringIO(), io.StringIO()
+    prev = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(prev)
+
+
+def type_name(t: Any) -> str | None:
+    if t is None:
+        return None
+    if isinstance(t, str):
+        return t.split(".")[-1]
+    return getattr(t, "__name__", str(t))
+
+
+def type_module(t: Any) -> str:
+    if isinstance(t, str):
+        return t
+    return getattr(t, "__module__", "") or ""
+
+
+def to_json(obj: Any) -> Any:
+    """PromptList -> list, ConfigDict -> dict, tuples -> lists; keep ints."""
+    if isinstance(obj, dict):
+        return {str(k) if not isinstance(k, str) else k: to_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_json(v) for v in obj]
+    if isinstance(obj, (str, int, float, bool)) or obj is None:
+        return obj
+    if hasattr(obj, "item"):  # numpy scalars
+        return obj.item()
+    return str(obj)
+
+
+def label_json(label: Any) -> Any:
+    if isinstance(label, (str, int, bool)) or label is None:
+        return label
+    if hasattr(label, "item"):
+        return label.item()
+    return str(label)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def err_entry(dataset: str, model: str | None, exc: BaseException) -> dict:
+    msg = ANSI.sub("", str(exc))
+    if isinstance(exc, RecursionError):
+        msg = msg.split("\n")[0]
+    return {
+        "dataset": dataset,
+        "model": model,
+        "exception": type(exc).__name__,
+        "message": msg,
+    }
+
+
+def load_rows(case_dir: Path) -> Any:
+    with open(case_dir / "data.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def split_rows(data: Any, split: str, fallback: str) -> list:
+    """render-json.md rule: the reader's split name first, else train/test."""
+    if isinstance(data, list):
+        return data
+    if split in data:
+        return data[split]
+    return data[fallback]
+
+
+def hf_dataset(data: Any, reader_cfg: dict):
+    """Dataset for a plain list, DatasetDict keyed by the reader's split names."""
+    from datasets import Dataset, DatasetDict
+
+    if isinstance(data, list):
+        return Dataset.from_list(copy.deepcopy(data))
+    train_split = reader_cfg.get("train_split", "train")
+    test_split = reader_cfg.get("test_split", "test")
+    dd = DatasetDict()
+    dd[train_split] = Dataset.from_list(copy.deepcopy(split_rows(data, train_split, "train")))
+    if test_split not in dd:
+        dd[test_split] = Dataset.from_list(copy.deepcopy(split_rows(data, test_split, "test")))
+    return dd
+
+
+def test_size(data: Any, reader_cfg: dict) -> int:
+    return len(split_rows(data, reader_cfg.get("test_split", "test"), "test"))
+
+
+def owner_of(cls: type, name: str) -> type | None:
+    for k in cls.__mro__:
+        if name in k.__dict__:
+            return k
+    return None
+
+
+# --------------------------------------------------------------------------
+# fake models
+# --------------------------------------------------------------------------
+
+
+class Recorder:
+    """What a fake model was asked, in call order."""
+
+    def __init__(self) -> None:
+        self.gen: list[tuple[Any, Any]] = []      # (template, parsed) per prompt
+        self.ppl: list[tuple[Any, Any]] = []      # (template, parsed) per prompt
+        self.labels: list[tuple[int, Any]] = []   # (test idx, label) per label prompt
+        self.ice: list[list[int]] = []            # retriever.retrieve() results
+        self.parse_in: list[Any] = []             # AISBench: parse_template inputs
+
+
+HEAVY_METHODS = (
+    "_load_tokenizer",
+    "_load_model",
+    "_init_tokenizer",
+    "_get_service_model_path",
+)
+
+
+def _noop(self, *args, **kwargs):
+    return None
+
+
+def _chat_converter(real_cls: type):
+    mod = sys.modules.get(real_cls.__module__)
+    fn = getattr(mod, "_convert_chat_messages", None)
+    if fn is None:  # fall back to the wrapper family's shared helper
+        if real_cls.__module__.startswith("ais_bench"):
+            from ais_bench.benchmark.models.local_models.huggingface_above_v4_33 import (
+                _convert_chat_messages as fn,
+            )
+        else:
+            from opencompass.models.huggingface_above_v4_33 import (
+                _convert_chat_messages as fn,
+            )
+    return fn
+
+
+def fake_type(real_cls: type, ns: dict) -> type:
+    """A subclass that keeps the real class name (it shows in framework messages)."""
+    ns = dict(ns, __qualname__=real_cls.__qualname__, __module__=real_cls.__module__)
+    return type(real_cls.__name__, (real_cls,), ns)
+
+
+def make_oc_fake(real_cls: type, rec: Recorder) -> type:
+    import numpy as np
+    from opencompass.models.base import BaseModel
+    from opencompass.models.base_api import BaseAPIModel
+
+    base_owners = {BaseModel, BaseAPIModel}
+    is_chat = real_cls.__name__ in CHAT_TEMPLATE_CLASSES
+    convert = _chat_converter(real_cls) if is_chat else None
+    ns: dict[str, Any] = {}
+    for name in HEAVY_METHODS:
+        if hasattr(real_cls, name):
+            ns[name] = _noop
+    if hasattr(real_cls, "_get_potential_stop_words"):
+        ns["_get_potential_stop_words"] = lambda self, path=None: []
+
+    def get_token_len(self, prompt, *a, **k):
+        return 0
+
+    def get_token_len_from_template(self, templates, mode="ppl"):
+        from opencompass.utils.prompt import PromptList
+
+        if isinstance(templates, list) and not isinstance(templates, PromptList):
+            return [0 for _ in templates]
+        return 0
+
+    ns["get_token_len"] = get_token_len
+    ns["get_token_len_from_template"] = get_token_len_from_template
+
+    def generate_from_template(self, templates, max_out_len, **kwargs):
+        self._pending = list(templates)
+        return real_cls.generate_from_template(self, templates, max_out_len, **kwargs)
+
+    def get_ppl_from_template(self, templates, mask_length=None):
+        self._pending = list(templates)
+        return real_cls.get_ppl_from_template(self, templates, mask_length)
+
+    ns["generate_from_template"] = generate_from_template
+    ns["get_ppl_from_template"] = get_ppl_from_template
+
+    def _record(store, self, inputs):
+        pending = getattr(self, "_pending", None) or [None] * len(inputs)
+        self._pending = None
+        for tpl, parsed in zip(pending, inputs):
+            if convert is not None:
+                parsed = convert([parsed])[0]
+            store.append((tpl, parsed))
+
+    if owner_of(real_cls, "generate") not in base_owners:
+        def generate(self, inputs, max_out_len=None, **kwargs):
+            _record(rec.gen, self, list(inputs))
+            return ["" for _ in inputs]
+        ns["generate"] = generate
+    if owner_of(real_cls, "get_ppl") not in base_owners:
+        def get_ppl(self, inputs, mask_length=None):
+            _record(rec.ppl, self, list(inputs))
+            return np.zeros(len(inputs), dtype=float)
+        ns["get_ppl"] = get_ppl
+    return fake_type(real_cls, ns)
+
+
+def make_async_generate(rec: Recorder, parsed_fn):
+    """The service-model request: record, then answer turn N with a placeholder."""
+
+    async def generate(self, input, max_out_len, output, session=None, **args):
+        rec.gen.append((rec.parse_in[-1] if rec.parse_in else None,
+                        parsed_fn(copy.deepcopy(input))))
+        output.success = True
+        output.content = PREDICTION_TEXT.format(getattr(output, "turn_id", 0) or 0)
+        output.input = input
+
+    return generate
+
+
+def make_ais_fake(real_cls: type, rec: Recorder) -> type:
+    from ais_bench.benchmark.models.api_models.base_api import BaseAPIModel
+    from ais_bench.benchmark.models.local_models.base import BaseLMModel, BaseModel
+    from ais_bench.benchmark.utils.prompt import PromptList
+
+    is_chat = real_cls.__name__ in CHAT_TEMPLATE_CLASSES
+    convert = _chat_converter(real_cls) if is_chat else None
+    ns: dict[str, Any] = {}
+    for name in HEAVY_METHODS:
+        if hasattr(real_cls, name):
+            ns[name] = _noop
+    if hasattr(real_cls, "_get_potential_stop_words"):
+        ns["_get_potential_stop_words"] = lambda self, path=None: []
+
+    def get_token_len(self, prompt, *a, **k):
+        return 0
+
+    def get_token_len_from_template(self, templates, mode="ppl"):
+        if isinstance(templates, list) and not isinstance(templates, PromptList):
+            return [0 for _ in templates]
+        return 0
+
+    def parse_template(self, prompt_template, mode):
+        rec.parse_in.append(copy.deepcopy(prompt_template))
+        return real_cls.parse_template(self, prompt_template, mode)
+
+    ns["get_token_len"] = get_token_len
+    ns["get_token_len_from_template"] = get_token_len_from_template
+    ns["parse_template"] = parse_template
+
+    def _parsed(x):
+        return convert([x])[0] if convert is not None else x
+
+    async_generate = make_async_generate(rec, _parsed)
+    ns["_parity_async_generate"] = async_generate
+    if getattr(real_cls, "is_api", False):
+        generate = async_generate
+
+        async def get_ppl(self, input_data, max_out_len, output, session=None, **args):
+            if owner_of(type(self), "get_ppl_request_body") is BaseAPIModel:
+                await BaseAPIModel.get_ppl_request_body(self, input_data, max_out_len, output)
+            rec.ppl.append((None, _parsed(copy.deepcopy(input_data))))
+            output.success = True
+            output.ppl = 0.0
+            output.input = input_data
+            output.origin_prompt_logprobs = []
+
+        ns["generate"] = generate
+        ns["get_ppl"] = get_ppl
+    else:
+        from ais_bench.benchmark.models.output import Output
+
+        if owner_of(real_cls, "generate") not in {BaseModel, BaseLMModel}:
+            def generate(self, inputs, max_out_len=None, **kwargs):
+                outs = []
+                for x in inputs:
+                    rec.gen.append((None, _parsed(copy.deepcopy(x))))
+                    o = Output()
+                    o.success = True
+                    o.content = ""
+                    outs.append(o)
+                return outs
+            ns["generate"] = generate
+    return fake_type(real_cls, ns)
+
+
+@contextlib.contextmanager
+def light_model_init():
+    """Skip the model-folder probing that __init__s do besides tokenizer/weights."""
+    patches = []
+    for modname in (
+        "opencompass.models.huggingface_above_v4_33",
+        "opencompass.models.vllm_with_tf_above_v4_33",
+        "opencompass.models.turbomind_with_tf_above_v4_33",
+        "ais_bench.benchmark.models.local_models.huggingface_above_v4_33",
+    ):
+        mod = sys.modules.get(modname)
+        if mod is not None and hasattr(mod, "_get_possible_max_seq_len"):
+            patches.append(mock.patch.object(
+                mod, "_get_possible_max_seq_len", lambda max_seq_len, path: max_seq_len))
+    with contextlib.ExitStack() as st:
+        for p in patches:
+            st.enter_context(p)
+        yield
+
+
+def model_kind(real_cls: type) -> str:
+    if real_cls.__name__ in CHAT_TEMPLATE_CLASSES:
+        return "chat_template"
+    return "api" if getattr(real_cls, "is_api", False) else "lm"
+
+
+# --------------------------------------------------------------------------
+# datasets
+# --------------------------------------------------------------------------
+
+
+def make_oc_dataset_cls(data: Any, reader_cfg: dict) -> type:
+    from opencompass.datasets.base import BaseDataset
+
+    class ParityJsonDataset(BaseDataset):
+        def load(self, **kwargs):
+            return hf_dataset(data, reader_cfg)
+
+    return ParityJsonDataset
+
+
+def make_ais_dataset_cls(data: Any, reader_cfg: dict) -> type:
+    from ais_bench.benchmark.datasets.base import BaseDataset
+
+    class ParityJsonDataset(BaseDataset):
+        def load(self, **kwargs):
+            return hf_dataset(data, reader_cfg)
+
+    return ParityJsonDataset
+
+
+# --------------------------------------------------------------------------
+# result assembly
+# --------------------------------------------------------------------------
+
+
+def new_samples(n: int, ice: list[list[int]]) -> list[dict]:
+    samples = []
+    for i in range(n):
+        ice_idx = list(ice[i]) if i < len(ice) else []
+        samples.append({"index": i, "ice_indices": [int(x) for x in ice_idx], "requests": []})
+    return samples
+
+
+def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = None) -> dict:
+    return {
+        "label": label_json(label),
+        "turn": turn,
+        "prompt_list": to_json(prompt_list),
+        "model_input": to_json(model_input),
+        "model_text": None,
+    }
+
+
+# --------------------------------------------------------------------------
+# OpenCompass
+# --------------------------------------------------------------------------
+
+
+def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> dict:
+    from mmengine.config import ConfigDict
+    from opencompass.tasks.openicl_infer import OpenICLInferTask
+    from opencompass.utils import build_model_from_cfg
+
+    rec = Recorder()
+    real_model_cls = model_cfg["type"]
+    fake_cls = make_oc_fake(real_model_cls, rec)
+    mcfg = copy.deepcopy(model_cfg)
+    mcfg["type"] = fake_cls
+    with light_model_init():
+        model = build_model_from_cfg(mcfg)
+
+    dcfg = copy.deepcopy(ds_cfg)
+    reader_cfg = dict(dcfg.get("reader_cfg", {}))
+    dcfg["type"] = make_oc_dataset_cls(data, reader_cfg)
+    infer_cfg = dcfg["infer_cfg"]
+    retr_cls = infer_cfg["retriever"]["type"]
+    inferencer_name = type_name(infer_cfg["inferencer"]["type"])
+
+    orig_retrieve = retr_cls.retrieve
+    orig_label_prompt = retr_cls.generate_label_prompt
+
+    def retrieve(self, *a, **k):
+        res = orig_retrieve(self, *a, **k)
+        rec.ice[:] = [list(x) for x in res]
+        return res
+
+    def generate_label_prompt(self, idx, ice, label, *a, **k):
+        rec.labels.append((idx, label))
+        return orig_label_prompt(self, idx, ice, label, *a, **k)
+
+    task_cfg = ConfigDict(models=[model_cfg], datasets=[[dcfg]], work_dir=str(workdir))
+    task = OpenICLInferTask(task_cfg)
+    with mock.patch.object(retr_cls, "retrieve", retrieve), \
+            mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt):
+        task.run(cur_model=model, cur_model_abbr=model_abbr)
+
+    n = len(rec.ice) if rec.ice else test_size(data, reader_cfg)
+    samples = new_samples(n, rec.ice)
+    if rec.ppl or rec.labels:
+        if len(rec.labels) != len(rec.ppl):
+            raise RuntimeError(f"harness: {len(rec.labels)} label prompts, {len(rec.ppl)} ppl calls")
+        for (idx, label), (tpl, parsed) in zip(rec.labels, rec.ppl):
+            samples[idx]["requests"].append(request(tpl, parsed, label=label))
+    else:
+        if len(rec.gen) != n:
+            raise RuntimeError(f"harness: {len(rec.gen)} generate prompts for {n} test rows")
+        for i, (tpl, parsed) in enumerate(rec.gen):
+            samples[i]["requests"].append(request(tpl, parsed))
+    return {
+        "dataset": dataset_abbr,
+        "model": model_abbr,
+        "model_kind": model_kind(real_model_cls),
+        "inferencer": inferencer_name,
+        "samples": samples,
+    }
+
+
+# --------------------------------------------------------------------------
+# AISBench
+# --------------------------------------------------------------------------
+
+
+def _ais_type(t: Any) -> Any:
+    """AISBench builds types from dotted strings; classes are fine for mmengine too."""
+    return t
+
+
+def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, notes) -> dict:
+    from ais_bench.benchmark.models.output import RequestOutput  # noqa: F401
+    from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS, MODELS
+    from ais_bench.benchmark.utils.config import build as ais_build
+    from ais_bench.benchmark.utils.config import build_dataset_from_cfg
+
+    rec = Recorder()
+    real_model_cls = model_cfg["type"]
+    fake_cls = make_ais_fake(real_model_cls, rec)
+    fake_name = "Parity" + fake_cls.__name__
+    MODELS.register_module(name=fake_name, module=fake_cls, force=True)
+    mcfg = copy.deepcopy(model_cfg)
+    mcfg["type"] = fake_name
+
+    dcfg = copy.deepcopy(ds_cfg)
+    reader_cfg = dict(dcfg.get("reader_cfg", {}))
+    dcfg["type"] = make_ais_dataset_cls(data, reader_cfg)
+    infer_cfg = dcfg["infer_cfg"]
+    retr_cls = infer_cfg["retriever"]["type"]
+    inferencer_name = type_name(infer_cfg["inferencer"]["type"])
+    infer_mode = infer_cfg["inferencer"].get("infer_mode")
+
+    orig_retrieve = retr_cls.retrieve
+
+    def retrieve(self, *a, **k):
+        res = orig_retrieve(self, *a, **k)
+        rec.ice[:] = [list(x) for x in res]
+        return res
+
+    orig_validate = ais_build._validate_model_cfg
+
+    def validate(cfg):  # the fake model folders do not exist on disk
+        errs = orig_validate(cfg)
+        errs.pop("path", None)
+        return errs
+
+    is_api = bool(getattr(real_model_cls, "is_api", False))
+    with mock.patch.object(retr_cls, "retrieve", retrieve), \
+            mock.patch.object(ais_build, "_validate_model_cfg", validate), \
+            light_model_init():
+        dataset = build_dataset_from_cfg(dcfg)
+        retriever_cfg = copy.deepcopy(infer_cfg["retriever"])
+        retriever_cfg["dataset"] = dataset
+        retriever_cfg["prompt_template"] = infer_cfg.get("prompt_template", None)
+        retriever_cfg["ice_template"] = infer_cfg.get("ice_template", None)
+        retriever = ICL_RETRIEVERS.build(retriever_cfg)
+
+        inferencer_cfg = copy.deepcopy(infer_cfg["inferencer"])
+        inferencer_cfg["model_cfg"] = mcfg
+        for key in ("max_out_len", "min_out_len", "batch_size"):
+            if key not in inferencer_cfg:
+                inferencer_cfg[key] = model_cfg.get(key)
+        inferencer_cfg["batch_size"] = 1
+        inferencer_cfg["output_json_filepath"] = str(workdir)
+        if not is_api:
+            inferencer_cfg["max_seq_len"] = model_cfg.get("max_seq_len")
+        inferencer = ICL_INFERENCERS.build(inferencer_cfg)
+
+        multiturn = inferencer_name == "MultiTurnGenInferencer"
+        if not is_api and not multiturn:
+            # OpenICLInferTask: inferencer.inference(retrievers, output_json_filepath)
+            if not hasattr(inferencer, "inference"):
+                raise AttributeError(
+                    f"'{type(inferencer).__name__}' object has no attribute 'inference'")
+            inferencer.inference([retriever], output_json_filepath=str(workdir))
+            data_list = None
+        else:
+            if multiturn and not is_api:
+                notes.append({
+                    "dataset": dataset_abbr, "model": model_abbr,
+                    "note": "AISBench OpenICLInferTask calls batch_inference for local models, "
+                            "which MultiTurnGenInferencer leaves abstract (no request is sent); "
+                            "requests shown are those of the async infer_* path used for "
+                            "service models.",
+                })
+            data_list = inferencer.get_data_list(retriever)
+            n_parse_after_list = len(rec.parse_in)
+            if multiturn and not is_api:
+                model = inferencer.model
+                model.generate = type(model)._parity_async_generate.__get__(model)
+
+            async def drive():
+                for item in data_list:
+                    await inferencer.do_request(item, None, None)
+
+            asyncio.run(drive())
+
+    n = len(rec.ice) if rec.ice else test_size(data, reader_cfg)
+    samples = new_samples(n, rec.ice)
+    if inferencer_name == "PPLInferencer":
+        # get_data_list: for idx: for label: parse_template(prompt, 'ppl')
+        labels = [lab for item in data_list for lab in item["qa"].keys()]
+        idxs = [item["index"] for item in data_list for _ in item["qa"].keys()]
+        templates = rec.parse_in[:len(labels)]
+        if len(rec.ppl) != len(labels):
+            raise RuntimeError(f"harness: {len(rec.ppl)} ppl calls for {len(labels)} label prompts")
+        for idx, label, tpl, (_, parsed) in zip(idxs, labels, templates, rec.ppl):
+            samples[idx]["requests"].append(request(tpl, parsed, label=label))
+    elif inferencer_name == "MultiTurnGenInferencer":
+        # every parse_template call after get_data_list is one turn's history
+        tpls = rec.parse_in[n_parse_after_list:]
+        if len(tpls) != len(rec.gen):
+            raise RuntimeError("harness: parse/generate mismatch in multi-turn")
+        per_sample_turn: dict[int, int] = {}
+        order = []
+        for item in data_list:
+            chat = item["prompt"]
+            bots = sum(1 for x in chat if isinstance(x, dict) and x.get("role") == "BOT")
+            k = 1 if infer_mode == "last" else bots
+            order += [item["index"]] * k
+        for idx, tpl, (_, parsed) in zip(order, tpls, rec.gen):
+            turn = per_sample_turn.get(idx, 0)
+            if infer_mode == "last":
+                turn = sum(1 for x in data_list[idx]["prompt"]
+                           if isinstance(x, dict) and x.get("role") == "BOT") - 1
+            per_sample_turn[idx] = turn + 1
+            samples[idx]["requests"].append(request(tpl, parsed, turn=turn))
+    else:
+        if len(rec.gen) != n or len(rec.parse_in) < n:
+            raise RuntimeError(f"harness: {len(rec.gen)} generate prompts for {n} test rows")
+        for i, (_, parsed) in enumerate(rec.gen):
+            samples[i]["requests"].append(request(rec.parse_in[i], parsed))
+    return {
+        "dataset": dataset_abbr,
+        "model": model_abbr,
+        "model_kind": model_kind(real_model_cls),
+        "inferencer": inferencer_name,
+        "samples": samples,
+    }
+
+
+# --------------------------------------------------------------------------
+# per case
+# --------------------------------------------------------------------------
+
+
+def load_config(path: Path):
+    from mmengine.config import Config
+
+    with quiet():
+        return Config.fromfile(str(path))
+
+
+def dataset_cfgs(cfg) -> list:
+    if "datasets" in cfg and isinstance(cfg["datasets"], list):
+        return list(cfg["datasets"])
+    out = []
+    for key in cfg.keys():
+        if key.endswith("_datasets") and isinstance(cfg[key], list):
+            out.extend(cfg[key])
+    return out
+
+
+def is_ais(ds_cfg) -> bool:
+    ic = ds_cfg.get("infer_cfg", {})
+    for part in ("prompt_template", "ice_template", "retriever", "inferencer"):
+        if part in ic and type_module(ic[part].get("type")).startswith("ais_bench"):
+            return True
+    return False
+
+
+def config_label(case_dir: Path) -> str:
+    path = (case_dir / "config.py").resolve()
+    try:
+        return path.relative_to(REPO).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def generate_case(case_dir: Path) -> dict:
+    cfg = load_config(case_dir / "config.py")
+    data = load_rows(case_dir)
+    renders, errors, notes = [], [], []
+    for ds_cfg in dataset_cfgs(cfg):
+        ais = is_ais(ds_cfg)
+        if ais:
+            from ais_bench.benchmark.utils.core.abbr import (
+                dataset_abbr_from_cfg,
+                model_abbr_from_cfg,
+            )
+        else:
+            from opencompass.utils import dataset_abbr_from_cfg, model_abbr_from_cfg
+        d_abbr = dataset_abbr_from_cfg(ds_cfg)
+        for model_cfg in cfg.get("models", []):
+            m_abbr = model_abbr_from_cfg(model_cfg)
+            with tempfile.TemporaryDirectory(prefix="parity_") as tmp:
+                cwd = os.getcwd()
+                os.chdir(tmp)
+                try:
+                    with quiet():
+                        if ais:
+                            r = run_ais_pair(ds_cfg, model_cfg, data, d_abbr, m_abbr, Path(tmp), notes)
+                        else:
+                            r = run_oc_pair(ds_cfg, model_cfg, data, d_abbr, m_abbr, Path(tmp))
+                    renders.append(r)
+                except RuntimeError as exc:
+                    if str(exc).startswith("harness:"):
+                        raise
+                    errors.append(err_entry(d_abbr, m_abbr, exc))
+                except Exception as exc:  # the framework raised
+                    if os.environ.get("PARITY_DEBUG"):
+                        traceback.print_exc()
+                    errors.append(err_entry(d_abbr, m_abbr, exc))
+                finally:
+                    os.chdir(cwd)
+    doc = {
+        "schema": SCHEMA,
+        "config": config_label(case_dir),
+        "renders": renders,
+        "errors": [],
+        "warnings": [],
+        "framework_errors": errors,
+    }
+    if notes:
+        doc["framework_notes"] = notes
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("cases", nargs="*", help="case ids (default: every folder)")
+    ap.add_argument("--cases-dir", type=Path, default=CASES_DIR)
+    args = ap.parse_args(argv)
+
+    sys.setrecursionlimit(3000)
+    # AISBench's cache-consumer threads die noisily when a pair fails early
+    threading.excepthook = lambda args: None
+    case_dirs = sorted(p for p in args.cases_dir.iterdir() if (p / "config.py").is_file())
+    if args.cases:
+        wanted = set(args.cases)
+        case_dirs = [p for p in case_dirs if p.name in wanted]
+    for case_dir in case_dirs:
+        doc = generate_case(case_dir)
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        (case_dir / "expected.json").write_text(text, encoding="utf-8")
+        nreq = sum(len(s["requests"]) for r in doc["renders"] for s in r["samples"])
+        print(f"{case_dir.name}: {len(doc['renders'])} renders, {nreq} requests, "
+              f"{len(doc['framework_errors'])} framework errors, {len(text) // 1024} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
