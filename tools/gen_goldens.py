@@ -86,8 +86,7 @@ def quiet():
     prev = logging.root.manager.disable
     logging.disable(logging.CRITICAL)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                warnings.catch_warnings():
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             yield
     finally:
@@ -193,11 +192,11 @@ class Recorder:
     """What a fake model was asked, in call order."""
 
     def __init__(self) -> None:
-        self.gen: list[tuple[Any, Any]] = []      # (template, parsed) per prompt
-        self.ppl: list[tuple[Any, Any]] = []      # (template, parsed) per prompt
-        self.labels: list[tuple[int, Any]] = []   # (test idx, label) per label prompt
-        self.ice: list[list[int]] = []            # retriever.retrieve() results
-        self.parse_in: list[Any] = []             # AISBench: parse_template inputs
+        self.gen: list[tuple[Any, Any]] = []  # (template, parsed) per prompt
+        self.ppl: list[tuple[Any, Any]] = []  # (template, parsed) per prompt
+        self.labels: list[tuple[int, Any]] = []  # (test idx, label) per label prompt
+        self.ice: list[list[int]] = []  # retriever.retrieve() results
+        self.parse_in: list[Any] = []  # AISBench: parse_template inputs
 
 
 HEAVY_METHODS = (
@@ -281,14 +280,18 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
             store.append((tpl, parsed))
 
     if owner_of(real_cls, "generate") not in base_owners:
+
         def generate(self, inputs, max_out_len=None, **kwargs):
             _record(rec.gen, self, list(inputs))
             return ["" for _ in inputs]
+
         ns["generate"] = generate
     if owner_of(real_cls, "get_ppl") not in base_owners:
+
         def get_ppl(self, inputs, mask_length=None):
             _record(rec.ppl, self, list(inputs))
             return np.zeros(len(inputs), dtype=float)
+
         ns["get_ppl"] = get_ppl
     return fake_type(real_cls, ns)
 
@@ -297,8 +300,7 @@ def make_async_generate(rec: Recorder, parsed_fn):
     """The service-model request: record, then answer turn N with a placeholder."""
 
     async def generate(self, input, max_out_len, output, session=None, **args):
-        rec.gen.append((rec.parse_in[-1] if rec.parse_in else None,
-                        parsed_fn(copy.deepcopy(input))))
+        rec.gen.append((rec.parse_in[-1] if rec.parse_in else None, parsed_fn(copy.deepcopy(input))))
         output.success = True
         output.content = PREDICTION_TEXT.format(getattr(output, "turn_id", 0) or 0)
         output.input = input
@@ -359,6 +361,7 @@ def make_ais_fake(real_cls: type, rec: Recorder) -> type:
         from ais_bench.benchmark.models.output import Output
 
         if owner_of(real_cls, "generate") not in {BaseModel, BaseLMModel}:
+
             def generate(self, inputs, max_out_len=None, **kwargs):
                 outs = []
                 for x in inputs:
@@ -368,6 +371,7 @@ def make_ais_fake(real_cls: type, rec: Recorder) -> type:
                     o.content = ""
                     outs.append(o)
                 return outs
+
             ns["generate"] = generate
     return fake_type(real_cls, ns)
 
@@ -384,8 +388,9 @@ def light_model_init():
     ):
         mod = sys.modules.get(modname)
         if mod is not None and hasattr(mod, "_get_possible_max_seq_len"):
-            patches.append(mock.patch.object(
-                mod, "_get_possible_max_seq_len", lambda max_seq_len, path: max_seq_len))
+            patches.append(
+                mock.patch.object(mod, "_get_possible_max_seq_len", lambda max_seq_len, path: max_seq_len)
+            )
     with contextlib.ExitStack() as st:
         for p in patches:
             st.enter_context(p)
@@ -485,8 +490,10 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
 
     task_cfg = ConfigDict(models=[model_cfg], datasets=[[dcfg]], work_dir=str(workdir))
     task = OpenICLInferTask(task_cfg)
-    with mock.patch.object(retr_cls, "retrieve", retrieve), \
-            mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt):
+    with (
+        mock.patch.object(retr_cls, "retrieve", retrieve),
+        mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt),
+    ):
         task.run(cur_model=model, cur_model_abbr=model_abbr)
 
     n = len(rec.ice) if rec.ice else test_size(data, reader_cfg)
@@ -557,9 +564,11 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
         return errs
 
     is_api = bool(getattr(real_model_cls, "is_api", False))
-    with mock.patch.object(retr_cls, "retrieve", retrieve), \
-            mock.patch.object(ais_build, "_validate_model_cfg", validate), \
-            light_model_init():
+    with (
+        mock.patch.object(retr_cls, "retrieve", retrieve),
+        mock.patch.object(ais_build, "_validate_model_cfg", validate),
+        light_model_init(),
+    ):
         dataset = build_dataset_from_cfg(dcfg)
         retriever_cfg = copy.deepcopy(infer_cfg["retriever"])
         retriever_cfg["dataset"] = dataset
@@ -582,19 +591,21 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
         if not is_api and not multiturn:
             # OpenICLInferTask: inferencer.inference(retrievers, output_json_filepath)
             if not hasattr(inferencer, "inference"):
-                raise AttributeError(
-                    f"'{type(inferencer).__name__}' object has no attribute 'inference'")
+                raise AttributeError(f"'{type(inferencer).__name__}' object has no attribute 'inference'")
             inferencer.inference([retriever], output_json_filepath=str(workdir))
             data_list = None
         else:
             if multiturn and not is_api:
-                notes.append({
-                    "dataset": dataset_abbr, "model": model_abbr,
-                    "note": "AISBench OpenICLInferTask calls batch_inference for local models, "
-                            "which MultiTurnGenInferencer leaves abstract (no request is sent); "
-                            "requests shown are those of the async infer_* path used for "
-                            "service models.",
-                })
+                notes.append(
+                    {
+                        "dataset": dataset_abbr,
+                        "model": model_abbr,
+                        "note": "AISBench OpenICLInferTask calls batch_inference for local models, "
+                        "which MultiTurnGenInferencer leaves abstract (no request is sent); "
+                        "requests shown are those of the async infer_* path used for "
+                        "service models.",
+                    }
+                )
             data_list = inferencer.get_data_list(retriever)
             n_parse_after_list = len(rec.parse_in)
             if multiturn and not is_api:
@@ -611,9 +622,9 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
     samples = new_samples(n, rec.ice)
     if inferencer_name == "PPLInferencer":
         # get_data_list: for idx: for label: parse_template(prompt, 'ppl')
-        labels = [lab for item in data_list for lab in item["qa"].keys()]
-        idxs = [item["index"] for item in data_list for _ in item["qa"].keys()]
-        templates = rec.parse_in[:len(labels)]
+        labels = [lab for item in data_list for lab in item["qa"]]
+        idxs = [item["index"] for item in data_list for _ in item["qa"]]
+        templates = rec.parse_in[: len(labels)]
         if len(rec.ppl) != len(labels):
             raise RuntimeError(f"harness: {len(rec.ppl)} ppl calls for {len(labels)} label prompts")
         for idx, label, tpl, (_, parsed) in zip(idxs, labels, templates, rec.ppl):
@@ -633,8 +644,10 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
         for idx, tpl, (_, parsed) in zip(order, tpls, rec.gen):
             turn = per_sample_turn.get(idx, 0)
             if infer_mode == "last":
-                turn = sum(1 for x in data_list[idx]["prompt"]
-                           if isinstance(x, dict) and x.get("role") == "BOT") - 1
+                turn = (
+                    sum(1 for x in data_list[idx]["prompt"] if isinstance(x, dict) and x.get("role") == "BOT")
+                    - 1
+                )
             per_sample_turn[idx] = turn + 1
             samples[idx]["requests"].append(request(tpl, parsed, turn=turn))
     else:
@@ -667,7 +680,7 @@ def dataset_cfgs(cfg) -> list:
     if "datasets" in cfg and isinstance(cfg["datasets"], list):
         return list(cfg["datasets"])
     out = []
-    for key in cfg.keys():
+    for key in cfg:
         if key.endswith("_datasets") and isinstance(cfg[key], list):
             out.extend(cfg[key])
     return out
@@ -756,8 +769,10 @@ def main(argv: list[str] | None = None) -> int:
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         (case_dir / "expected.json").write_text(text, encoding="utf-8")
         nreq = sum(len(s["requests"]) for r in doc["renders"] for s in r["samples"])
-        print(f"{case_dir.name}: {len(doc['renders'])} renders, {nreq} requests, "
-              f"{len(doc['framework_errors'])} framework errors, {len(text) // 1024} KB")
+        print(
+            f"{case_dir.name}: {len(doc['renders'])} renders, {nreq} requests, "
+            f"{len(doc['framework_errors'])} framework errors, {len(text) // 1024} KB"
+        )
     return 0
 
 

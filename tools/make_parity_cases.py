@@ -28,7 +28,6 @@ import json
 import keyword
 import random
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ CASES_DIR = REPO / "tests" / "parity" / "cases"
 # models (identical in every case)
 # --------------------------------------------------------------------------
 
-MODELS_BLOCK_OC = '''
+MODELS_BLOCK_OC = """
 # ---- the five model kinds every parity case renders against ----------------
 _internlm_chat_meta = dict(
     round=[
@@ -77,10 +76,10 @@ models = [
     dict(abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
          path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
 ]
-'''
+"""
 MODELS_IMPORT_OC = "from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, OpenAI"
 
-MODELS_BLOCK_AIS = '''
+MODELS_BLOCK_AIS = """
 # ---- the five model kinds every parity case renders against ----------------
 _internlm_chat_meta = dict(
     round=[
@@ -119,11 +118,13 @@ models = [
     dict(attr='local', abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
          path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
 ]
-'''
-MODELS_IMPORT_AIS = ("from ais_bench.benchmark.models import HuggingFaceCausalLM, "
-                     "HuggingFacewithChatTemplate, VLLMCustomAPIChat")
+"""
+MODELS_IMPORT_AIS = (
+    "from ais_bench.benchmark.models import HuggingFaceCausalLM, "
+    "HuggingFacewithChatTemplate, VLLMCustomAPIChat"
+)
 
-MOSS_MODEL_BLOCK = '''
+MOSS_MODEL_BLOCK = """
 # ---- the meta template of the meta-template design doc (MOSS) ---------------
 _moss_meta = dict(
     begin='meta instruction\\nYou are an AI assistant.\\n',
@@ -142,7 +143,7 @@ models.append(
     dict(abbr='moss-meta-template', type=HuggingFaceCausalLM,
          path='/nonexistent/parity/moss',
          meta_template=_moss_meta, max_out_len=64, batch_size=1))
-'''
+"""
 
 # --------------------------------------------------------------------------
 # synthetic rows
@@ -169,8 +170,15 @@ def edge_value(kind: int, col: str, r: int, other: str, rnd: random.Random) -> s
     return kinds[kind % len(kinds)]()
 
 
-def make_rows(case_id: str, input_columns: list[str], output_column: str | None,
-              labels: list | None, n: int, split_seed: int, int_column: str | None) -> list[dict]:
+def make_rows(
+    case_id: str,
+    input_columns: list[str],
+    output_column: str | None,
+    labels: list | None,
+    n: int,
+    split_seed: int,
+    int_column: str | None,
+) -> list[dict]:
     rnd = rng_for(f"{case_id}/{split_seed}")
     cols = list(dict.fromkeys(list(input_columns) + ([output_column] if output_column else [])))
     rows = []
@@ -203,8 +211,7 @@ def template_labels(infer_cfg: dict) -> list | None:
     return None
 
 
-def dataset_rows(case_id: str, ds: dict, n_train: int = 8, n_test: int = 3,
-                 as_list: bool = False) -> Any:
+def dataset_rows(case_id: str, ds: dict, n_train: int = 8, n_test: int = 3, as_list: bool = False) -> Any:
     reader = ds.get("reader_cfg", {})
     ic = ds.get("infer_cfg", {})
     inputs = reader.get("input_columns", [])
@@ -282,7 +289,7 @@ class PyWriter:
         name = getattr(obj, "__name__", None)
         if not name or name == "<lambda>":
             raise Unserialisable(repr(obj))
-        for mod in self.public + [obj.__module__]:
+        for mod in [*self.public, obj.__module__]:
             try:
                 m = importlib.import_module(mod)
             except Exception:
@@ -300,8 +307,7 @@ class PyWriter:
         if isinstance(v, dict):
             if not v:
                 return "dict()"
-            if all(isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k)
-                   for k in v):
+            if all(isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k) for k in v):
                 items = [f"{pad}{k}={self.lit(x, indent + 1)}," for k, x in v.items()]
                 return "dict(\n" + "\n".join(items) + f"\n{end})"
             items = [f"{pad}{self.lit(k)}: {self.lit(x, indent + 1)}," for k, x in v.items()]
@@ -309,8 +315,10 @@ class PyWriter:
         if isinstance(v, (list, tuple)):
             if not v:
                 return "[]" if isinstance(v, list) else "()"
-            if all(isinstance(x, (int, str, float, bool)) or x is None for x in v) and \
-                    len(repr(list(v))) < 70:
+            if (
+                all(isinstance(x, (int, str, float, bool)) or x is None for x in v)
+                and len(repr(list(v))) < 70
+            ):
                 return repr(list(v)) if isinstance(v, list) else repr(tuple(v))
             items = [f"{pad}{self.lit(x, indent + 1)}," for x in v]
             o, c = ("[", "]") if isinstance(v, list) else ("(", ")")
@@ -332,15 +340,22 @@ def plain(v: Any) -> Any:
     return v
 
 
-def write_case(case_id: str, header: str, body: str, imports: list[str], data: Any,
-               models_import: str, models_block: str, extra_models: str = "") -> None:
+def write_case(
+    case_id: str,
+    header: str,
+    body: str,
+    imports: list[str],
+    data: Any,
+    models_import: str,
+    models_block: str,
+    extra_models: str = "",
+) -> None:
     d = CASES_DIR / case_id
     d.mkdir(parents=True, exist_ok=True)
-    lines = [f'"""{header}"""', ""] + sorted(set(imports + [models_import])) + [""]
+    lines = [f'"""{header}"""', "", *sorted(set([*imports, models_import])), ""]
     text = "\n".join(lines) + "\n" + body.strip("\n") + "\n" + models_block + extra_models
     (d / "config.py").write_text(text, encoding="utf-8")
-    (d / "data.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
-                                 encoding="utf-8")
+    (d / "data.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 # --------------------------------------------------------------------------
@@ -368,9 +383,15 @@ DOC_EX = [
 ]
 
 
-def seed_rows(case_id: str, columns: list[str], output: str, doc_train: list[dict],
-              doc_test: list[dict], labels: list | None = None,
-              int_column: str | None = None) -> dict:
+def seed_rows(
+    case_id: str,
+    columns: list[str],
+    output: str,
+    doc_train: list[dict],
+    doc_test: list[dict],
+    labels: list | None = None,
+    int_column: str | None = None,
+) -> dict:
     """The docs' rows first, then synthetic edge-case rows up to 8 train / 3 test."""
     train = [dict(r) for r in doc_train]
     test = [dict(r) for r in doc_test]
@@ -380,15 +401,17 @@ def seed_rows(case_id: str, columns: list[str], output: str, doc_train: list[dic
     fix = []
     for r in train + test:
         fix.append({k: r.get(k, "") for k in keys})
-    return {"train": fix[:len(train)], "test": fix[len(train):]}
+    return {"train": fix[: len(train)], "test": fix[len(train) :]}
 
 
 def ds_entry(abbr: str | None, reader: str, infer: str, path: str = "parity/seed") -> str:
     """One dataset entry; abbr None leaves it to dataset_abbr_from_cfg (path, name)."""
     abbr_line = f"        abbr={abbr!r},\n" if abbr else ""
-    return (f"    dict(\n{abbr_line}        type='ParityJsonDataset',\n"
-            f"        path={path!r},\n        reader_cfg={reader},\n"
-            f"        infer_cfg={infer},\n    ),\n")
+    return (
+        f"    dict(\n{abbr_line}        type='ParityJsonDataset',\n"
+        f"        path={path!r},\n        reader_cfg={reader},\n"
+        f"        infer_cfg={infer},\n    ),\n"
+    )
 
 
 def ds_block(var: str, entries: list[str]) -> str:
@@ -398,11 +421,32 @@ def ds_block(var: str, entries: list[str]) -> str:
 SEEDS: list[dict] = []
 
 
-def seed(case_id, doc, infer, reader="dict(input_columns=['question'], output_column='answer')",
-         rows=None, abbr=None, fw="oc", note="", moss=False, more=()):
-    SEEDS.append(dict(case_id=case_id, doc=doc, infer=infer, reader=reader, rows=rows,
-                      abbr=case_id.replace("seed_", "") if abbr is None else abbr,
-                      fw=fw, note=note, moss=moss, more=list(more)))
+def seed(
+    case_id,
+    doc,
+    infer,
+    reader="dict(input_columns=['question'], output_column='answer')",
+    rows=None,
+    abbr=None,
+    fw="oc",
+    note="",
+    moss=False,
+    more=(),
+):
+    SEEDS.append(
+        dict(
+            case_id=case_id,
+            doc=doc,
+            infer=infer,
+            reader=reader,
+            rows=rows,
+            abbr=case_id.replace("seed_", "") if abbr is None else abbr,
+            fw=fw,
+            note=note,
+            moss=moss,
+            more=list(more),
+        )
+    )
 
 
 def build_seed_list() -> None:
@@ -410,18 +454,31 @@ def build_seed_list() -> None:
 
     def qa_list(cid):  # a plain list of rows serves as both splits
         return seed_rows(cid, ["question"], "answer", [], DOC_EX[2:])["test"]
+
     abc_labels = ["A", "B", "C", "UNK"]
 
     def abc_rows(cid):
-        return seed_rows(cid, ["A", "B", "C"], "answer",
-                         [{"A": "1+1=2", "B": "1+1=3", "C": "1+1=4", "answer": "A"}],
-                         [{"A": "2>1", "B": "1>2", "C": "0>1", "answer": "A"}], labels=abc_labels)
+        return seed_rows(
+            cid,
+            ["A", "B", "C"],
+            "answer",
+            [{"A": "1+1=2", "B": "1+1=3", "C": "1+1=4", "answer": "A"}],
+            [{"A": "2>1", "B": "1>2", "C": "0>1", "answer": "A"}],
+            labels=abc_labels,
+        )
 
     for fw in ("oc", "ais"):
         p = "seed_" + ("" if fw == "oc" else "ais_")
-        doc = "shared/spec/seeds/001 (OpenCompass prompt_template.md)" if fw == "oc" else \
-            "shared/spec/seeds/000 (AISBench prompt_template, English)"
-        seed(p + "typical_infer_cfg", doc + ": the typical infer_cfg", fw=fw, infer='''dict(
+        doc = (
+            "shared/spec/seeds/001 (OpenCompass prompt_template.md)"
+            if fw == "oc"
+            else "shared/spec/seeds/000 (AISBench prompt_template, English)"
+        )
+        seed(
+            p + "typical_infer_cfg",
+            doc + ": the typical infer_cfg",
+            fw=fw,
+            infer="""dict(
         ice_template=dict(  # Template used to construct In Context Examples (ice).
             type=PromptTemplate,
             template='{question}\\n{answer}'
@@ -433,23 +490,41 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "typical_infer_cfg"))
-        reader_any = ("dict(input_columns=['question'], output_column='answer')" if fw == "oc"
-                      else "dict(input_columns=['anything', 'question'], output_column='answer')")
-        any_doc = ({"question": "1+1=?", "answer": "2", "irrelevant_infos": "blabla"} if fw == "oc"
-                   else {"anything": "blabla", "question": "1+1=?", "answer": "2"})
+    )""",
+            rows=qa(p + "typical_infer_cfg"),
+        )
+        reader_any = (
+            "dict(input_columns=['question'], output_column='answer')"
+            if fw == "oc"
+            else "dict(input_columns=['anything', 'question'], output_column='answer')"
+        )
+        any_doc = (
+            {"question": "1+1=?", "answer": "2", "irrelevant_infos": "blabla"}
+            if fw == "oc"
+            else {"anything": "blabla", "question": "1+1=?", "answer": "2"}
+        )
         any_cols = ["question"] if fw == "oc" else ["anything", "question"]
-        seed(p + "string_prompt", doc + ": string-based prompt", fw=fw, reader=reader_any, abbr="",
-             infer='''dict(
+        seed(
+            p + "string_prompt",
+            doc + ": string-based prompt",
+            fw=fw,
+            reader=reader_any,
+            abbr="",
+            infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template="{anything}\\nQuestion: {question}\\nAnswer: {answer}"
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=seed_rows(p + "string_prompt", any_cols, "answer", [any_doc], [any_doc]))
-        seed(p + "dialogue_single_round", doc + ": dialogue-based prompt, single round", fw=fw,
-             infer='''dict(
+    )""",
+            rows=seed_rows(p + "string_prompt", any_cols, "answer", [any_doc], [any_doc]),
+        )
+        seed(
+            p + "dialogue_single_round",
+            doc + ": dialogue-based prompt, single round",
+            fw=fw,
+            infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -461,9 +536,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa_list(p + "dialogue_single_round"))
-        seed(p + "dialogue_multi_round", doc + ": dialogue-based prompt, multi-round", fw=fw,
-             infer='''dict(
+    )""",
+            rows=qa_list(p + "dialogue_single_round"),
+        )
+        seed(
+            p + "dialogue_multi_round",
+            doc + ": dialogue-based prompt, multi-round",
+            fw=fw,
+            infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -479,9 +559,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "dialogue_multi_round"))
-        seed(p + "dialogue_system", doc + ": dialogue with SYSTEM instruction", fw=fw,
-             infer='''dict(
+    )""",
+            rows=qa(p + "dialogue_multi_round"),
+        )
+        seed(
+            p + "dialogue_system",
+            doc + ": dialogue with SYSTEM instruction",
+            fw=fw,
+            infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -496,9 +581,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa_list(p + "dialogue_system"))
-        seed(p + "ice_dialogue", doc + ": ice_template + prompt_template, dialogue-based", fw=fw,
-             infer='''dict(
+    )""",
+            rows=qa_list(p + "dialogue_system"),
+        )
+        seed(
+            p + "ice_dialogue",
+            doc + ": ice_template + prompt_template, dialogue-based",
+            fw=fw,
+            infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -524,9 +614,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "ice_dialogue"))
-        seed(p + "abbrev_complete", doc + ": abbreviated usage, complete form", fw=fw,
-             infer='''dict(
+    )""",
+            rows=qa(p + "ice_dialogue"),
+        )
+        seed(
+            p + "abbrev_complete",
+            doc + ": abbreviated usage, complete form",
+            fw=fw,
+            infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template="Q: {question}\\nA: {answer}",
@@ -538,9 +633,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "abbrev_complete"))
-        seed(p + "abbrev_short", doc + ": abbreviated usage, abbreviated form", fw=fw,
-             infer='''dict(
+    )""",
+            rows=qa(p + "abbrev_complete"),
+        )
+        seed(
+            p + "abbrev_short",
+            doc + ": abbreviated usage, abbreviated form",
+            fw=fw,
+            infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template="</E>Q: {question}\\nA: {answer}",
@@ -548,26 +648,41 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "abbrev_short"))
-        seed(p + "abbrev_zero_shot", doc + ": ice_template only with ZeroRetriever "
-             "(documented as valid; the framework raises)", fw=fw, infer='''dict(
+    )""",
+            rows=qa(p + "abbrev_short"),
+        )
+        seed(
+            p + "abbrev_zero_shot",
+            doc + ": ice_template only with ZeroRetriever (documented as valid; the framework raises)",
+            fw=fw,
+            infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template="Q: {question}\\nA: {answer}",
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "abbrev_zero_shot"))
+    )""",
+            rows=qa(p + "abbrev_zero_shot"),
+        )
         if fw == "oc":
-            seed(p + "gen_string", doc + ": GenInferencer, string-based prompt", infer='''dict(
+            seed(
+                p + "gen_string",
+                doc + ": GenInferencer, string-based prompt",
+                infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template='Solve the following questions.\\n{question}\\n{answer}'
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "gen_string"))
-            seed(p + "gen_dialogue", doc + ": GenInferencer, dialogue-based prompt", infer='''dict(
+    )""",
+                rows=qa(p + "gen_string"),
+            )
+            seed(
+                p + "gen_dialogue",
+                doc + ": GenInferencer, dialogue-based prompt",
+                infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -582,9 +697,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=qa(p + "gen_dialogue"))
-            seed(p + "ppl_string", doc + ": PPLInferencer, string-based label templates",
-                 reader="dict(input_columns=['A', 'B', 'C'], output_column='answer')", infer='''dict(
+    )""",
+                rows=qa(p + "gen_dialogue"),
+            )
+            seed(
+                p + "ppl_string",
+                doc + ": PPLInferencer, string-based label templates",
+                reader="dict(input_columns=['A', 'B', 'C'], output_column='answer')",
+                infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template={
@@ -596,9 +716,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=PPLInferencer),
-    )''', rows=abc_rows(p + "ppl_string"))
-            seed(p + "ppl_dialogue", doc + ": PPLInferencer, dialogue-based label templates",
-                 reader="dict(input_columns=['A', 'B', 'C'], output_column='answer')", infer='''dict(
+    )""",
+                rows=abc_rows(p + "ppl_string"),
+            )
+            seed(
+                p + "ppl_dialogue",
+                doc + ": PPLInferencer, dialogue-based label templates",
+                reader="dict(input_columns=['A', 'B', 'C'], output_column='answer')",
+                infer="""dict(
         prompt_template=dict(
             type=PromptTemplate,
             template={
@@ -630,10 +755,14 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=PPLInferencer),
-    )''', rows=abc_rows(p + "ppl_dialogue"))
-            seed(p + "fix_id_list_on_inferencer",
-                 "shared/spec/seeds/002 (OpenCompass prompt_template.md, zh): the typical infer_cfg, "
-                 "which passes fix_id_list to the inferencer (the framework raises)", infer='''dict(
+    )""",
+                rows=abc_rows(p + "ppl_dialogue"),
+            )
+            seed(
+                p + "fix_id_list_on_inferencer",
+                "shared/spec/seeds/002 (OpenCompass prompt_template.md, zh): the typical infer_cfg, "
+                "which passes fix_id_list to the inferencer (the framework raises)",
+                infer="""dict(
         ice_template=dict(  # 用于构造 In Context Example (ice) 的模板
             type=PromptTemplate,
             template='{question}\\n{answer}'
@@ -645,19 +774,38 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever),  # 定义 in context example 的获取方式
         inferencer=dict(type=GenInferencer, fix_id_list=[0, 1]),  # 使用何种方式推理得到 prediction
-    )''', rows=qa(p + "fix_id_list_on_inferencer"))
+    )""",
+                rows=qa(p + "fix_id_list_on_inferencer"),
+            )
 
     # 004: meta template design (MOSS), gen and ppl
     mmlu_cols = ["input", "A", "B", "C", "D"]
-    doc_q = {"input": "Which of the following is NOT a characteristic of an oligotrophic lake?",
-             "A": "Low nutrient levels", "B": "High altitudes", "C": "Shallow water",
-             "D": "Sand or gravel bottom", "target": "C"}
-    moss_rows = lambda cid: seed_rows(cid, mmlu_cols, "target", [doc_q], [doc_q],  # noqa: E731
-                                      labels=["A", "B", "C", "D"])
-    seed("seed_meta_moss_gen", "shared/spec/seeds/004 (meta template design): the MOSS meta "
-         "template with the dataset prompt template (begin/round/end), generation mode",
-         reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
-         moss=True, infer='''dict(
+    doc_q = {
+        "input": "Which of the following is NOT a characteristic of an oligotrophic lake?",
+        "A": "Low nutrient levels",
+        "B": "High altitudes",
+        "C": "Shallow water",
+        "D": "Sand or gravel bottom",
+        "target": "C",
+    }
+
+    def moss_rows(cid):
+        return seed_rows(
+            cid,
+            mmlu_cols,
+            "target",
+            [doc_q],
+            [doc_q],
+            labels=["A", "B", "C", "D"],
+        )
+
+    seed(
+        "seed_meta_moss_gen",
+        "shared/spec/seeds/004 (meta template design): the MOSS meta "
+        "template with the dataset prompt template (begin/round/end), generation mode",
+        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
+        moss=True,
+        infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -684,8 +832,12 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''', rows=moss_rows("seed_meta_moss_gen"),
-         more=[("meta_moss_gen_end_list", '''dict(
+    )""",
+        rows=moss_rows("seed_meta_moss_gen"),
+        more=[
+            (
+                "meta_moss_gen_end_list",
+                """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -712,11 +864,18 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )''')])
-    seed("seed_meta_moss_ppl", "shared/spec/seeds/004 (meta template design): the MOSS meta "
-         "template with label -> dialogue templates (the doc's mmlu.py form; a second dataset adds an end section), perplexity mode",
-         reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
-         moss=True, infer='''dict(
+    )""",
+            )
+        ],
+    )
+    seed(
+        "seed_meta_moss_ppl",
+        "shared/spec/seeds/004 (meta template design): the MOSS meta "
+        "template with label -> dialogue templates (the doc's mmlu.py form; a second dataset "
+        "adds an end section), perplexity mode",
+        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
+        moss=True,
+        infer="""dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -745,8 +904,12 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=PPLInferencer),
-    )''', rows=moss_rows("seed_meta_moss_ppl"),
-         more=[("meta_moss_ppl_with_end", '''dict(
+    )""",
+        rows=moss_rows("seed_meta_moss_ppl"),
+        more=[
+            (
+                "meta_moss_ppl_with_end",
+                """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -776,15 +939,22 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=PPLInferencer),
-    )''')])
+    )""",
+            )
+        ],
+    )
 
     # AISBench-only: multi-turn (all three modes) and multimodal
     mt_doc = {"question": ["1+1=?", "2+2=?", "3+3=?"], "answer": ["2", "4", "6"]}
     for mode in ("every", "every_with_gt", "last"):
         cid = f"seed_ais_multiturn_{mode}"
-        seed(cid, "shared/spec/seeds/000 (AISBench prompt_template): multi-turn dialogue prompt, "
-             f"infer_mode={mode!r}", fw="ais",
-             reader="dict(input_columns=['question'], output_column='answer')", infer=f'''dict(
+        seed(
+            cid,
+            "shared/spec/seeds/000 (AISBench prompt_template): multi-turn dialogue prompt, "
+            f"infer_mode={mode!r}",
+            fw="ais",
+            reader="dict(input_columns=['question'], output_column='answer')",
+            infer=f"""dict(
         prompt_template=dict(
             type=MultiTurnPromptTemplate,
             template=dict(round=[
@@ -793,31 +963,38 @@ def build_seed_list() -> None:
             ])),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=MultiTurnGenInferencer, infer_mode={mode!r}),
-    )''', rows=multiturn_rows(cid, [mt_doc]))
-    for form, url in (("url", "file://"), ("base64", "data:")):
+    )""",
+            rows=multiturn_rows(cid, [mt_doc]),
+        )
+    for form, _url in (("url", "file://"), ("base64", "data:")):
         cid = f"seed_ais_multimodal_{form}"
         if form == "url":
-            mm = '''{
+            mm = """{
                     "text": {"type": "text", "text": "{anything}\\nQuestion: {question}"},
                     "image": {"type": "image_url", "image_url": {"url": "file://{image}"}},
                     "video": {"type": "video_url", "video_url": {"url": "file://{video}"}},
-                    "audio": {"type": "audio_url", "audio_url": {"url": "file://{audio}"}}}'''
+                    "audio": {"type": "audio_url", "audio_url": {"url": "file://{audio}"}}}"""
         else:
-            mm = '''{
+            mm = """{
                     "text": {"type": "text", "text": "{anything}\\nQuestion: {question}"},
                     "image": {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,{image}"}},
                     "video": {"type": "video_url", "video_url": {"url": "data:video/jpeg;base64,{video}"}},
-                    "audio": {"type": "audio_url", "audio_url": {"url": "data:audio/wav;base64,{audio}"}}}'''
-        seed(cid, f"shared/spec/seeds/000 (AISBench prompt_template): multimodal prompt, {form} data",
-             fw="ais", reader="dict(input_columns=['anything', 'question'], output_column='answer')",
-             infer=f'''dict(
+                    "audio": {"type": "audio_url", "audio_url": {"url": "data:audio/wav;base64,{audio}"}}}"""
+        seed(
+            cid,
+            f"shared/spec/seeds/000 (AISBench prompt_template): multimodal prompt, {form} data",
+            fw="ais",
+            reader="dict(input_columns=['anything', 'question'], output_column='answer')",
+            infer=f"""dict(
         prompt_template=dict(
             type=MMPromptTemplate,
             template=dict(round=[dict(role="HUMAN", prompt_mm={mm})])
         ),
         retriever=dict(type=ZeroRetriever),
         inferencer=dict(type=GenInferencer),
-    )''', rows=mm_rows(cid, form))
+    )""",
+            rows=mm_rows(cid, form),
+        )
 
 
 def multiturn_rows(case_id: str, doc_rows: list[dict], n_test: int = 3) -> list:
@@ -832,20 +1009,35 @@ def multiturn_rows(case_id: str, doc_rows: list[dict], n_test: int = 3) -> list:
     return rows
 
 
-def mm_rows(case_id: str, form: str, text_col: str = "question", extra: tuple = ("anything",),
-            n: int = 3, with_video: bool = True) -> list:
-    from_tags = ("<AIS_TEXT_START>", "<AIS_IMAGE_START>", "<AIS_VIDEO_START>",
-                 "<AIS_AUDIO_START>", "<AIS_CONTENT_TAG>")
-    t, img, vid, aud, end = from_tags
+def mm_rows(
+    case_id: str,
+    form: str,
+    text_col: str = "question",
+    extra: tuple = ("anything",),
+    n: int = 3,
+    with_video: bool = True,
+) -> list:
+    from_tags = (
+        "<AIS_TEXT_START>",
+        "<AIS_IMAGE_START>",
+        "<AIS_VIDEO_START>",
+        "<AIS_AUDIO_START>",
+        "<AIS_CONTENT_TAG>",
+    )
+    t, img, vid, _aud, end = from_tags
     rnd = rng_for(case_id)
     rows = []
     for r in range(n):
         if form == "url":
             image = f"/data/images/img_{r}.jpg"
         else:
-            image = "".join(rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef0123456789+/") for _ in range(24)) + "=="
-        q = ["What is this?", "Describe the {anything} here\nin two lines  ",
-             "Qu'est-ce que c'est ? 这是什么？"][r % 3]
+            alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef0123456789+/"
+            image = "".join(rnd.choice(alphabet) for _ in range(24)) + "=="
+        q = [
+            "What is this?",
+            "Describe the {anything} here\nin two lines  ",
+            "Qu'est-ce que c'est ? 这是什么？",
+        ][r % 3]
         content = f"{t}{q}{end}{img}{image}{end}"
         if r == 2 and with_video:
             video = "/data/videos/v.mp4" if form == "url" else "AAAAIGZ0eXBpc29t"
@@ -863,11 +1055,26 @@ def emit_seed(s: dict) -> None:
     entries += [ds_entry(a, s["reader"], inf) for a, inf in s["more"]]
     body = ds_block(var, entries)
     if s["fw"] == "oc":
-        write_case(cid, f"Parity case {cid}: {s['doc']}.", body, OC_IMPORTS, s["rows"],
-                   MODELS_IMPORT_OC, MODELS_BLOCK_OC, MOSS_MODEL_BLOCK if s["moss"] else "")
+        write_case(
+            cid,
+            f"Parity case {cid}: {s['doc']}.",
+            body,
+            OC_IMPORTS,
+            s["rows"],
+            MODELS_IMPORT_OC,
+            MODELS_BLOCK_OC,
+            MOSS_MODEL_BLOCK if s["moss"] else "",
+        )
     else:
-        write_case(cid, f"Parity case {cid}: {s['doc']}.", body, AIS_IMPORTS, s["rows"],
-                   MODELS_IMPORT_AIS, MODELS_BLOCK_AIS)
+        write_case(
+            cid,
+            f"Parity case {cid}: {s['doc']}.",
+            body,
+            AIS_IMPORTS,
+            s["rows"],
+            MODELS_IMPORT_AIS,
+            MODELS_BLOCK_AIS,
+        )
 
 
 # --------------------------------------------------------------------------
@@ -940,8 +1147,10 @@ AIS_REAL = [
 def fw_root(fw: str) -> Path:
     if fw == "oc":
         import opencompass
+
         return Path(opencompass.__file__).parent / "configs" / "datasets"
     import ais_bench.benchmark
+
     return Path(ais_bench.benchmark.__file__).parent / "configs" / "datasets"
 
 
@@ -973,8 +1182,9 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
     first = out_ds[0]
     reader = first.get("reader_cfg", {})
     ic = first.get("infer_cfg", {})
-    tmpl_types = {getattr(ic.get(k, {}).get("type"), "__name__", "") for k in
-                  ("prompt_template", "ice_template")}
+    tmpl_types = {
+        getattr(ic.get(k, {}).get("type"), "__name__", "") for k in ("prompt_template", "ice_template")
+    }
     if "MultiTurnPromptTemplate" in tmpl_types:
         data: Any = multiturn_rows(case_id, [])
     elif "MMPromptTemplate" in tmpl_types:
@@ -982,9 +1192,12 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
         mm_keys = set()
         for item in ic["prompt_template"]["template"]["round"]:
             mm_keys |= set(item.get("prompt_mm", {}))
-        data = mm_rows(case_id, form, extra=tuple(c for c in reader.get("input_columns", [])
-                                                  if c not in ("question", "image")),
-                       with_video="video" in mm_keys)
+        data = mm_rows(
+            case_id,
+            form,
+            extra=tuple(c for c in reader.get("input_columns", []) if c not in ("question", "image")),
+            with_video="video" in mm_keys,
+        )
     else:
         rows = dataset_rows(case_id, first, n_test=n_test)
         # union of columns of every dataset of the case
@@ -996,8 +1209,10 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
                         r.setdefault(k, v)
         data = split_named(rows, reader, case_id)
     src = "opencompass" if fw == "oc" else "ais_bench/benchmark"
-    header = (f"Parity case {case_id}: {src}/configs/datasets/{rel} ({var}"
-              f"{'[:%d]' % count if count else ''}), flattened by tools/make_parity_cases.py.")
+    header = (
+        f"Parity case {case_id}: {src}/configs/datasets/{rel} ({var}"
+        f"{f'[:{count}]' if count else ''}), flattened by tools/make_parity_cases.py."
+    )
     if fw == "oc":
         write_case(case_id, header, body, w.import_lines(), data, MODELS_IMPORT_OC, MODELS_BLOCK_OC)
     else:
