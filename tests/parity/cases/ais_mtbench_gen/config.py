@@ -1,0 +1,87 @@
+"""Parity case ais_mtbench_gen: ais_bench/benchmark/configs/datasets/mtbench/mtbench_gen.py (mtbench_datasets[:1]), flattened by tools/make_parity_cases.py."""
+
+from ais_bench.benchmark.datasets import MTBenchDataset, MTBenchEvaluator
+from ais_bench.benchmark.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, VLLMCustomAPIChat
+from ais_bench.benchmark.openicl.icl_inferencer import MultiTurnGenInferencer
+from ais_bench.benchmark.openicl.icl_prompt_template import MultiTurnPromptTemplate
+from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
+
+mtbench_datasets = [
+    dict(
+        abbr='mtbench',
+        type=MTBenchDataset,
+        path='ais_bench/datasets/mtbench/question.jsonl',
+        reader_cfg=dict(
+            input_columns=['question', 'answer'],
+            output_column='answer',
+        ),
+        infer_cfg=dict(
+            prompt_template=dict(
+                type=MultiTurnPromptTemplate,
+                template=dict(
+                    round=[
+                        dict(
+                            role='HUMAN',
+                            prompt='{question}',
+                        ),
+                        dict(
+                            role='BOT',
+                            prompt='{answer}',
+                        ),
+                    ],
+                ),
+            ),
+            retriever=dict(
+                type=ZeroRetriever,
+            ),
+            inferencer=dict(
+                type=MultiTurnGenInferencer,
+                infer_mode='every',
+            ),
+        ),
+        eval_cfg=dict(
+            evaluator=dict(
+                type=MTBenchEvaluator,
+            ),
+        ),
+    ),
+]
+
+# ---- the five model kinds every parity case renders against ----------------
+_internlm_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='<|im_start|>user\n', end='<|im_end|>\n'),
+        dict(role='BOT', begin='<|im_start|>assistant\n', end='<|im_end|>\n', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', begin='<|im_start|>system\n', end='<|im_end|>\n')],
+    eos_token_id=92542,
+)
+_llama2_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='[INST] ', end=' [/INST]'),
+        dict(role='BOT', begin=' ', end=' ', generate=True),
+    ],
+)
+_api_meta = dict(
+    round=[
+        dict(role='HUMAN', api_role='HUMAN'),
+        dict(role='BOT', api_role='BOT', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
+)
+models = [
+    dict(attr='local', abbr='internlm-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/internlm-chat',
+         meta_template=_internlm_chat_meta, max_out_len=64, batch_size=1),
+    dict(attr='local', abbr='llama2-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/llama2-chat',
+         meta_template=_llama2_chat_meta, max_out_len=64, batch_size=1),
+    dict(attr='local', abbr='plain-base', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/base-model',
+         max_out_len=64, batch_size=1),
+    dict(attr='service', abbr='vllm-api-chat', type=VLLMCustomAPIChat, path='',
+         model='parity-model', host_ip='localhost', host_port=8080,
+         meta_template=_api_meta, max_out_len=64, batch_size=1),
+    dict(attr='local', abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
+         path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
+]

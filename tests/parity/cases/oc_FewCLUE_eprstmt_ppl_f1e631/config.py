@@ -1,0 +1,157 @@
+"""Parity case oc_FewCLUE_eprstmt_ppl_f1e631: opencompass/configs/datasets/FewCLUE_eprstmt/FewCLUE_eprstmt_ppl_f1e631.py (eprstmt_datasets[:2]), flattened by tools/make_parity_cases.py."""
+
+from opencompass.datasets import HFDataset
+from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, OpenAI
+from opencompass.openicl.icl_evaluator import AccEvaluator
+from opencompass.openicl.icl_inferencer import PPLInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+eprstmt_datasets = [
+    dict(
+        type=HFDataset,
+        abbr='eprstmt-dev',
+        path='json',
+        data_files='./data/FewCLUE/eprstmt/dev_few_all.json',
+        split='train',
+        reader_cfg=dict(
+            input_columns=['sentence'],
+            output_column='label',
+            test_split='train',
+        ),
+        infer_cfg=dict(
+            prompt_template=dict(
+                type=PromptTemplate,
+                template=dict(
+                    Negative=dict(
+                        round=[
+                            dict(
+                                role='HUMAN',
+                                prompt='内容： "{sentence}"。情绪分类：',
+                            ),
+                            dict(
+                                role='BOT',
+                                prompt='消极。',
+                            ),
+                        ],
+                    ),
+                    Positive=dict(
+                        round=[
+                            dict(
+                                role='HUMAN',
+                                prompt='内容： "{sentence}"。情绪分类：',
+                            ),
+                            dict(
+                                role='BOT',
+                                prompt='积极。',
+                            ),
+                        ],
+                    ),
+                ),
+            ),
+            retriever=dict(
+                type=ZeroRetriever,
+            ),
+            inferencer=dict(
+                type=PPLInferencer,
+            ),
+        ),
+        eval_cfg=dict(
+            evaluator=dict(
+                type=AccEvaluator,
+            ),
+        ),
+    ),
+    dict(
+        type=HFDataset,
+        abbr='eprstmt-test',
+        path='json',
+        data_files='./data/FewCLUE/eprstmt/test_public.json',
+        split='train',
+        reader_cfg=dict(
+            input_columns=['sentence'],
+            output_column='label',
+            test_split='train',
+        ),
+        infer_cfg=dict(
+            prompt_template=dict(
+                type=PromptTemplate,
+                template=dict(
+                    Negative=dict(
+                        round=[
+                            dict(
+                                role='HUMAN',
+                                prompt='内容： "{sentence}"。情绪分类：',
+                            ),
+                            dict(
+                                role='BOT',
+                                prompt='消极。',
+                            ),
+                        ],
+                    ),
+                    Positive=dict(
+                        round=[
+                            dict(
+                                role='HUMAN',
+                                prompt='内容： "{sentence}"。情绪分类：',
+                            ),
+                            dict(
+                                role='BOT',
+                                prompt='积极。',
+                            ),
+                        ],
+                    ),
+                ),
+            ),
+            retriever=dict(
+                type=ZeroRetriever,
+            ),
+            inferencer=dict(
+                type=PPLInferencer,
+            ),
+        ),
+        eval_cfg=dict(
+            evaluator=dict(
+                type=AccEvaluator,
+            ),
+        ),
+    ),
+]
+
+# ---- the five model kinds every parity case renders against ----------------
+_internlm_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='<|im_start|>user\n', end='<|im_end|>\n'),
+        dict(role='BOT', begin='<|im_start|>assistant\n', end='<|im_end|>\n', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', begin='<|im_start|>system\n', end='<|im_end|>\n')],
+    eos_token_id=92542,
+)
+_llama2_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='[INST] ', end=' [/INST]'),
+        dict(role='BOT', begin=' ', end=' ', generate=True),
+    ],
+)
+_api_meta = dict(
+    round=[
+        dict(role='HUMAN', api_role='HUMAN'),
+        dict(role='BOT', api_role='BOT', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
+)
+models = [
+    dict(abbr='internlm-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/internlm-chat',
+         meta_template=_internlm_chat_meta, max_out_len=64, batch_size=1),
+    dict(abbr='llama2-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/llama2-chat',
+         meta_template=_llama2_chat_meta, max_out_len=64, batch_size=1),
+    dict(abbr='plain-base', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/base-model',
+         max_out_len=64, batch_size=1),
+    dict(abbr='openai-api', type=OpenAI, path='gpt-4o-mini', key='EMPTY',
+         meta_template=_api_meta, max_out_len=64, batch_size=1),
+    dict(abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
+         path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
+]
