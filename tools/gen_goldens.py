@@ -751,6 +751,49 @@ def generate_case(case_dir: Path) -> dict:
     return doc
 
 
+README_START = "<!-- framework-errors:start (written by tools/gen_goldens.py) -->"
+README_END = "<!-- framework-errors:end -->"
+
+
+def framework_error_table(cases_dir: Path) -> str:
+    """Markdown list of every pair where a framework raised, grouped by message."""
+    routine: dict[str, list[str]] = {}
+    lines = [
+        "| case | dataset | models | exception: message |",
+        "| --- | --- | --- | --- |",
+    ]
+    for f in sorted(cases_dir.glob("*/expected.json")):
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        groups: dict[tuple, list[str]] = {}
+        for e in doc.get("framework_errors", []):
+            msg = e["message"].split(" | Visit")[0]
+            if msg.endswith("does not support ppl-based evaluation yet, try gen-based instead."):
+                routine.setdefault(f"`{e['exception']}`: {msg}", []).append(f"{f.parent.name}/{e['dataset']}")
+                continue
+            groups.setdefault((e["dataset"], e["exception"], msg), []).append(str(e["model"]))
+        for (ds, exc, msg), models in groups.items():
+            names = ", ".join(f"`{m}`" for m in models)
+            lines.append(f"| `{f.parent.name}` | `{ds}` | {names} | `{exc}`: {msg.replace('|', '/')} |")
+    out = "\n".join(lines) + "\n"
+    for msg, where in routine.items():
+        out += f"\nPPL refused by the model class, {msg} ({len(where)} pairs):\n"
+        out += ", ".join(f"`{w}`" for w in where) + ".\n"
+    return out
+
+
+def update_readme(cases_dir: Path) -> None:
+    readme = cases_dir.parent / "README.md"
+    if not readme.is_file():
+        return
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    table = framework_error_table(cases_dir)
+    readme.write_text(f"{head}{README_START}\n{table}{README_END}{tail}", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cases", nargs="*", help="case ids (default: every folder)")
@@ -773,6 +816,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{case_dir.name}: {len(doc['renders'])} renders, {nreq} requests, "
             f"{len(doc['framework_errors'])} framework errors, {len(text) // 1024} KB"
         )
+    update_readme(args.cases_dir)
     return 0
 
 
