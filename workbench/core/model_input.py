@@ -57,6 +57,7 @@ class ModelAdapter:
         self.meta_template = meta or None
         parser_cls = LMParser if self.kind == LM else APIParser
         self.parser = parser_cls(self.meta_template, notes, provenance, framework)
+        self._keeps_multimodal = self.kind != LM and framework == AIS_VERSION
 
     @property
     def abbr(self) -> str | None:
@@ -68,6 +69,13 @@ class ModelAdapter:
         return ppl_refusal(self.info, self.spec.cfg if self.spec else None)
 
     def parse(self, prompt: PromptType, mode: str) -> Any:
+        if not isinstance(prompt, str) and not self._keeps_multimodal and any(
+                isinstance(item, dict) and "prompt_mm" in item for item in prompt):
+            self.notes.warn(
+                "this model's template parser reads only `prompt`, so the multimodal `prompt_mm` "
+                "parts are dropped and the turn is sent empty (only AISBench API-style models "
+                "send them)"
+            )
         parsed = self.parser.parse(prompt, mode)
         if self.kind == CHAT:
             return to_chat_messages(parsed)

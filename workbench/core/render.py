@@ -86,6 +86,13 @@ class PairRenderer:
         self._engines: dict[bool, Engine] = {}
         fast = self.engine(False)
         self.model_kind = fast.model.kind
+        if model is not None and model.framework != dataset.framework:
+            names = {AISBENCH: "AISBench", "opencompass": "OpenCompass"}
+            self.notes.warn(
+                f"the dataset is an {names.get(dataset.framework, dataset.framework)} config and the "
+                f"model an {names.get(model.framework, model.framework)} one: neither framework runs "
+                "this pair as written; rendered with the dataset's templates and the model's parser"
+            )
         self.plan.check(fast)
         self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
         self._ice_cache: dict[tuple[int, ...], Any] = {}
@@ -252,6 +259,3 @@ def render_workspace(
                 result.warnings.append(PairWarning(dataset.abbr, pair.model_abbr, message))
     return result
 
-
-def framework_of(dataset: DatasetSpec) -> str:
-    return "AISBench" if dataset.framework == AISBENCH else "OpenCompass"
