@@ -115,9 +115,11 @@ class LabelPlan(Plan):
 
     def check(self, engine):
         refusal = engine.model.ppl_refusal()
-        if engine.model.kind in (API, CHAT) or refusal:
+        if engine.model.info is None and engine.model.kind in (API, CHAT):
+            refusal = f"{engine.model.kind} models cannot do PPL"
+        if refusal:
             raise RenderError(
-                refusal or f"{engine.model.kind} models cannot do PPL",
+                refusal,
                 hint=f"{self.name} scores each label with the model's own likelihoods; "
                 "use a GenInferencer config for API and chat-template models",
             )

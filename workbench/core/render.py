@@ -97,6 +97,7 @@ class PairRenderer:
         self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._warn_unfilled(fast)
+        self._warn_dropped_examples(fast)
         if self.splits.test:
             self._first = self.sample(0)
 
@@ -209,6 +210,16 @@ class PairRenderer:
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
                     "as written"
                 )
+
+    def _warn_dropped_examples(self, engine: Engine) -> None:
+        main = engine.prompter.main if engine.prompter else None
+        if main is None or main.ice_token is None or not any(self.picks):
+            return
+        if not any(main.ice_token in text for text in iter_texts(main.raw)):
+            self.notes.warn(
+                f"{main.name} declares ice_token {main.ice_token!r} but never uses it, so the "
+                "retrieved in-context examples are built and then dropped"
+            )
 
     # -- rendering ----------------------------------------------------------------
     @property
