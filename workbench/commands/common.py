@@ -1,0 +1,53 @@
+"""Options and helpers every command shares (inputs, error reporting)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def demo_config() -> Path:
+    """The bundled demo: ``demo_data/`` beside the package (a checkout or an install)."""
+    here = Path(__file__).resolve().parent.parent
+    for base in (here.parent, here):
+        candidate = base / "demo_data" / "eval_demo.py"
+        if candidate.is_file():
+            return candidate
+    return here.parent / "demo_data" / "eval_demo.py"
+
+
+def add_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("configs", nargs="*", metavar="CONFIG",
+                        help="OpenCompass/AISBench config files (default: the bundled demo)")
+    parser.add_argument("--data", action="append", default=[], metavar="[ABBR=]FILE",
+                        help="sample rows (.jsonl/.json/.csv) for every dataset, or for dataset "
+                        "ABBR; repeatable")
+    parser.add_argument("--models", action="append", default=[], metavar="FILE",
+                        help="a config file whose `models` are rendered too; repeatable")
+    parser.add_argument("--config-root", action="append", default=[], metavar="DIR",
+                        help="a folder holding the opencompass/ or ais_bench/ package tree, for "
+                        "read_base imports by package; repeatable (also WORKBENCH_CONFIG_ROOT)")
+
+
+def load(args: argparse.Namespace):
+    """The Workspace the inputs describe (the demo when no config is given)."""
+    from ..loading.workspace import load_workspace
+
+    configs = args.configs or [str(demo_config())]
+    return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root)
+
+
+def report_errors(errors) -> None:
+    """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``."""
+    for error in errors:
+        where = error.file or "<config>"
+        if error.line:
+            where += f":{error.line}"
+        pair = ""
+        if getattr(error, "dataset", None) or getattr(error, "model", None):
+            pair = f"[{error.dataset} × {error.model or 'no model'}] "
+        line = f"{where}: {pair}{error.message}"
+        if error.hint:
+            line += f" (hint: {error.hint})"
+        print(line, file=sys.stderr)
