@@ -1,31 +1,59 @@
-"""``workbench render``: every dataset × model pair, every sample, headless."""
+"""``workbench render``: the selected dataset × model pairs and samples, headless, in any format."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from . import EXIT_CONFIG, EXIT_OK
-from .common import add_inputs, demo_config, load, report_errors
+from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
+from .common import add_inputs, demo_config, load
+
+FORMATS = ("json", "text", "markdown")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --quiet: how the render runs, never what it outputs."""
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="render in N worker processes (same output, in the same order)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar and no warnings on stderr (errors still shown)")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ..export.select import add_selection_args
+
     parser = argparse.ArgumentParser(
         prog="workbench render",
-        description="Render configs headless: every dataset × model pair, every sample.",
-        epilog="exit status: 0 ok, 2 usage error, 3 config errors (details on stderr and in "
-        "the JSON errors list)",
+        description="Render configs headless: every dataset × model pair, every sample "
+        "(or the ones selected).",
+        epilog="exit status: 0 ok, 2 usage error, 3 config errors (each on stderr as "
+        "file:line: message, and in the JSON errors list)",
     )
     add_inputs(parser)
-    parser.add_argument("--format", choices=("json", "text"), default="json",
-                        help="json: the render-json contract (default); text: the model inputs")
-    parser.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    add_selection_args(parser)
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", "-f", choices=FORMATS, default="json",
+                     help="json: the render-json contract (default); text: what each model "
+                     "receives; markdown: a report; html/svg: the app's panes, recorded")
+    out.add_argument("--out", "-o", metavar="FILE",
+                     help="write here (atomically: the old file stays whole until the new one "
+                     "is complete) instead of stdout")
+    out.add_argument("--whitespace", "-w", action="store_true",
+                     help="text/markdown/html/svg: show newlines, tabs and trailing spaces (↵ → ·)")
+    out.add_argument("--raw", action="store_true",
+                     help="text: write the exact characters, escape sequences included (for "
+                     "piping into other tools; never to a terminal)")
+    out.add_argument("--width", type=int, default=100, metavar="COLUMNS",
+                     help="html/svg: the width of the recorded panes (default 100)")
+    add_run_options(parser)
     return parser
 
 
-def run(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
+def render_inputs(args: argparse.Namespace) -> Any:
+    """The full RenderResult of the inputs (also the recipe --jobs workers rebuild it from)."""
     from ..core.render import render_workspace
     from ..core.result import PairError
 
@@ -34,18 +62,94 @@ def run(argv: Sequence[str]) -> int:
                               config=" ".join(args.configs) or str(demo_config()))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
-    try:
-        if args.format == "json":
-            from ..export.json_export import write_render_json
+    return result
 
-            write_render_json(result, out)
-        else:
-            from ..export.text_export import write_render_text
 
-            write_render_text(result, out)
-    finally:
+def recipe_for(args: argparse.Namespace):
+    import functools
+
+    return functools.partial(render_inputs, args)
+
+
+def usage_error(prog: str, message: str) -> int:
+    from ..core.visible import visible
+
+    print(f"{prog}: error: {visible(message)}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def check_selection(prog: str, result: Any, selection: Any) -> int | None:
+    """A glob that matches nothing is a usage error (unless a config that failed to load explains it)."""
+    if any(e.dataset is None and e.model is None for e in result.errors):
+        return None
+    found = [*((p.dataset_abbr, p.model_abbr) for p in result.pairs),
+             *((e.dataset, e.model) for e in result.errors)]
+    problems = selection.unmatched([d for d, _ in found if d is not None], [m for _, m in found])
+    if problems:
+        return usage_error(prog, "; ".join(problems))
+    return None
+
+
+def utf8_stdout() -> None:
+    """Exports are UTF-8 whatever the locale (a C locale would choke on ↵ and ×)."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(encoding="utf-8")
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.raw and args.format != "text":
+        parser.error("--raw applies to --format text only")
+    if args.jobs < 1:
+        parser.error("--jobs must be 1 or more")
+    from pathlib import Path
+
+    from ..export.atomic import atomic_write, terminate_as_exit
+    from ..export.progress import Progress
+    from ..export.report import report_problems
+    from ..export.select import Selection
+    from ..export.stream import SampleStream, select
+
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        return usage_error(parser.prog, f"--out {args.out}: no such folder")
+    selection = Selection.from_args(args)
+    full = render_inputs(args)
+    failed = check_selection(parser.prog, full, selection)
+    if failed is not None:
+        return failed
+    result, entries = select(full, selection)
+    progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
+    with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
+                                           progress) as stream:
         if args.out:
-            out.close()
-    report_errors(result.errors)
+            with atomic_write(args.out) as out:
+                write(result, out, stream, args)
+        else:
+            utf8_stdout()
+            write(result, sys.stdout, stream, args)
+            sys.stdout.flush()
+    report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
+
+
+def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace) -> None:
+    if args.format == "json":
+        from ..export.json_export import write_render_json
+
+        write_render_json(result, out, samples_of)
+    elif args.format == "text":
+        from ..export.text_export import TextOptions, write_render_text
+
+        write_render_text(result, out, samples_of, TextOptions(whitespace=args.whitespace, raw=args.raw))
+    elif args.format == "markdown":
+        from ..export.markdown_export import write_render_markdown
+
+        write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
+    else:
+        from ..export.rich_export import write_render_recorded
+
+        write_render_recorded(result, out, samples_of, kind=args.format, width=args.width,
+                              whitespace=args.whitespace)

@@ -75,7 +75,6 @@ def write_render_json(result: RenderResult, out: TextIO,
     out.write(f'  "config": {dumps(result.config)},\n')
     out.write('  "renders": [')
     late_errors: list[PairError] = []
-    warnings: list[PairWarning] = []
     for p, pair in enumerate(result.pairs):
         out.write(",\n    {" if p else "\n    {")
         head = {"dataset": pair.dataset_abbr, "model": pair.model_abbr,
@@ -88,17 +87,29 @@ def write_render_json(result: RenderResult, out: TextIO,
                 out.write(",\n        " if s else "\n        ")
                 out.write(_indent(dumps(sample_json(sample), indent=2), "        "))
         except RenderError as exc:
-            late_errors.append(PairError(pair.dataset_abbr, pair.model_abbr,
-                                         f"{exc.message} (rendering stopped there)",
-                                         pair.dataset.source.file, pair.dataset.source.line, exc.hint))
+            late_errors.append(stopped_error(pair, exc))
         out.write("\n      ]\n    }")
-        warnings += [PairWarning(pair.dataset_abbr, pair.model_abbr, m) for m in pair.notes.messages]
     out.write("\n  ],\n" if result.pairs else "],\n")
     result.errors.extend(late_errors)
-    result.warnings = _merge_warnings(result.warnings, warnings)
+    collect_warnings(result)
     _write_list(out, "errors", (error_json(e) for e in result.errors), last=False)
     _write_list(out, "warnings", (warning_json(w) for w in result.warnings), last=True)
     out.write("}\n")
+    return result
+
+
+def stopped_error(pair: Any, exc: RenderError) -> PairError:
+    """A pair that failed part-way: its error, pointing at the failure or the dataset."""
+    return PairError(pair.dataset_abbr, pair.model_abbr, f"{exc.message} (rendering stopped there)",
+                     exc.file or pair.dataset.source.file, exc.line or pair.dataset.source.line,
+                     exc.hint)
+
+
+def collect_warnings(result: RenderResult) -> RenderResult:
+    """Add the warnings the pairs found while rendering (after the samples were written)."""
+    found = [PairWarning(pair.dataset_abbr, pair.model_abbr, m)
+             for pair in result.pairs for m in pair.notes.messages]
+    result.warnings = _merge_warnings(result.warnings, found)
     return result
 
 

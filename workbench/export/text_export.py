@@ -1,48 +1,95 @@
-"""``render --format text``: what the model receives, request by request, in plain text."""
+"""``render --format text``: what the model receives, request by request, in plain text.
+
+Untrusted text passes through :func:`visible`, so an escape sequence in a row shows as
+``␛[31m`` instead of recolouring the terminal; ``whitespace`` also shows newlines,
+tabs and trailing spaces (``↵ → ·``).  ``raw`` writes the exact characters, for piping
+into other tools.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
 
-from ..core.render import PairRenderer
-from ..core.result import RenderResult, Request
+from ..core.errors import RenderError
+from ..core.result import RenderResult, Request, Sample
+from ..core.visible import visible
+from .json_export import collect_warnings, stopped_error
+from .select import label_text
+
+SamplesOf = Callable[[Any], Iterable[Sample]]
 
 
-def _model_input_text(request: Request) -> str:
+@dataclass(frozen=True)
+class TextOptions:
+    whitespace: bool = False  # ↵ · → for newlines, trailing spaces, tabs
+    raw: bool = False  # exact characters, nothing escaped (for pipes)
+
+    def show(self, text: str) -> str:
+        if self.raw:
+            return text
+        return visible(text, whitespace=self.whitespace)
+
+    def name(self, text: str) -> str:
+        """Names (abbrs, roles, labels) are never shown with whitespace marks."""
+        return text if self.raw else visible(text)
+
+
+def message_body(message: Any) -> tuple[str | None, str]:
+    """(role, text) of one API/chat message; a non-text body as JSON."""
+    if not isinstance(message, dict):
+        return None, message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+    role = message.get("role")
+    body = message.get("content", message.get("prompt"))
+    if not isinstance(body, str):
+        body = json.dumps(body, ensure_ascii=False)
+    return (None if role is None else str(role)), body
+
+
+def request_tags(sample: Sample, request: Request) -> list[str]:
+    tags = [f"sample {sample.index}"]
+    if request.label is not None:
+        tags.append(f"label {label_text(request.label)}")
+    if request.turn is not None:
+        tags.append(f"turn {request.turn}")
+    return tags
+
+
+def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
+                       options: TextOptions) -> None:
+    head = f"{pair.dataset_abbr} · {pair.model_abbr or '(no model)'} · " + " · ".join(
+        request_tags(sample, request))
+    out.write(f"=== {options.name(head)} ===\n")
     value = request.model_input
     if isinstance(value, str):
-        return value
-    lines = []
-    for message in value:
-        if isinstance(message, dict):
-            role = message.get("role")
-            body = message.get("content", message.get("prompt"))
-            body = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-            lines.append(f"[{role}]\n{body}")
-        else:
-            lines.append(str(message))
-    return "\n".join(lines)
-
-
-def write_pair_text(pair: PairRenderer, out: TextIO) -> None:
-    for sample in pair.samples():
-        for request in sample.requests:
-            tags = [f"sample {sample.index}"]
-            if request.label is not None:
-                tags.append(f"label {request.label!r}")
-            if request.turn is not None:
-                tags.append(f"turn {request.turn}")
-            out.write(f"=== {pair.dataset_abbr} · {pair.model_abbr or '(no model)'} · "
-                      f"{' · '.join(tags)} ===\n")
-            out.write(_model_input_text(request))
+        out.write(options.show(value))
+        out.write("\n")
+    else:
+        for message in value:
+            role, body = message_body(message)
+            if role is not None:
+                out.write(f"[{options.name(role)}]\n")
+            out.write(options.show(body))
             out.write("\n")
-            if request.model_text is not None:
-                out.write("--- chat template text ---\n")
-                out.write(request.model_text)
-                out.write("\n")
+    if request.model_text is not None:
+        out.write("--- chat template text ---\n")
+        out.write(options.show(request.model_text))
+        out.write("\n")
 
 
-def write_render_text(result: RenderResult, out: TextIO) -> None:
+def write_render_text(result: RenderResult, out: TextIO,
+                      samples_of: SamplesOf = lambda pair: pair.samples(),
+                      options: TextOptions | None = None) -> RenderResult:
+    """Every request of every pair; a pair that fails part-way gains an error entry."""
+    options = options or TextOptions()
     for pair in result.pairs:
-        write_pair_text(pair, out)
+        try:
+            for sample in samples_of(pair):
+                for request in sample.requests:
+                    write_request_text(pair, sample, request, out, options)
+        except RenderError as exc:
+            result.errors.append(stopped_error(pair, exc))
+    return collect_warnings(result)
+
