@@ -9,13 +9,14 @@ from typing import Any
 from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
 from .errors import RenderError
 from .model_input import API, CHAT, LM, ModelAdapter
-from .notes import AIS_VERSION, Notes
+from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptList, PromptType
 from .prompt_template import PromptTemplate
 from .prompting import Prompter
 from .result import Request
 from .retrievers import Retriever
 from .text import PREDICTION, Origin, PStr
+from .truncation import Limiter, fit_examples
 
 GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
 PPL_FAMILY = {"PPLInferencer", "LLInferencer"}
@@ -50,6 +51,7 @@ class Engine:
     test_row: Callable[[int], Mapping[str, Any]]
     predictions: Predictions | None = None
     all_test_rows: Callable[[], Sequence[Mapping[str, Any]]] = field(default=lambda: [])
+    limiter: Limiter | None = None  # OpenCompass's max_seq_len loop, when the model config sets one
 
     def ice(self, idx_list: Sequence[int]) -> PromptType:
         return self.retriever.generate_ice(idx_list, self.ice_template, self.train_label,
@@ -86,10 +88,15 @@ class GenPlan(Plan):
             row = engine.test_row(index)
             prompt: PromptType = template.generate_mm(engine.test_pairs(index), row.get("content"))
         else:
-            prompt = engine.prompter.for_gen(  # type: ignore[union-attr]
-                engine.test_pairs(index), engine.ice(ice_idx), engine.output_column,
-                self.cfg.get("gen_field_replace_token", "") or "",
-            )
+            def build(idx: Sequence[int]) -> PromptType:
+                return engine.prompter.for_gen(  # type: ignore[union-attr]
+                    engine.test_pairs(index), engine.ice(idx), engine.output_column,
+                    self.cfg.get("gen_field_replace_token", "") or "",
+                )
+
+            prompt, cut = fit_examples(engine.limiter, ice_idx, build, "gen")
+            return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"),
+                            truncation=cut)]
         return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"))]
 
 
@@ -103,11 +110,26 @@ class CLPPlan(Plan):
             )
 
     def requests(self, engine, index, ice_idx):
-        prompt = engine.prompter.for_gen(engine.test_pairs(index), engine.ice(ice_idx),  # type: ignore[union-attr]
-                                         engine.output_column, "")
+        def build(idx: Sequence[int]) -> PromptType:
+            return engine.prompter.for_gen(engine.test_pairs(index), engine.ice(idx),  # type: ignore[union-attr]
+                                           engine.output_column, "")
+
+        cut = None
+        if engine.limiter is None:
+            prompt = build(ice_idx)
+        else:
+            prompt, cut = engine.limiter.fit_clp(ice_idx, build, lambda p: engine.model.parse(p, "gen"))
+            if cut.dropped and not isinstance(prompt, str):
+                self.notes.framework_fails(
+                    OC_VERSION,
+                    "CLPInferencer measures the unparsed PromptList with get_token_len after dropping an "
+                    "in-context example, and the tokenizer cannot encode a list",
+                    "the shortened prompt parsed as usual",
+                )
         choices = engine.test_row(0).get("choices")
         extra = (("choices", list(choices)),) if isinstance(choices, list) else ()
-        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"), extra=extra)]
+        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"), extra=extra,
+                        truncation=cut)]
 
 
 class LabelPlan(Plan):
@@ -134,10 +156,18 @@ class LabelPlan(Plan):
             )
 
     def requests(self, engine, index, ice_idx):
-        ice = engine.ice(ice_idx)
         out = []
+        # OpenCompass writes the shortened example list back into ice_idx_list[idx], so each
+        # label starts from what the labels before it kept.
+        current = list(ice_idx)
         for label in self._labels:
-            prompt = engine.prompter.for_label(engine.test_pairs(index), ice, label)  # type: ignore[union-attr]
+            def build(idx: Sequence[int], label: Any = label) -> PromptType:
+                return engine.prompter.for_label(engine.test_pairs(index), engine.ice(idx),  # type: ignore[union-attr]
+                                                 label)
+
+            prompt, cut = fit_examples(engine.limiter, ice_idx, build, "ppl", start=current)
+            if cut is not None:
+                current = list(cut.kept)
             extra: tuple = ()
             if self.name == "LLInferencer":
                 row = engine.test_row(index)
@@ -145,7 +175,7 @@ class LabelPlan(Plan):
                     raise RenderError("LLInferencer reads each test row's 'cont' column, and it is missing")
                 extra = (("continuation", row["cont"]),)
             out.append(Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "ppl"),
-                               label=label, extra=extra))
+                               label=label, extra=extra, truncation=cut))
         return out
 
 

@@ -17,14 +17,16 @@ from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import RenderError
 from .inferencers import Engine, Plan, build_plan
 from .model_input import ModelAdapter
+from .model_text import ModelText
 from .notes import Notes
 from .prompt_list import FillPairs, iter_texts
 from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
 from .result import PairError, PairWarning, RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
-from .spec import AISBENCH, DatasetSpec, ModelSpec, type_name
+from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, type_name
 from .text import ICE, ROW, Origin, PStr
+from .truncation import TRUNCATING, Limiter, TruncationTally
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -36,6 +38,8 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 @dataclass(frozen=True)
 class RenderOptions:
     predictions: PredictionLookup | None = None
+    chat_template: str | None = None  # --chat-template FILE|NAME for chat-template models
+    cwd: str | None = None  # where relative model paths start (default: the working directory)
 
 
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
@@ -57,6 +61,9 @@ class PairRenderer:
         self.model_spec = model
         self.options = options or RenderOptions()
         self.notes = Notes()
+        self.model_text: ModelText | None = None
+        self.limiter: Limiter | None = None
+        self.tally: TruncationTally | None = None
         cfg = dataset.cfg
         infer_cfg = cfg.get("infer_cfg")
         if not isinstance(infer_cfg, Mapping):
@@ -130,6 +137,8 @@ class PairRenderer:
         if self.plan.needs_prompter:
             prompter = Prompter(ice_t, prompt_t, notes, self.retriever.type_name == "ZeroRetriever")
         model = ModelAdapter(self.model_spec, notes, provenance)
+        if not provenance and self.model_spec is not None:
+            self._set_up_model_text(model, notes)
         train, test = self.splits.train, self.splits.test
         out = self.reader.output_column
 
@@ -158,12 +167,36 @@ class PairRenderer:
             retriever=self.retriever, output_column=out, input_columns=self.reader.input_columns,
             notes=notes, provenance=provenance, test_pairs=test_pairs, ice_pairs=ice_pairs,
             train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
-            all_test_rows=lambda: test,
+            all_test_rows=lambda: test, limiter=self.limiter,
         )
         if not provenance:
             engine.ice = self._cached_ice(engine)  # type: ignore[method-assign]
         self._engines[provenance] = engine
         return engine
+
+    def _set_up_model_text(self, model: ModelAdapter, notes: Notes) -> None:
+        """The model's chat template, tokenizer and max_seq_len loop (see core/model_text.py)."""
+        text = ModelText(model, notes, self.options.chat_template, self.options.cwd)
+        self.model_text = text
+        limit = model.spec.cfg.get("max_seq_len") if model.spec else None
+        if not isinstance(limit, int) or isinstance(limit, bool) or self.inferencer not in TRUNCATING:
+            return
+        if self.dataset.framework != OPENCOMPASS:
+            if type_name(self.infer_cfg["retriever"].get("type", "")) != "ZeroRetriever":
+                notes.warn(f"max_seq_len={limit}: AISBench never drops in-context examples to fit it")
+            return
+        self.limiter = Limiter(limit, text.oc_token_len, text.oc_get_token_len, text.measure_exact,
+                               text.measure.method)
+        self.tally = TruncationTally(limit, text.measure_exact, text.measure.method)
+
+    def truncation_summary(self) -> list[str]:
+        """How many samples lose examples or still overflow (renders the samples not seen yet)."""
+        if self.tally is None:
+            return []
+        for i in range(len(self)):
+            if i not in self.tally.seen:
+                self.sample(i)
+        return self.tally.messages(len(self))
 
     def _cached_ice(self, engine: Engine):
         original = Engine.ice.__get__(engine)
@@ -239,12 +272,28 @@ class PairRenderer:
         engine = self.engine(provenance)
         ice_idx = self.picks[index]
         requests: list[Request] = self.plan.requests(engine, index, ice_idx)
+        if self.model_text is not None:
+            traced = requests if provenance else self._traced(index, ice_idx, len(requests))
+            requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
+        if self.tally is not None:
+            self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         return Sample(index=index, source_index=self.splits.test_source[index],
                       ice_indices=tuple(ice_idx), requests=tuple(requests))
+
+    def _traced(self, index: int, ice_idx: Sequence[int], n: int) -> list:
+        """The same requests with provenance, for token counts by section (None where unavailable)."""
+        try:
+            traced = self.plan.requests(self.engine(True), index, ice_idx)
+        except RenderError:
+            return [None] * n
+        return list(traced) if len(traced) == n else [None] * n
 
     def samples(self) -> Iterator[Sample]:
         for i in range(len(self)):
             yield self.sample(i)
+        if self.tally is not None:
+            for message in self.tally.messages(len(self)):
+                self.notes.warn(message)
 
 
 def render_workspace(

@@ -1,0 +1,284 @@
+"""Chat templates rendered exactly as ``transformers``' ``apply_chat_template`` renders them.
+
+The workbench never imports transformers.  What it reproduces (transformers 5.23, same
+results on 4.57; see spec/chat-templates.md):
+
+- an ``ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)`` with the
+  loop-controls extension and the ``{% generation %}`` tag (rendered as its body);
+- globals ``raise_exception``, ``strftime_now``, a ``dict`` and a ``namespace`` that refuse
+  underscore attributes; a ``tojson`` filter that is plain ``json.dumps`` (no key sorting,
+  no HTML escaping, non-ASCII kept);
+- the variables: ``messages`` (keys whose value is ``None`` dropped), ``tools=None``,
+  ``documents=None``, ``add_generation_prompt``, the tokenizer's named special tokens
+  (a null token is left undefined), then any extra keyword arguments, which win.
+
+Errors come back as :class:`ChatTemplateError` carrying the template's own message and the
+template line it was raised on.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any, ClassVar
+
+import jinja2
+import jinja2.ext
+import jinja2.nodes
+import jinja2.utils
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from .errors import RenderError
+
+_TEMPLATE_FILENAME = "<chat template>"
+
+#: Clock behind ``strftime_now``; tests replace it to make dates deterministic.
+clock: Callable[[], datetime] = datetime.now
+
+#: Built-in templates written for the workbench, selectable by name.
+BUILTIN_NAMES = ("chatml", "llama3", "mistral", "gemma")
+
+#: The special tokens each built-in template is written for (used when no tokenizer
+#: config is at hand; a model folder's own tokens win).
+BUILTIN_TOKENS: Mapping[str, Mapping[str, str]] = {
+    "chatml": {"eos_token": "<|im_end|>"},
+    "llama3": {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"},
+    "mistral": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"},
+    "gemma": {"bos_token": "<bos>", "eos_token": "<eos>", "pad_token": "<pad>", "unk_token": "<unk>"},
+}
+
+
+class ChatTemplateError(RenderError):
+    """A chat template that does not compile, or that raised while rendering."""
+
+    def __init__(self, message: str, *, template: ChatTemplate | None = None,
+                 template_line: int | None = None, hint: str | None = None) -> None:
+        where = template.origin if template is not None else "chat template"
+        located = f"{where}, line {template_line}" if template_line else where
+        super().__init__(f"{located}: {message}", hint=hint)
+        self.template = template
+        self.template_line = template_line
+        self.template_message = message
+        if template is not None and template.file:
+            self.file, self.line = template.file, template_line
+
+
+@dataclass(frozen=True)
+class ChatTemplate:
+    """One chat template's source and where it came from."""
+
+    source: str
+    origin: str  # for messages: "Qwen2.5/tokenizer_config.json (chat_template)", "built-in chatml"
+    name: str = "default"
+    file: str | None = None  # the file holding the source, when it is a file of its own
+    #: Special tokens the template was written for, used only when no tokenizer config gives any.
+    default_tokens: Mapping[str, str] = field(default_factory=dict, hash=False)
+
+    @property
+    def reads_clock(self) -> bool:
+        return "strftime_now" in self.source
+
+
+# -- the environment -----------------------------------------------------------------
+
+
+class _GenerationTag(jinja2.ext.Extension):
+    """``{% generation %}…{% endgeneration %}``: transformers tracks assistant spans; the text is the body."""
+
+    tags: ClassVar[set[str]] = {"generation"}
+
+    def parse(self, parser):  # type: ignore[no-untyped-def]
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_body"), [], [], body).set_lineno(lineno)
+
+    def _body(self, caller):  # type: ignore[no-untyped-def]
+        return caller()
+
+
+class _TemplateRaised(jinja2.exceptions.TemplateError):
+    """What ``raise_exception`` raises (transformers raises a plain TemplateError)."""
+
+
+def _raise_exception(message: Any) -> None:
+    raise _TemplateRaised(message)
+
+
+def _tojson(x: Any, ensure_ascii: bool = False, indent: Any = None, separators: Any = None,
+            sort_keys: bool = False) -> str:
+    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators,
+                      sort_keys=sort_keys)
+
+
+def _strftime_now(fmt: str) -> str:
+    return clock().strftime(fmt)
+
+
+class _TemplateDict:
+    """``dict(...)`` for templates, without the class itself (no attribute escapes)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> dict:
+        return dict(*args, **kwargs)
+
+    def fromkeys(self, *args: Any, **kwargs: Any) -> dict:
+        return dict.fromkeys(*args, **kwargs)
+
+
+def _check_name(name: Any) -> None:
+    if isinstance(name, str) and name.startswith("_"):
+        raise jinja2.exceptions.SecurityError(
+            f"Chat templates cannot store underscore-prefixed attributes on a namespace, but got {name!r}. "
+            "Please rename the attribute."
+        )
+
+
+class _TemplateNamespace(jinja2.utils.Namespace):
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        self, rest = args[0], args[1:]
+        attrs = dict(*rest, **kwargs)
+        for name in attrs:
+            _check_name(name)
+        jinja2.utils.Namespace.__init__(self, attrs)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        _check_name(name)
+        jinja2.utils.Namespace.__setitem__(self, name, value)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> ImmutableSandboxedEnvironment:
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols]
+    )
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    env.globals["dict"] = _TemplateDict()
+    env.globals["namespace"] = _TemplateNamespace
+    return env
+
+
+@lru_cache(maxsize=64)
+def _compiled(source: str) -> jinja2.Template:
+    env = _environment()
+    code = env.compile(source, name=None, filename=_TEMPLATE_FILENAME)
+    return env.template_class.from_code(env, code, env.make_globals(None), None)
+
+
+def compile_template(template: ChatTemplate) -> jinja2.Template:
+    """The compiled template, or a :class:`ChatTemplateError` pointing at the bad line."""
+    try:
+        return _compiled(template.source)
+    except jinja2.exceptions.TemplateSyntaxError as exc:
+        raise ChatTemplateError(f"syntax error: {exc.message}", template=template,
+                                template_line=exc.lineno,
+                                hint="the chat template is not valid Jinja") from None
+
+
+def _template_line(tb: Any) -> int | None:
+    """The last line of the template on the traceback (Jinja rewrites frames to template lines)."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == _TEMPLATE_FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+# -- the data the template sees ---------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """Plain JSON-like copies (transformers rebuilds template inputs from plain types)."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, Mapping):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return f"<{type(value).__name__}>"
+
+
+_REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
+
+
+def _messages(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
+    out = []
+    for message in messages:
+        plain = _plain({k: v for k, v in message.items() if v is not None})
+        reasoning = next((plain[k] for k in _REASONING_FIELDS if plain.get(k) is not None), None)
+        if reasoning is not None:
+            plain = {"thinking": reasoning, **plain, "reasoning_content": reasoning}
+        out.append(plain)
+    return out
+
+
+def render_chat_template(
+    template: ChatTemplate,
+    messages: Iterable[Mapping[str, Any]],
+    *,
+    add_generation_prompt: bool = True,
+    special_tokens: Mapping[str, str] | None = None,
+    kwargs: Mapping[str, Any] | None = None,
+) -> str:
+    """``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` without transformers.
+
+    ``special_tokens`` are the tokenizer's named tokens (``bos_token`` ...); a token whose
+    value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
+    ``chat_template_kwargs``) override them, as in transformers.
+    """
+    chat = _messages(messages)
+    if not chat:
+        raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
+                                template=template, hint="every message of the prompt was empty")
+    compiled = compile_template(template)
+    tokens = special_tokens if special_tokens is not None else template.default_tokens
+    variables: dict[str, Any] = {k: str(v) for k, v in tokens.items() if v is not None}
+    variables.update(_plain(dict(kwargs or {})))
+    try:
+        return compiled.render(messages=chat, tools=None, documents=None,
+                               add_generation_prompt=add_generation_prompt, **variables)
+    except _TemplateRaised as exc:
+        raise ChatTemplateError(str(exc.message), template=template,
+                                template_line=_template_line(sys.exc_info()[2]),
+                                hint="the template refuses these messages (raise_exception)") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise ChatTemplateError(f"sandbox: {exc}", template=template,
+                                template_line=_template_line(sys.exc_info()[2]),
+                                hint="chat templates run sandboxed, as transformers runs them") from None
+    except jinja2.exceptions.TemplateError as exc:
+        raise ChatTemplateError(str(exc), template=template,
+                                template_line=_template_line(sys.exc_info()[2])) from None
+    except Exception as exc:  # a template can fail in any Python way (TypeError on '+', ...)
+        raise ChatTemplateError(f"{type(exc).__name__}: {exc}", template=template,
+                                template_line=_template_line(sys.exc_info()[2])) from None
+
+
+# -- built-in templates ------------------------------------------------------------------
+
+
+@cache
+def builtin_template(name: str) -> ChatTemplate | None:
+    """A template written for the workbench (``chatml``, ``llama3``, ``mistral``, ``gemma``)."""
+    key = name.lower()
+    if key not in BUILTIN_NAMES:
+        return None
+    source = (resources.files(__package__) / "builtin_chat_templates" / f"{key}.jinja").read_text(
+        encoding="utf-8")
+    return ChatTemplate(source=source, origin=f"built-in {key}", name=key,
+                        default_tokens=BUILTIN_TOKENS.get(key, {}))

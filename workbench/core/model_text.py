@@ -1,0 +1,328 @@
+"""After a model's template parser: the text the model gets, its tokens, and how OpenCompass measures it.
+
+One :class:`ModelText` per (dataset, model) pair.  It finds the model's local folder (chat
+template, special tokens, ``tokenizer.json``), renders ``model_text`` for chat-template models
+the way each wrapper class does (HF ignores ``chat_template_kwargs``, VLLM passes them,
+TurboMind strips a leading BOS), counts the tokens of every request by section, and
+reproduces OpenCompass's ``get_token_len_from_template`` for the ``max_seq_len`` loops.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .chat_template import ChatTemplate, ChatTemplateError, builtin_template, render_chat_template
+from .errors import RenderError
+from .model_folder import ModelFolder, SpecialTokens, load_model_folder, resolve_model_path
+from .model_input import API, CHAT, LM, ModelAdapter
+from .notes import Notes
+from .prompt_list import is_section_marker
+from .result import Request
+from .text import spans_of
+from .tokens import (
+    Counter,
+    Estimate,
+    TokenCount,
+    WordCount,
+    char_sections,
+    count_tokens,
+    hf_tokenizer,
+    tiktoken_for,
+    tokenizers_available,
+)
+
+#: A workbench-only model config key that ``--chat-template`` sets (never read by the frameworks).
+OVERRIDE_KEY = "workbench_chat_template"
+
+
+def oc_prompt_str(parsed: Any) -> str:
+    """``str(prompt)`` as OpenCompass does it in ``get_token_len_from_template``.
+
+    A PromptList becomes its items' texts joined with nothing: role names and the
+    boundaries between messages are lost.
+    """
+    if isinstance(parsed, str):
+        return parsed
+    out = []
+    for item in parsed:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping) and "prompt" in item and not is_section_marker(item):
+            out.append(item["prompt"] if isinstance(item["prompt"], str) else str(item["prompt"]))
+    return "".join(out)
+
+
+def _hub_snapshot(repo_id: str) -> Path | None:
+    """A model id already in the local Hugging Face cache (never downloads)."""
+    if repo_id.count("/") != 1 or repo_id.startswith((".", "/", "~")):
+        return None
+    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
+        os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface"), "hub")
+    base = Path(hub) / ("models--" + repo_id.replace("/", "--"))
+    ref = base / "refs" / "main"
+    try:
+        snapshot = base / "snapshots" / ref.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return snapshot if snapshot.is_dir() else None
+
+
+def _is_openai_family(adapter: ModelAdapter) -> bool:
+    info = adapter.info
+    return info is not None and (info.name.startswith("OpenAI") or info.module.endswith("openai_api"))
+
+
+class ModelText:
+    """Everything after the parser for one model: template text, token counts, length measure."""
+
+    def __init__(self, adapter: ModelAdapter, notes: Notes, override: str | None = None,
+                 cwd: str | None = None) -> None:
+        self.adapter = adapter
+        self.notes = notes
+        self.kind = adapter.kind
+        spec = adapter.spec
+        cfg: Mapping[str, Any] = spec.cfg if spec else {}
+        self.cfg = cfg
+        self.handling = adapter.info.chat_template if adapter.info else None
+        self.folder: ModelFolder | None = None
+        self.folder_value: str | None = None
+        value = cfg.get("tokenizer_path") or cfg.get("path")
+        if isinstance(value, str) and value.strip():
+            self.folder_value = value
+            found = resolve_model_path(value, spec.source.file if spec else None, cwd)
+            if found is None and not os.path.isabs(value):
+                found = _hub_snapshot(value)
+            if found is not None:
+                self.folder = load_model_folder(found)
+        self.template: ChatTemplate | None = None
+        if self.kind == CHAT:
+            self.template = self._pick_template(cfg.get(OVERRIDE_KEY) or override, cwd)
+            if self.template is not None and self.template.reads_clock:
+                notes.warn(f"{self.template.origin} reads today's date (strftime_now), so "
+                           "model_text changes from day to day")
+        self.special: SpecialTokens | None = self.folder.special_tokens if self.folder else None
+        self.counter: Counter = self._display_counter()
+        self.measure: Counter = self._measure_counter()
+
+    # -- set-up -------------------------------------------------------------------------
+    def _where(self) -> str:
+        return f"model folder {self.folder_value!r}" if self.folder_value else "the model config (no path)"
+
+    def _pick_template(self, override: str | None, cwd: str | None) -> ChatTemplate | None:
+        if override:
+            path = Path(override)
+            if not path.is_absolute() and cwd:
+                path = Path(cwd) / path
+            if path.is_file():
+                return ChatTemplate(path.read_text(encoding="utf-8"), origin=str(path), file=str(path))
+            if self.folder is not None and override in self.folder.templates:
+                return self.folder.templates[override]
+            found = builtin_template(override)
+            if found is None:
+                names = sorted(self.folder.templates) if self.folder else []
+                raise RenderError(
+                    f"--chat-template {override!r} is neither a file, nor a template of the model, "
+                    "nor a built-in template",
+                    hint="built-ins: chatml, llama3, mistral, gemma"
+                    + (f"; the model's: {', '.join(names)}" if names else ""),
+                )
+            return found
+        if self.cfg.get("fastchat_template") and self.handling and self.handling.honours_fastchat_template:
+            self.notes.warn(
+                f"fastchat_template={self.cfg['fastchat_template']!r}: the model renders the messages "
+                "with FastChat's conversation template, which the workbench does not reproduce, so "
+                "model_text is null"
+            )
+            return None
+        if self.folder is None:
+            self.notes.warn(
+                f"{self._where()} is not a local folder (looked in the working directory, beside the "
+                "config, and in the Hugging Face cache), so the chat template is unknown and model_text "
+                "is null; --chat-template NAME|FILE renders one"
+            )
+            return None
+        template = self.folder.chat_template()
+        if template is None:
+            self.notes.warn(
+                f"{self.folder.path} has no chat template (no chat_template.jinja, "
+                "additional_chat_templates/ or tokenizer_config.json chat_template): the framework "
+                "fails here with 'Cannot use chat template functions because tokenizer.chat_template "
+                "is not set'; model_text is null"
+            )
+        return template
+
+    def _tokenizer(self) -> Counter | None:
+        if self.folder is not None and self.folder.tokenizer_json is not None:
+            tok = hf_tokenizer(self.folder.tokenizer_json, self.folder.path.name)
+            if tok is not None:
+                return tok
+        return None
+
+    def _estimate_reason(self) -> str:
+        if self.folder is not None and self.folder.tokenizer_json is not None and not tokenizers_available():
+            return "tokenizer.json found, but the `tokenizers` package is not installed: " \
+                "pip install prompt-workbench[tokens]"
+        if self.folder is None:
+            return "no local model folder"
+        return "no tokenizer.json in the model folder"
+
+    def _display_counter(self) -> Counter:
+        if self.kind == API:
+            if _is_openai_family(self.adapter):
+                tik = tiktoken_for(self.cfg.get("path") if isinstance(self.cfg.get("path"), str) else None)
+                if tik is not None:
+                    return tik
+                return Estimate("tiktoken and its cached encoding are not both available")
+            return self._tokenizer() or Estimate("an API model's tokenizer is not local")
+        return self._tokenizer() or Estimate(self._estimate_reason())
+
+    def _measure_counter(self) -> Counter:
+        if self.kind == API and not _is_openai_family(self.adapter):
+            return WordCount()  # OpenCompass BaseAPIModel.get_token_len: its own rule, reproduced exactly
+        return self.counter
+
+    @property
+    def measure_exact(self) -> bool:
+        return self.measure.exact or isinstance(self.measure, WordCount)
+
+    # -- the text the model gets ----------------------------------------------------------
+    def special_tokens(self) -> Mapping[str, str | None] | None:
+        if self.special is not None and self.special.named:
+            return self.special.named
+        return None
+
+    def render(self, messages: Sequence[Mapping[str, Any]], kwargs: Mapping[str, Any] | None = None) -> str:
+        assert self.template is not None
+        tokens = self.special_tokens()
+        return render_chat_template(self.template, messages, add_generation_prompt=True,
+                                    special_tokens=tokens, kwargs=kwargs)
+
+    def _bos(self) -> str | None:
+        tokens = self.special_tokens()
+        if tokens is not None:
+            return tokens.get("bos_token")
+        return self.template.default_tokens.get("bos_token") if self.template else None
+
+    def model_text(self, messages: Any) -> str | None:
+        """What the wrapper's ``apply_chat_template(m, add_generation_prompt=True, tokenize=False)`` gives."""
+        if self.template is None or not isinstance(messages, list):
+            return None
+        kwargs = None
+        configured = self.cfg.get("chat_template_kwargs")
+        if self.handling is not None and self.handling.passes_chat_template_kwargs:
+            kwargs = configured if isinstance(configured, Mapping) else None
+        elif configured:
+            self.notes.warn(
+                f"chat_template_kwargs={configured!r} "
+                "never reach the chat template: this model class does not pass them (only "
+                "VLLMwithChatTemplate does)"
+            )
+        text = self.render(messages, kwargs)
+        if self.handling is not None and self.handling.strips_leading_bos_token:
+            bos = self._bos()
+            if bos and text.startswith(bos):
+                text = text[len(bos):]
+        return text
+
+    def _adds_special(self) -> bool:
+        """Whether the text is tokenised with special tokens when it is sent."""
+        if self.kind == LM:
+            return True
+        if self.kind == CHAT:
+            return bool(self.handling and self.handling.strips_leading_bos_token)
+        return False
+
+    # -- counting -----------------------------------------------------------------------------
+    def finish(self, request: Request, traced: Request | None) -> Request:
+        """The request with ``model_text`` and ``tokens`` filled in (``traced``: its provenance twin)."""
+        text = self.model_text(request.model_input) if self.kind == CHAT else request.model_text
+        sent, sections = self._sent(request, traced, text)
+        add_special = self._adds_special() and (self.kind != CHAT or text is not None)
+        tokens = count_tokens(self.counter, sent, sections, add_special)
+        if text is None and self.kind == CHAT:
+            tokens = replace(tokens, method=tokens.method + "; message contents only, no chat template")
+        self._check_bos(sent, add_special)
+        return replace(request, model_text=text, tokens=tokens)
+
+    def _sent(self, request: Request, traced: Request | None,
+              text: str | None) -> tuple[str, list[str] | None]:
+        source = traced.model_input if traced is not None else None
+        value = request.model_input
+        if isinstance(value, str):
+            sections = char_sections(len(value), spans_of(source)) if isinstance(source, str) else None
+            return value, sections
+        contents = [_content(m) for m in value] if isinstance(value, list) else []
+        traced_contents = [_content(m) for m in source] if isinstance(source, list) else None
+        if text is not None:
+            return text, _locate(text, traced_contents or contents, traced_contents is not None)
+        joined = "".join(contents)
+        if traced_contents is None:
+            return joined, None
+        sections: list[str] = []
+        for piece in traced_contents:
+            sections += char_sections(len(piece), spans_of(piece))
+        return joined, sections
+
+    def _check_bos(self, sent: str, add_special: bool) -> None:
+        bos = self._bos()
+        if not bos:
+            return
+        adds = self.special.adds_bos if self.special is not None else None
+        if sent.startswith(bos + bos):
+            self.notes.warn(f"the text the model gets starts with two BOS tokens ({bos}{bos})")
+        elif add_special and adds and sent.startswith(bos):
+            self.notes.warn(
+                f"doubled BOS: the text already starts with {bos} and the tokenizer adds another "
+                "when it encodes with special tokens, so the model sees two"
+            )
+
+    # -- OpenCompass's length measure (max_seq_len loops) ---------------------------------------
+    def oc_token_len(self, prompt: Any, mode: str) -> int:
+        """``model.get_token_len_from_template(prompt, mode)`` of OpenCompass 0.5.4."""
+        parsed = self.adapter.parser.parse(prompt, mode)
+        return self.oc_get_token_len(oc_prompt_str(parsed))
+
+    def oc_get_token_len(self, text: str) -> int:
+        """``model.get_token_len(text)``: chat-template classes wrap it as ONE user message first."""
+        if self.kind == CHAT:
+            if self.template is None:
+                return self.measure.count(text, False)
+            rendered = self.render([{"role": "user", "content": text}])
+            return self.measure.count(rendered, False)  # apply_chat_template tokenises without specials
+        if self.kind == LM:
+            return self.measure.count(text, True)
+        return self.measure.count(text, False)
+
+
+def _content(message: Any) -> str:
+    if isinstance(message, Mapping):
+        body = message.get("content", message.get("prompt"))
+        return body if isinstance(body, str) else ""
+    return message if isinstance(message, str) else ""
+
+
+def _locate(text: str, contents: Sequence[str], traced: bool) -> list[str]:
+    """Sections of a chat template's output: each message's text where it is found, in order;
+    everything else is the template's own markup (counted with the meta template)."""
+    sections = ["meta_template"] * len(text)
+    pos = 0
+    for piece in contents:
+        for candidate in (piece, piece.strip()):
+            if not candidate:
+                continue
+            found = text.find(candidate, pos)
+            if found < 0:
+                continue
+            offset = piece.find(candidate) if candidate is not piece else 0
+            inner = char_sections(len(piece), spans_of(piece)) if traced else ["other"] * len(piece)
+            sections[found:found + len(candidate)] = inner[offset:offset + len(candidate)]
+            pos = found + len(candidate)
+            break
+    return sections
+
+
+__all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str"]

@@ -1,0 +1,309 @@
+"""Token counting: a real tokenizer when one is local, an honest labelled estimate otherwise.
+
+``tokenizers`` (from a model folder's ``tokenizer.json``) and ``tiktoken`` (for OpenAI-style
+API models, only when its encoding file is already cached) are optional extras
+(``pip install prompt-workbench[tokens]``); without them every count is an estimate and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from .text import GLUE, ICE, META, ROW, TEMPLATE, Span
+
+#: Section names of :class:`TokenCount` (in display order).
+SECTIONS = ("meta_template", "in_context_examples", "test_row", "other")
+
+
+@dataclass(frozen=True)
+class TokenCount:
+    """How many tokens a request is, how the number was made, and where the tokens come from."""
+
+    total: int
+    exact: bool  # a real tokenizer made it (False: an estimate)
+    method: str  # e.g. "tokenizer.json (Qwen2.5-7B-Instruct)", "estimate (~4 characters a token)"
+    sections: tuple[tuple[str, int], ...] = ()  # (section, tokens) in SECTIONS order; sums to total
+
+    @property
+    def label(self) -> str:
+        return f"{self.total} tokens" if self.exact else f"≈{self.total} tokens (estimate)"
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.sections)
+
+
+class Counter(Protocol):
+    """Something that turns text into tokens (or pretends to, for an estimate)."""
+
+    exact: bool
+    method: str
+
+    def count(self, text: str, add_special_tokens: bool = False) -> int: ...
+
+    def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
+        """The character each token starts at (``None`` for a token the tokenizer adds)."""
+        ...
+
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None: ...
+
+
+# -- estimate -----------------------------------------------------------------------------
+
+_PIECES = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"  # CJK: about one token each
+    r"| ?[A-Za-z\u00c0-\u024f]+"  # a word with its leading space
+    r"| ?\d{1,3}"  # numbers in groups of up to three digits
+    r"|\s*\n|\s+(?!\S)|\s+"  # whitespace runs
+    r"| ?[^\sA-Za-z\d]+"  # punctuation runs
+)
+
+
+def _estimate_piece(piece: str) -> int:
+    core = piece.strip()
+    if not core:
+        return 1
+    if core[0].isalpha() and core.isascii():
+        return max(1, math.ceil(len(core) / 4))
+    if core.isdigit() or len(core) == 1:
+        return 1
+    return max(1, math.ceil(len(core) / 2))
+
+
+class Estimate:
+    """About four characters of English a token, one per CJK character: labelled, never exact."""
+
+    exact = False
+    method = "estimate (no local tokenizer; ~4 characters of English a token)"
+
+    def __init__(self, reason: str | None = None) -> None:
+        if reason:
+            self.method = f"estimate ({reason}; ~4 characters of English a token)"
+
+    def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
+        starts: list[int | None] = []
+        for m in _PIECES.finditer(text):
+            starts += [m.start()] * _estimate_piece(m.group())
+        return starts
+
+    def count(self, text: str, add_special_tokens: bool = False) -> int:
+        return sum(_estimate_piece(m.group()) for m in _PIECES.finditer(text))
+
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
+        return None
+
+
+class WordCount:
+    """OpenCompass ``BaseAPIModel.get_token_len``: English words plus Chinese characters.
+
+    Exact for truncation (it is what OpenCompass measures), an estimate as a token count.
+    """
+
+    exact = False
+    method = "OpenCompass BaseAPIModel.get_token_len (English words + Chinese characters)"
+
+    def _matches(self, text: str):
+        return re.finditer(r"[A-Za-z0-9]+|[\u4e00-\u9FFF]+", text)
+
+    def count(self, text: str, add_special_tokens: bool = False) -> int:
+        n = 0
+        for m in self._matches(text):
+            n += 1 if m.group()[0].isascii() else len(m.group())
+        return n
+
+    def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
+        out: list[int | None] = []
+        for m in self._matches(text):
+            out += [m.start()] if m.group()[0].isascii() else list(range(m.start(), m.end()))
+        return out
+
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
+        return None
+
+
+# -- real tokenizers ----------------------------------------------------------------------
+
+
+def tokenizers_available() -> bool:
+    try:
+        import tokenizers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class HFTokenizer:
+    """A ``tokenizer.json`` through the ``tokenizers`` library (what a fast HF tokenizer runs)."""
+
+    exact = True
+
+    def __init__(self, path: Path, label: str | None = None) -> None:
+        from tokenizers import Tokenizer
+
+        self._tok = Tokenizer.from_file(str(path))
+        self.path = path
+        self.method = f"tokenizer.json ({label or path.parent.name})"
+        self._cache: dict[tuple[str, bool], object] = {}
+
+    def _encode(self, text: str, add_special_tokens: bool):
+        key = (text, add_special_tokens)
+        enc = self._cache.get(key)
+        if enc is None:
+            if len(self._cache) > 2048:
+                self._cache.clear()
+            enc = self._tok.encode(text, add_special_tokens=add_special_tokens)
+            self._cache[key] = enc
+        return enc
+
+    def count(self, text: str, add_special_tokens: bool = False) -> int:
+        return len(self._encode(text, add_special_tokens).ids)  # type: ignore[attr-defined]
+
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
+        return list(self._encode(text, add_special_tokens).ids)  # type: ignore[attr-defined]
+
+    def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
+        enc = self._encode(text, add_special_tokens)
+        out: list[int | None] = []
+        for (start, end), special in zip(enc.offsets, enc.special_tokens_mask):  # type: ignore[attr-defined]
+            # Tokens the post-processor adds have no characters of their own.
+            out.append(None if special and start == end else start)
+        return out
+
+    def token_id(self, token: str) -> int | None:
+        return self._tok.token_to_id(token)
+
+
+@lru_cache(maxsize=32)
+def _hf_tokenizer(path: str, mtime: int, label: str) -> HFTokenizer:
+    return HFTokenizer(Path(path), label)
+
+
+def hf_tokenizer(path: Path, label: str | None = None) -> HFTokenizer | None:
+    """The tokenizer of a ``tokenizer.json`` (cached by modification time), or None without ``tokenizers``."""
+    if not tokenizers_available():
+        return None
+    try:
+        return _hf_tokenizer(str(path), path.stat().st_mtime_ns, label or path.parent.name)
+    except Exception:  # a tokenizer.json the library cannot read: count by estimate instead
+        return None
+
+
+# tiktoken: used only when its encoding file is already in tiktoken's cache (never downloads).
+_TIKTOKEN_FILES = {
+    "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+    "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
+    "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
+}
+
+
+def _tiktoken_cached(encoding: str) -> bool:
+    url = _TIKTOKEN_FILES.get(encoding)
+    if url is None:
+        return False
+    if "TIKTOKEN_CACHE_DIR" in os.environ:
+        cache = os.environ["TIKTOKEN_CACHE_DIR"]
+    elif "DATA_GYM_CACHE_DIR" in os.environ:
+        cache = os.environ["DATA_GYM_CACHE_DIR"]
+    else:
+        cache = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    return bool(cache) and os.path.isfile(os.path.join(cache, hashlib.sha1(url.encode()).hexdigest()))
+
+
+class Tiktoken:
+    exact = True
+
+    def __init__(self, encoding) -> None:  # type: ignore[no-untyped-def]
+        self._enc = encoding
+        self.method = f"tiktoken {encoding.name}"
+
+    def count(self, text: str, add_special_tokens: bool = False) -> int:
+        return len(self._enc.encode(text, disallowed_special=()))
+
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
+        return list(self._enc.encode(text, disallowed_special=()))
+
+    def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
+        tokens = self._enc.encode(text, disallowed_special=())
+        out: list[int | None] = []
+        pos = 0
+        data = text.encode("utf-8")
+        for tok in tokens:
+            out.append(len(data[:pos].decode("utf-8", errors="ignore")))
+            pos += len(self._enc.decode_single_token_bytes(tok))
+        return out
+
+
+def tiktoken_for(model_name: str | None) -> Tiktoken | None:
+    """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's; only if cached."""
+    try:
+        import tiktoken
+        import tiktoken.model
+    except ImportError:
+        return None
+    try:
+        name = tiktoken.model.encoding_name_for_model(model_name or "gpt-4")
+    except KeyError:
+        name = "cl100k_base"
+    if not _tiktoken_cached(name):
+        return None
+    try:
+        return Tiktoken(tiktoken.get_encoding(name))
+    except Exception:
+        return None
+
+
+# -- sections -----------------------------------------------------------------------------
+
+
+def section_of(origin_kind: str, detail: str | None) -> str:
+    if origin_kind == META:
+        return "meta_template"
+    if origin_kind == ICE:
+        return "in_context_examples"
+    if origin_kind == TEMPLATE and (detail or "").startswith("ice_template"):
+        return "in_context_examples"
+    if origin_kind == GLUE and detail in ("ice_separator", "ice_eos_token"):
+        return "in_context_examples"
+    if origin_kind == ROW:
+        return "test_row"
+    return "other"
+
+
+def char_sections(text_len: int, spans: Sequence[Span], default: str = "other") -> list[str]:
+    """The section of every character, from provenance runs."""
+    out: list[str] = []
+    for length, origin in spans:
+        out += [section_of(origin.kind, origin.detail)] * length
+    if len(out) < text_len:
+        out += [default] * (text_len - len(out))
+    return out[:text_len]
+
+
+def count_tokens(counter: Counter, text: str, sections_by_char: Sequence[str] | None,
+                 add_special_tokens: bool, added_section: str = "meta_template") -> TokenCount:
+    """The count of ``text`` and, with per-character sections, how many tokens each section has.
+
+    A token belongs to the section of its first character; tokens the tokenizer adds
+    (BOS/EOS) belong to ``added_section``.
+    """
+    starts = counter.token_starts(text, add_special_tokens)
+    sections = dict.fromkeys(SECTIONS, 0)
+    for start in starts:
+        if start is None:
+            sections[added_section] += 1
+        elif sections_by_char is not None and start < len(sections_by_char):
+            sections[sections_by_char[start]] += 1
+        else:
+            sections["other"] += 1
+    total = len(starts)
+    kept = tuple(sections.items()) if sections_by_char is not None else ()
+    return TokenCount(total=total, exact=counter.exact, method=counter.method, sections=kept)
