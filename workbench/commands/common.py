@@ -28,6 +28,9 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config-root", action="append", default=[], metavar="DIR",
                         help="a folder holding the opencompass/ or ais_bench/ package tree, for "
                         "read_base imports by package; repeatable (also WORKBENCH_CONFIG_ROOT)")
+    parser.add_argument("--chat-template", metavar="FILE|NAME", default=None,
+                        help="render chat-template models with this Jinja file, a named template of "
+                        "the model, or a built-in: chatml, llama3, mistral, gemma")
 
 
 def load(args: argparse.Namespace):
@@ -35,7 +38,23 @@ def load(args: argparse.Namespace):
     from ..loading.workspace import load_workspace
 
     configs = args.configs or [str(demo_config())]
-    return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root)
+    workspace = load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root)
+    _chat_template(args, workspace)
+    return workspace
+
+
+def _chat_template(args: argparse.Namespace, workspace) -> None:
+    """--chat-template marks every model; a model folder's files join the watched files."""
+    from ..core.model_text import model_files, with_chat_template
+
+    value = getattr(args, "chat_template", None)
+    if value:
+        workspace.models = with_chat_template(workspace.models, value)
+        if Path(value).is_file():
+            workspace.add_file(Path(value))
+    for model in workspace.models:
+        for path in model_files(model):
+            workspace.add_file(path)
 
 
 def report_errors(errors) -> None:

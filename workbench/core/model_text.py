@@ -326,3 +326,23 @@ def _locate(text: str, contents: Sequence[str], traced: bool) -> list[str]:
 
 
 __all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str"]
+
+
+def with_chat_template(models: Sequence[Any], value: str, cwd: str | None = None) -> list[Any]:
+    """``--chat-template``: every model spec marked with the template to use (a file path made absolute)."""
+    path = Path(value) if os.path.isabs(value) else Path(cwd or os.getcwd()) / value
+    marked = str(path.resolve()) if path.is_file() else value
+    return [replace(m, cfg={**m.cfg, OVERRIDE_KEY: marked}) for m in models]
+
+
+def model_files(spec: Any, cwd: str | None = None) -> list[Path]:
+    """The files of a model's local folder a render reads (for the watcher)."""
+    cfg = spec.cfg
+    value = cfg.get("tokenizer_path") or cfg.get("path")
+    folder = resolve_model_path(value, spec.source.file, cwd)
+    if folder is None:
+        return []
+    try:
+        return list(load_model_folder(folder).files)
+    except RenderError:
+        return []
