@@ -1,30 +1,35 @@
-"""``workbench [CONFIG...]``: the app (until it lands, the configs rendered as text)."""
+"""``workbench [CONFIG...]``: the app, on the configs or the bundled demo."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
 
-from .common import add_inputs
+from .common import add_inputs, demo_config
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="See exactly what OpenCompass / AISBench prompt configs send to a model.",
-        epilog="commands: render (headless output; `workbench render --help`)",
+        epilog="commands: render (headless output; `workbench render --help`). "
+        "In the app, press ? for every key.",
     )
     add_inputs(parser)
+    parser.add_argument("--theme", metavar="NAME",
+                        help="workbench-dark (default), workbench-light, workbench-high-contrast, "
+                        "a Textual theme, or one from ~/.config/prompt-workbench/themes")
+    parser.add_argument("--no-watch", action="store_true", help="do not reload when files change")
     return parser
 
 
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    render_args = [*args.configs]
-    for flag, values in (("--data", args.data), ("--models", args.models),
-                         ("--config-root", args.config_root)):
-        for value in values:
-            render_args += [flag, value]
-    from . import render
+    from ..tui.app import create_app
+    from ..tui.session import Inputs
 
-    return render.run([*render_args, "--format", "text"])
+    inputs = Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
+                    models=tuple(args.models), roots=tuple(args.config_root))
+    app = create_app(inputs, theme=args.theme, watch=not args.no_watch)
+    app.run()
+    return app.return_code or 0

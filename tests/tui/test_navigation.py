@@ -1,0 +1,200 @@
+"""Behaviour with App.run_test() + Pilot: moving around, toggles, actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import make_app, pane_text, press, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_opens_on_the_first_pair_with_all_four_panes():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        sel = app.selection
+        assert (sel.dataset, sel.model, sel.sample, sel.request) == ("qa", "chatml-7b", 0, 0)
+        assert "qa" in pane_text(app, "tree") and "models" in pane_text(app, "tree")
+        assert "Answer briefly." in pane_text(app, "prompt-list")
+        assert "<|im_start|>system" in pane_text(app, "final-input")
+        assert "1 request" in str(app.query_one("#timeline").border_title)
+        for pane in ("#tree", "#prompt-list", "#final-input", "#timeline"):
+            assert app.query_one(pane).region.area > 0, pane
+
+
+async def test_next_and_previous_sample_wrap_around():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")
+        assert app.selection.sample == 2
+        assert "capital of France" in pane_text(app, "final-input")
+        await press(pilot, "p", "p", "p")
+        assert app.selection.sample == 4  # wrapped to the last of 5
+
+
+async def test_jump_to_sample_n():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "g", "3", "enter")
+        assert app.selection.sample == 3
+        assert "spider" in pane_text(app, "final-input")
+
+
+async def test_jump_rejects_out_of_range():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "g", "9", "9", "enter")
+        assert app.selection.sample == 0
+
+
+async def test_search_finds_the_next_sample_with_the_text():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"FRANCE")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause()
+        await settle(pilot)
+        assert app.selection.sample == 2
+
+
+async def test_switch_dataset_model_and_label():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "d")
+        assert app.selection.dataset == "choice"
+        assert app.frame.requests == 2
+        await press(pilot, "l")
+        assert app.selection.request == 1
+        assert "label 'B'" in app.query_one("#prompt-list").border_title
+        await press(pilot, "m")
+        assert app.selection.model == "api-model"
+        assert "ppl-based" in pane_text(app, "final-input")  # the pair is refused, with the reason
+        await press(pilot, "M", "D")
+        assert (app.selection.dataset, app.selection.model) == ("qa", "chatml-7b")
+
+
+async def test_multiturn_every_shows_stand_ins_for_model_output():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "d", "d", "l", "l")
+        assert app.selection.dataset == "chat" and app.selection.request == 2
+        timeline = pane_text(app, "timeline")
+        assert "stand-in for model output" in timeline
+        assert "needs the model's output of turn 0, 1" in timeline
+        assert "‹prediction turn 1›" in pane_text(app, "final-input")
+
+
+async def test_toggles_change_the_final_input():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert "↵" not in pane_text(app, "final-input")
+        await press(pilot, "w")
+        assert "<|im_start|>system↵" in pane_text(app, "final-input")
+        await press(pilot, "o")
+        assert "template" not in pane_text(app, "final-input").splitlines()[0]
+        await press(pilot, "s")
+        text = pane_text(app, "final-input")
+        assert "chatml-7b" in text and "api-model" in text
+        assert "every model" in app.query_one("#final-input").border_title
+
+
+async def test_tree_selection_switches_dataset_and_shows_location():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        tree = app.query_one("#tree")
+        tree.focus()
+        node = next(n for n in _walk(tree.root) if n.data and n.data.selects == ("dataset", "choice"))
+        tree.move_cursor(node)
+        await pilot.pause()
+        assert "datasets/choice_ppl.py:" in str(app.query_one("#location").content)
+        await press(pilot, "enter")
+        assert app.selection.dataset == "choice"
+        assert "◀" in str(node.label)
+
+
+async def test_copy_puts_the_exact_final_input_on_the_clipboard():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "c")
+        assert app.clipboard == app.frame.final_text
+        assert app.clipboard.startswith("<|im_start|>system\nAnswer briefly.")
+
+
+async def test_edit_opens_editor_at_the_line_then_reloads(tmp_path, monkeypatch):
+    log = tmp_path / "editor.log"
+    script = tmp_path / "fake-editor"
+    script.write_text(f'#!/bin/sh\necho "$@" > {log}\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(script))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        loads = app.loads
+        await press(pilot, "e")
+        assert app.loads == loads + 1
+        source = app.good.catalog.pair("qa", "chatml-7b").dataset.source  # the tree's cursor: dataset qa
+        assert log.read_text().split() == [f"+{source.line}", source.file]
+        assert source.file.endswith("datasets/qa_gen.py")
+
+
+async def test_export_writes_an_svg_of_the_panes(tmp_path):
+    app = make_app(export_dir=tmp_path)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await app.workers.wait_for_complete([w for w in app.workers if w.group == "export"])
+        files = list(tmp_path.glob("*.svg"))
+        assert [f.name for f in files] == ["workbench-qa-chatml-7b-sample0-request0.svg"]
+        svg = files[0].read_text()
+        assert "PromptList" in svg and "Final" in svg
+
+
+async def test_zoom_help_and_palette_open_and_close():
+    app = make_app()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "3", "z")
+        assert app.screen.maximized is app.query_one("#final-input")
+        await press(pilot, "z")
+        assert app.screen.maximized is None
+        await press(pilot, "question_mark")
+        assert type(app.screen).__name__ == "HelpScreen"
+        await press(pilot, "escape")
+        await press(pilot, "ctrl+p")
+        assert type(app.screen).__name__ == "CommandPalette"
+        await press(pilot, "escape")
+
+
+async def test_theme_switch_reaches_the_panes():
+    app = make_app(theme="workbench-light")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert app.theme == "workbench-light"
+        assert app.options.palette.row == "#005f00"
+        await press(pilot, "t")
+        assert app.theme != "workbench-light"
+
+
+def _walk(node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def test_fixture_exists():
+    assert Path(__file__).with_name("fixtures").is_dir()

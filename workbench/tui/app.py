@@ -1,0 +1,590 @@
+"""The workbench app: four panes over one RenderResult, reloaded live as configs are edited.
+
+Data flows one way.  A thread worker loads and renders the workspace
+(:func:`workbench.tui.session.load`); another builds the panes' renderables for the
+current selection (:func:`workbench.views.frame.build_frame`); the UI thread only swaps
+finished renderables in.  A watcher on the workspace's folders posts coalescing
+:class:`FilesChanged` messages; each starts an exclusive load worker, and a generation
+number makes sure the newest change wins.  A load with config errors never replaces
+the last good render: it stays on screen, dimmed, under the error banner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.binding import Binding
+from textual.containers import Container, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static, Tree
+from textual.worker import get_current_worker
+
+from ..views.errors import error_banner
+from ..views.frame import Frame, build_frame, frame_panels
+from ..views.options import ViewOptions
+from ..views.safe import one_line
+from ..views.selection import Selection
+from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
+from .config import AppConfig
+from .editor import editor_command
+from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
+from .panes.template_tree import TemplateTree
+from .panes.view_pane import ViewPane
+from .screens.ask import AskScreen
+from .screens.help import HelpScreen
+from .session import Inputs, Loaded, load, model_kinds
+from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
+from .watcher import watch_changes, watch_folders
+
+PANES = ("tree", "prompt-list", "final-input", "timeline")
+
+
+class WorkbenchApp(App[int]):
+    TITLE = "Prompt Workbench"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (140, "-wide")]
+    ENABLE_COMMAND_PALETTE = True
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #body { height: 1fr; }
+    #left { width: 30; }
+    .-wide #left { width: 44; }
+    #tree { height: 1fr; }
+    #location { height: 1; color: $text-muted; padding: 0 1; }
+    #right { width: 1fr; }
+    #banner {
+        display: none; height: auto; max-height: 9;
+        border: round $error; border-title-color: $error; padding: 0 1;
+    }
+    #banner.-shown { display: block; }
+    #panes { layout: grid; grid-size: 1 3; grid-rows: 1fr 1fr auto; }
+    .-wide #panes { grid-size: 2 2; grid-columns: 1fr 1fr; grid-rows: 1fr auto; }
+    .-wide #final-input { row-span: 2; }
+    #timeline { height: auto; max-height: 7; }
+    .-wide #timeline { max-height: 16; }
+    Footer { background: $panel; }
+    """
+
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("n", "sample(1)", "next", tooltip="next sample"),
+        Binding("p", "sample(-1)", "prev", tooltip="previous sample"),
+        Binding("g", "jump", "jump", show=False, tooltip="jump to sample N"),
+        Binding("slash", "search", "search", show=False, tooltip="search the samples for text"),
+        Binding("d", "dataset(1)", "dataset", tooltip="next dataset"),
+        Binding("D", "dataset(-1)", "prev dataset", show=False, tooltip="previous dataset"),
+        Binding("m", "model(1)", "model", tooltip="next model"),
+        Binding("M", "model(-1)", "prev model", show=False, tooltip="previous model"),
+        Binding("l", "request(1)", "label", show=False, tooltip="next label / turn (request) of the sample"),
+        Binding("L", "request(-1)", "prev label", show=False, tooltip="previous label / turn"),
+        Binding("w", "toggle_whitespace", "whitespace",
+                tooltip="show whitespace: ↵ newline · trailing space → tab"),
+        Binding("o", "toggle_provenance", "origins", show=False,
+                tooltip="colour text by where it came from (template, row, example, meta)"),
+        Binding("s", "toggle_side_by_side", "side by side", show=False,
+                tooltip="every model's final input for this sample, side by side"),
+        Binding("c", "copy", "copy",
+                tooltip="copy the final input to the clipboard (OSC 52: works over SSH)"),
+        Binding("e", "edit", "edit", show=False,
+                tooltip="open the selected node's file at its line in $EDITOR"),
+        Binding("x", "export", "export", show=False, tooltip="export the current view as an SVG snapshot"),
+        Binding("z", "zoom", "zoom", show=False, tooltip="maximise the focused pane (again to restore)"),
+        Binding("r", "reload", "reload", show=False, tooltip="reload now (forgets files that are gone)"),
+        Binding("t", "next_theme", "theme", show=False, tooltip="next theme"),
+        Binding("1", "focus_pane('tree')", show=False),
+        Binding("2", "focus_pane('prompt-list')", show=False),
+        Binding("3", "focus_pane('final-input')", show=False),
+        Binding("4", "focus_pane('timeline')", show=False),
+        Binding("question_mark,f1", "help", "help", tooltip="this help"),
+        Binding("q", "quit", "quit", tooltip="quit"),
+    ]
+
+    def __init__(self, config: AppConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.inputs = config.inputs
+        self.selection = Selection()
+        self.options = ViewOptions(root=self.inputs.root())
+        self.good: Loaded | None = None  # the last load without config errors
+        self.latest: Loaded | None = None  # the newest load, good or not
+        self.frame: Frame | None = None
+        self.loads = 0  # finished loads, for tests and the status line
+        self._generation = 0
+        self._frame_token = 0
+        self._pending_load = False
+        self._pending_frame = False
+        self._known_files: set[Path] = set()
+        self._watching: tuple[Path, ...] = ()
+        self._stop_watch: asyncio.Event | None = None
+        self._last_search = ""
+        if config.deterministic:
+            self.animation_level = "none"
+        folders = [bundled_themes_dir(), user_themes_dir(), *config.theme_dirs]
+        self.workbench_themes, self.theme_problems = load_themes(folders)
+
+    # -- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield TemplateTree(id="tree")
+                yield Static(id="location")
+            with Vertical(id="right"):
+                yield Static(id="banner")
+                with Container(id="panes"):
+                    yield ViewPane("PromptList", Text("loading…", style="italic"), id="prompt-list")
+                    yield ViewPane("Final input", id="final-input")
+                    yield ViewPane("Timeline", id="timeline")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        for theme in self.workbench_themes.values():
+            self.register_theme(theme)
+        wanted = self.config.theme or DEFAULT_THEME
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            self.notify(f"no theme named {one_line(wanted, 40)}; using {DEFAULT_THEME}", severity="warning")
+            self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.options = replace(self.options, palette=palette_for(self.current_theme))
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for problem in self.theme_problems:
+            self.notify(f"{problem.file.name}: {one_line(problem.message, 120)}", title="theme skipped",
+                        severity="warning")
+        self.query_one("#tree").focus()
+        self._update_status()
+        self.request_load()
+
+    # -- loading -----------------------------------------------------------------------
+    def request_load(self, forget_missing: bool = False) -> None:
+        """Load again; the newest request wins (older workers' results are dropped)."""
+        if forget_missing:
+            self._known_files = set()
+        self._generation += 1
+        self._pending_load = True
+        self._update_status()
+        self._load(self._generation, frozenset(self._known_files))
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _load(self, generation: int, known: frozenset[Path]) -> None:
+        loaded = load(self.inputs, generation, self.options, known)
+        if not get_current_worker().is_cancelled:
+            self.post_message(WorkspaceLoaded(loaded))
+
+    @on(WorkspaceLoaded)
+    def _loaded(self, message: WorkspaceLoaded) -> None:
+        loaded = message.loaded
+        if loaded.generation != self._generation:
+            return  # a newer change is already being loaded
+        self._pending_load = False
+        self.loads += 1
+        self.latest = loaded
+        self._known_files |= set(loaded.files)
+        if loaded.ok:
+            self.good = loaded
+            self.selection = loaded.catalog.normalize(self.selection) if loaded.catalog else self.selection
+            self.query_one(TemplateTree).load(loaded.tree, self._selected_keys())
+        self._show_problems()
+        self._restart_watcher()
+        self.request_frame()
+
+    def _show_problems(self) -> None:
+        latest = self.latest
+        banner = self.query_one("#banner", Static)
+        stale = latest is not None and not latest.ok and self.good is not None
+        problems = list(latest.problems) if latest is not None else []
+        if problems:
+            banner.update(error_banner(problems, self.options, stale=stale))
+            banner.border_title = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        banner.set_class(bool(problems), "-shown")
+        for pane in self.query(ViewPane):
+            pane.set_stale(stale)
+        self.query_one(TemplateTree).set_class(stale, "-stale")
+
+    # -- watching ----------------------------------------------------------------------
+    def _restart_watcher(self) -> None:
+        if not self.config.watch:
+            return
+        folders = watch_folders(self._known_files)
+        if folders == self._watching:
+            return
+        self._watching = folders
+        if self._stop_watch is not None:
+            self._stop_watch.set()
+        self._stop_watch = asyncio.Event()
+        self._watch(frozenset(self._known_files), self._stop_watch)
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def _watch(self, files: frozenset[Path], stop: asyncio.Event) -> None:
+        async for changed in watch_changes(files, stop, force_polling=self.config.force_polling):
+            self.post_message(FilesChanged(changed))
+
+    @on(FilesChanged)
+    def _files_changed(self, message: FilesChanged) -> None:
+        self.request_load()
+
+    def on_unmount(self) -> None:
+        if self._stop_watch is not None:
+            self._stop_watch.set()
+
+    # -- the panes ---------------------------------------------------------------------
+    def request_frame(self) -> None:
+        if self.good is None or self.good.catalog is None:
+            self._show_nothing()
+            return
+        self._frame_token += 1
+        self._pending_frame = True
+        self._build_frame(self._frame_token, self.good, self.selection, self.options)
+
+    @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
+    def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions) -> None:
+        frame = build_frame(loaded.catalog, selection, opts)
+        if not get_current_worker().is_cancelled:
+            self.post_message(FrameReady(token, frame))
+
+    @on(FrameReady)
+    def _frame_ready(self, message: FrameReady) -> None:
+        if message.token != self._frame_token:
+            return
+        self._pending_frame = False
+        frame = self.frame = message.frame
+        self.selection = frame.selection
+        with self.batch_update():
+            self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title)
+            self.query_one("#final-input", ViewPane).show(frame.final_input, frame.final_input_title)
+            self.query_one("#timeline", ViewPane).show(frame.timeline, frame.timeline_title)
+            self.query_one(TemplateTree).mark_selected(self._selected_keys())
+            self._update_status()
+
+    def _show_nothing(self) -> None:
+        """Before any good load: the problems say why the panes are empty."""
+        latest = self.latest
+        if latest is None:
+            return
+        note = Text("nothing rendered yet: fix the problem above and save", style="italic")
+        for pane_id, title in (("#prompt-list", "PromptList"), ("#final-input", "Final input"),
+                               ("#timeline", "Timeline")):
+            self.query_one(pane_id, ViewPane).show(note if pane_id == "#prompt-list" else "", title)
+        self._update_status()
+
+    def _selected_keys(self) -> list[tuple[str, str]]:
+        keys = []
+        if self.selection.dataset is not None:
+            keys.append(("dataset", self.selection.dataset))
+        if self.selection.model is not None:
+            keys.append(("model", self.selection.model))
+        return keys
+
+    def _update_status(self) -> None:
+        sel, frame = self.selection, self.frame
+        left = Text()
+        left.append("Prompt Workbench", style="bold")
+        if sel.dataset is not None:
+            left.append(f"  {one_line(sel.dataset, 40)}", style="bold")
+            left.append(" × ")
+            left.append(one_line(sel.model or "(no model)", 40), style="bold")
+            if frame is not None and frame.samples:
+                left.append(f"  sample {sel.sample} ({sel.sample + 1}/{frame.samples})")
+                if frame.requests > 1:
+                    left.append(f"  request {sel.request + 1}/{frame.requests}")
+        flags = []
+        if self.options.whitespace:
+            flags.append("ws")
+        if not self.options.provenance:
+            flags.append("no origins")
+        if self.options.side_by_side:
+            flags.append("side by side")
+        right = Text(" ".join(flags) + ("  " if flags else ""))
+        latest = self.latest
+        if self._pending_load and latest is None:
+            right.append("◌ loading", style="italic")
+        elif latest is not None and not latest.ok:
+            right.append("✖ error", style="bold red")
+        elif not self.config.watch:
+            right.append("○ not watching")
+        else:
+            right.append("● live")
+        grid = Table.grid(expand=True)
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        grid.add_column(no_wrap=True, justify="right")
+        grid.add_row(left, right)
+        self.query_one("#status", Static).update(grid)
+
+    @property
+    def is_settled(self) -> bool:
+        """No load or frame in flight (tests wait for this before looking)."""
+        return not self._pending_load and not self._pending_frame
+
+    # -- selection actions ---------------------------------------------------------------
+    def _move(self, how) -> None:
+        if self.good is None or self.good.catalog is None:
+            return
+        self.selection = how(self.good.catalog, self.selection)
+        self.request_frame()
+
+    def action_sample(self, delta: int) -> None:
+        self._move(lambda c, s: c.step_sample(s, delta))
+
+    def action_dataset(self, delta: int) -> None:
+        self._move(lambda c, s: c.step_dataset(s, delta))
+
+    def action_model(self, delta: int) -> None:
+        self._move(lambda c, s: c.step_model(s, delta))
+
+    def action_request(self, delta: int) -> None:
+        count = self.frame.requests if self.frame is not None else 0
+        self._move(lambda c, s: c.step_request(s, delta, count))
+
+    def action_jump(self) -> None:
+        samples = self.frame.samples if self.frame is not None else 0
+        if not samples:
+            self.bell()
+            return
+
+        def answer(value: str | None) -> None:
+            if value is None or not value.strip():
+                return
+            try:
+                index = int(value.strip())
+            except ValueError:
+                self.notify(f"not a sample number: {one_line(value, 40)}", severity="error")
+                return
+            if not 0 <= index < samples:
+                self.notify(f"samples are numbered 0 to {samples - 1}", severity="error")
+                return
+            self._move(lambda c, s: c.jump(s, index))
+
+        self.push_screen(AskScreen(f"Jump to sample (0–{samples - 1}):", "a sample number",
+                                   blink=not self.config.deterministic), answer)
+
+    def action_search(self) -> None:
+        if self.good is None:
+            self.bell()
+            return
+
+        def answer(value: str | None) -> None:
+            if value:
+                self._last_search = value
+                self._search(value, self.good, self.selection)
+
+        self.push_screen(AskScreen("Search the samples' text (next match after this sample):",
+                                   "text", value=self._last_search, blink=not self.config.deterministic),
+                         answer)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def _search(self, query: str, loaded: Loaded, selection: Selection) -> None:
+        from ..core.errors import WorkbenchError
+        from ..views.frame import exact_text
+
+        catalog = loaded.catalog
+        pair = catalog.pair(selection.dataset, selection.model) if catalog else None
+        found = None
+        if pair is not None:
+            needle = query.casefold()
+            count = len(pair)
+            for step in range(1, count + 1):
+                if get_current_worker().is_cancelled:
+                    return
+                index = (selection.sample + step) % count
+                try:
+                    sample = pair.sample(index)
+                except WorkbenchError:
+                    continue
+                if any(needle in exact_text(r).casefold() or needle in str(r.prompt_list).casefold()
+                       for r in sample.requests):
+                    found = index
+                    break
+        self.post_message(SearchDone(query, found, selection.dataset))
+
+    @on(SearchDone)
+    def _search_done(self, message: SearchDone) -> None:
+        if message.index is None:
+            self.notify(f"no sample contains {one_line(message.query, 40)!r}", severity="warning")
+            return
+        if message.dataset == self.selection.dataset:
+            self._move(lambda c, s: c.jump(s, message.index))
+
+    # -- view toggles ---------------------------------------------------------------------
+    def _set_options(self, **changes) -> None:
+        self.options = replace(self.options, **changes)
+        self._update_status()
+        self.request_frame()
+
+    def action_toggle_whitespace(self) -> None:
+        self._set_options(whitespace=not self.options.whitespace)
+
+    def action_toggle_provenance(self) -> None:
+        self._set_options(provenance=not self.options.provenance)
+
+    def action_toggle_side_by_side(self) -> None:
+        self._set_options(side_by_side=not self.options.side_by_side)
+
+    def _theme_changed(self, theme) -> None:
+        self.options = replace(self.options, palette=palette_for(theme))
+        if self.good is not None and self.good.catalog is not None:
+            nodes = template_tree(self.good.datasets, self.good.models, self.options,
+                                  kinds=model_kinds(self.good.catalog))
+            self.good = replace(self.good, tree=nodes)
+            self.query_one(TemplateTree).load(nodes, self._selected_keys())
+        self._show_problems()
+        self.request_frame()
+
+    def action_next_theme(self) -> None:
+        names = sorted(self.workbench_themes) or sorted(self.available_themes)
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+        self.notify(f"theme: {self.theme}")
+
+    # -- actions on the selection ---------------------------------------------------------------
+    def action_copy(self) -> None:
+        text = self.frame.final_text if self.frame is not None else None
+        if text is None:
+            self.bell()
+            return
+        self.copy_to_clipboard(text)
+        self.notify(f"copied the final input ({len(text):,} chars) to the clipboard")
+
+    def _edit_target(self) -> tuple[str, int | None] | None:
+        tree = self.query_one(TemplateTree)
+        node = tree.cursor_node.data if tree.cursor_node is not None else None
+        if node is not None and node.location is not None and node.location.file:
+            return node.location.file, node.location.line
+        catalog = self.good.catalog if self.good is not None else None
+        pair = catalog.pair(self.selection.dataset, self.selection.model) if catalog else None
+        if pair is not None and pair.dataset.source.file:
+            return pair.dataset.source.file, pair.dataset.source.line
+        if self.latest is not None:
+            for problem in self.latest.problems:
+                if problem.file:
+                    return problem.file, problem.line
+        return None
+
+    def action_edit(self) -> None:
+        target = self._edit_target()
+        if target is None:
+            self.notify("nothing to edit: no source location", severity="warning")
+            return
+        command = editor_command(*target)
+        try:
+            try:
+                with self.suspend():
+                    subprocess.run(command, check=False)
+            except SuspendNotSupported:
+                subprocess.run(command, check=False, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            self.notify(f"cannot start the editor {one_line(command[0], 40)}: {exc}", severity="error")
+            return
+        self.request_load()
+
+    def action_export(self) -> None:
+        if self.frame is None:
+            self.bell()
+            return
+        self._export(self.frame, self.good.tree if self.good else (), self.options, self.size.width)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int) -> None:
+        sel = frame.selection
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"workbench-{sel.dataset}-{sel.model or 'no-model'}-"
+                                                 f"sample{sel.sample}-request{sel.request}")
+        folder = self.config.export_dir or Path.cwd()
+        target = folder / f"{name}.svg"
+        console = Console(record=True, width=max(width, 60), file=io.StringIO(), color_system="truecolor",
+                          force_terminal=True, legacy_windows=False)
+        banner = None
+        if self.latest is not None and self.latest.problems:
+            banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
+        console.print(frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner))
+        svg = console.export_svg(title=f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        try:
+            write_atomic(target, svg)
+        except OSError as exc:
+            self.call_from_thread(self.notify, f"export failed: {exc}", severity="error")
+            return
+        self.call_from_thread(self.notify, f"exported {target}")
+
+    # -- focus, zoom, help, reload ------------------------------------------------------------
+    def action_focus_pane(self, pane: str) -> None:
+        self.query_one(f"#{pane}").focus()
+
+    def action_zoom(self) -> None:
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif screen.focused is not None:
+            screen.maximize(screen.focused, container=False)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.BINDINGS))
+
+    def action_reload(self) -> None:
+        self.request_load(forget_missing=True)
+
+    @on(Tree.NodeHighlighted)
+    def _node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        node = event.node.data
+        location = self.query_one("#location", Static)
+        if isinstance(node, TreeNode):
+            location.update(node_location_text(node, self.options))
+
+    @on(Tree.NodeSelected)
+    def _node_selected(self, event: Tree.NodeSelected) -> None:
+        node = event.node.data
+        if not isinstance(node, TreeNode) or node.selects is None:
+            return
+        what, abbr = node.selects
+        if what == "dataset" and abbr != self.selection.dataset:
+            self._move(lambda c, s: c.normalize(replace(s, dataset=abbr, request=0)))
+        elif what == "model" and abbr != self.selection.model:
+            self._move(lambda c, s: c.normalize(replace(s, model=abbr)))
+
+    # -- the command palette ---------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            if not binding.description or binding.action in ("quit", "help"):
+                continue
+            title = (binding.tooltip or binding.description)
+            title = title[0].upper() + title[1:]
+            yield SystemCommand(f"{title}  [{binding.key}]", f"key: {binding.key}",
+                                lambda action=binding.action: self.run_action(action))
+        yield SystemCommand("Help  [?]", "every key", self.action_help)
+        for name in sorted(self.workbench_themes):
+            yield SystemCommand(f"Theme: {name}", "switch to this theme",
+                                lambda name=name: setattr(self, "theme", name))
+
+
+def write_atomic(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` so a reader sees the old file or the new one, never half."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def create_app(inputs: Inputs, **settings) -> WorkbenchApp:
+    """The app for these inputs: the CLI and the tests both start here."""
+    return WorkbenchApp(AppConfig(inputs=inputs, **settings))

@@ -1,0 +1,19 @@
+"""How the app is started: by the CLI from its arguments, or by a test with its own knobs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .session import Inputs
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    inputs: Inputs
+    theme: str | None = None  # a theme name; default workbench-dark
+    watch: bool = True  # tests turn the watcher off for snapshots
+    deterministic: bool = False  # tests: no cursor blink, no animation, no toasts' timers matter
+    theme_dirs: tuple[Path, ...] = ()  # extra folders of *.toml themes (after the bundled and user ones)
+    export_dir: Path | None = None  # where `x` writes snapshots (default: the working directory)
+    force_polling: bool | None = None  # watchfiles: poll instead of inotify (also WATCHFILES_FORCE_POLLING)

@@ -1,0 +1,46 @@
+"""Messages the app's workers send back to the UI thread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.message import Message
+
+from ..views.frame import Frame
+from .session import Loaded
+
+
+class FilesChanged(Message, bubble=False):
+    """Watched files changed. A burst coalesces: a newer one queued behind this one supersedes it."""
+
+    def __init__(self, paths: set[Path]) -> None:
+        super().__init__()
+        self.paths = set(paths)
+
+    def can_replace(self, message: Message) -> bool:
+        # Textual asks the dequeued message whether the next pending one may take its place.
+        if isinstance(message, FilesChanged):
+            message.paths |= self.paths
+            return True
+        return False
+
+
+class WorkspaceLoaded(Message, bubble=False):
+    def __init__(self, loaded: Loaded) -> None:
+        super().__init__()
+        self.loaded = loaded
+
+
+class FrameReady(Message, bubble=False):
+    def __init__(self, token: int, frame: Frame) -> None:
+        super().__init__()
+        self.token = token
+        self.frame = frame
+
+
+class SearchDone(Message, bubble=False):
+    def __init__(self, query: str, index: int | None, dataset: str | None) -> None:
+        super().__init__()
+        self.query = query
+        self.index = index
+        self.dataset = dataset

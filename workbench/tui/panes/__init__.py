@@ -1,0 +1,1 @@
+"""The four panes: each shows one renderable from :mod:`workbench.views`."""

@@ -1,0 +1,93 @@
+"""The template tree pane: a Textual Tree drawn from :func:`workbench.views.template_tree` nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets._tree import TreeNode as WidgetNode
+
+from ...views.template_tree import Key, TreeNode
+
+
+class TemplateTree(Tree[TreeNode]):
+    """Rebuilt on every good load, keeping which nodes were open and where the cursor was."""
+
+    ALLOW_MAXIMIZE = True
+
+    DEFAULT_CSS = """
+    TemplateTree {
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        background: $surface;
+        scrollbar-size-vertical: 1;
+        scrollbar-size-horizontal: 0;
+    }
+    TemplateTree:focus {
+        border: round $primary;
+        border-title-color: $text;
+    }
+    TemplateTree.-stale {
+        text-opacity: 45%;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Templates", id=id)
+        self.show_root = False
+        self.guide_depth = 2
+        self.auto_expand = True
+        self.border_title = "Templates"
+        self._selected: set[tuple[str, str]] = set()
+        self._known: dict[Key, bool] = {}  # key -> expanded, remembered across rebuilds
+
+    def load(self, nodes: Sequence[TreeNode], selected: Sequence[tuple[str, str]]) -> None:
+        cursor = self.cursor_node.data.key if self.cursor_node is not None and self.cursor_node.data else None
+        for node in self._walk(self.root):
+            if node.data is not None:
+                self._known[node.data.key] = node.is_expanded
+        self._selected = set(selected)
+        self.clear()
+        target: WidgetNode[TreeNode] | None = None
+        for node in nodes:
+            found = self._add(self.root, node, cursor)
+            target = target or found
+        if target is not None:
+            self.move_cursor(target)
+        elif self.root.children:
+            self.move_cursor(self.root.children[0])
+
+    def _add(self, parent: WidgetNode[TreeNode], node: TreeNode,
+             cursor: Key | None) -> WidgetNode[TreeNode] | None:
+        expanded = self._known.get(node.key, node.expanded)
+        label = self._label(node)
+        if node.children:
+            child = parent.add(label, data=node, expand=expanded)
+        else:
+            child = parent.add_leaf(label, data=node)
+        found = child if node.key == cursor else None
+        for sub in node.children:
+            found = self._add(child, sub, cursor) or found
+        return found
+
+    def _label(self, node: TreeNode) -> Text:
+        label = node.label.copy()
+        if node.selects is not None and node.selects in self._selected:
+            label.append(" ◀", style="bold")
+        return label
+
+    def mark_selected(self, selected: Sequence[tuple[str, str]]) -> None:
+        """Move the ◀ marks to the selected dataset and model."""
+        selected_set = set(selected)
+        if selected_set == self._selected:
+            return
+        self._selected = selected_set
+        for node in self._walk(self.root):
+            if node.data is not None and node.data.selects is not None:
+                node.set_label(self._label(node.data))
+
+    def _walk(self, node: WidgetNode[TreeNode]):
+        yield node
+        for child in node.children:
+            yield from self._walk(child)

@@ -1,0 +1,1 @@
+"""Modal screens: help, and the one-line prompts for jump and search."""

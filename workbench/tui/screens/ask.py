@@ -1,0 +1,54 @@
+"""A one-line prompt (jump to sample N, search samples): Enter answers, Escape cancels."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+
+class AskScreen(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    AskScreen {
+        align: center bottom;
+        background: $background 40%;
+    }
+    AskScreen > Vertical {
+        width: 100%;
+        height: auto;
+        border-top: solid $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    AskScreen Label { color: $text-muted; }
+    AskScreen Input { border: none; height: 1; padding: 0; }
+    """
+    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, placeholder: str = "", value: str = "", blink: bool = True) -> None:
+        super().__init__()
+        self.question = question
+        self.placeholder = placeholder
+        self.value = value
+        self.blink = blink
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            field = Input(value=self.value, placeholder=self.placeholder, id="answer")
+            field.cursor_blink = self.blink
+            yield field
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,120 @@
+"""From the app's inputs to everything the panes need, in one blocking call.
+
+Runs in a thread worker (never on the UI thread) and returns a value, never raises:
+a config that fails to load is a :class:`Loaded` with problems, and a bug in a lower
+layer becomes a problem naming it, so the app keeps its last good render on screen.
+No Textual here, so this is testable (and benchmarkable) on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..views.errors import Problem
+from ..views.options import ViewOptions
+from ..views.selection import Catalog
+from ..views.template_tree import TreeNode, template_tree
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What ``workbench [CONFIG...] --data --models --config-root`` asked for."""
+
+    configs: tuple[str, ...]
+    data: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    roots: tuple[str, ...] = ()
+
+    def named_files(self) -> list[Path]:
+        """Files the user named: watched even before (or while) they load."""
+        out = [Path(c) for c in self.configs] + [Path(m) for m in self.models]
+        for d in self.data:
+            path = Path(d)
+            if "=" in d and not path.exists():
+                path = Path(d.partition("=")[2])
+            out.append(path)
+        return [p.absolute() for p in out]
+
+    def root(self) -> Path:
+        """The folder paths are shown relative to: the configs' common folder."""
+        parents = [str(Path(c).absolute().parent) for c in self.configs] or [os.getcwd()]
+        try:
+            return Path(os.path.commonpath(parents))
+        except ValueError:
+            return Path(parents[0])
+
+
+@dataclass(frozen=True)
+class Loaded:
+    generation: int
+    ok: bool  # no config errors: this render may replace the last good one
+    workspace: Any = None
+    catalog: Catalog | None = None
+    tree: tuple[TreeNode, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    files: tuple[Path, ...] = ()  # every file the workspace was built from (or tried)
+    seconds: float = 0.0
+    datasets: Sequence[Any] = field(default_factory=tuple)
+    models: Sequence[Any] = field(default_factory=tuple)
+
+
+def model_kinds(catalog: Catalog) -> dict[str, str]:
+    return {pair.model_abbr: pair.model_kind for pair in catalog.pairs.values() if pair.model_abbr}
+
+
+def missing(files: Iterable[Path]) -> list[Path]:
+    out = []
+    for f in files:
+        try:
+            if not f.exists():
+                out.append(f)
+        except OSError:
+            out.append(f)
+    return out
+
+
+def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = ()) -> Loaded:
+    """Load and render the workspace; every failure comes back as a problem.
+
+    ``known`` are files earlier loads were built from: one that has gone missing makes
+    this load not ok even when the loader copes without it (a data file falls back to
+    placeholder rows), so a file deleted mid-save never replaces the good render.
+    """
+    started = time.perf_counter()
+    named = inputs.named_files()
+    known = tuple(known)
+    try:
+        from ..core.render import render_workspace
+        from ..loading.workspace import load_workspace
+
+        workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
+                                   model_files=list(inputs.models), roots=list(inputs.roots))
+        result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs))
+        catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
+        tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog))
+    except Exception as exc:  # a bug below us: show it, keep the last good render
+        detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        problem = Problem(f"internal error: {type(exc).__name__}: {exc}",
+                          file=detail.filename if detail else None, line=detail.lineno if detail else None,
+                          hint="this is a bug in the workbench; the last good render stays on screen")
+        return Loaded(generation, ok=False, problems=(problem,), files=tuple(dict.fromkeys([*named, *known])),
+                      seconds=time.perf_counter() - started)
+    files = list(dict.fromkeys([*named, *(Path(f) for f in workspace.files), *known]))
+    problems = [Problem.of(e) for e in workspace.errors]
+    for error in workspace.errors:
+        if error.file and Path(error.file) not in files:
+            files.append(Path(error.file))
+    gone = missing(files)
+    problems += [Problem("file is missing (deleted, or mid-save); it is picked up again when it comes back",
+                         file=str(f), kind="missing",
+                         hint="press r to reload without it if it is gone for good") for f in gone]
+    return Loaded(generation, ok=not workspace.errors and not gone, workspace=workspace, catalog=catalog,
+                  tree=tree, problems=tuple(problems), files=tuple(files),
+                  seconds=time.perf_counter() - started,
+                  datasets=tuple(workspace.datasets), models=tuple(workspace.models))

@@ -1,0 +1,67 @@
+"""Watch the folders of the workspace's files, not the files.
+
+Editors save by writing a temp file and renaming it over the original; a watch on the
+file itself dies after the first such save.  So we watch each file's folder and keep
+only events about the files we care about (or about a folder on the way to one, so a
+folder deleted and recreated is noticed).  No Textual here: the app wraps
+:func:`watch_changes` in a worker and turns each batch into one reload message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
+
+# Changes are batched until the files are quiet for STEP_MS (capped at DEBOUNCE_MS), so
+# an editor's write+rename (or a burst of saves) arrives as one batch.
+STEP_MS = 40
+DEBOUNCE_MS = 300
+
+
+def _norm(path: Path | str) -> Path:
+    p = Path(path).absolute()
+    try:
+        return p.resolve()
+    except (OSError, RuntimeError):
+        return p
+
+
+def watch_folders(files: Iterable[Path]) -> tuple[Path, ...]:
+    """The folder of each file, or its nearest existing ancestor when the folder is gone."""
+    out: dict[Path, None] = {}
+    for f in files:
+        folder = _norm(f).parent
+        while not folder.is_dir() and folder != folder.parent:
+            folder = folder.parent
+        out[folder] = None
+    return tuple(sorted(out))
+
+
+class Relevance:
+    """Is a changed path one of our files, or a folder on the way to one?"""
+
+    def __init__(self, files: Iterable[Path]) -> None:
+        self.files = {_norm(f) for f in files} | {Path(f).absolute() for f in files}
+        self.folders = {parent for f in self.files for parent in f.parents}
+
+    def __call__(self, path: str | Path) -> bool:
+        p = Path(path)
+        return p in self.files or _norm(p) in self.files or p in self.folders
+
+
+async def watch_changes(files: Iterable[Path], stop_event: Any = None,
+                        force_polling: bool | None = None) -> AsyncIterator[set[Path]]:
+    """Yield sets of changed paths among ``files`` until ``stop_event`` is set."""
+    from watchfiles import awatch
+
+    files = list(files)
+    folders = watch_folders(files)
+    if not folders:
+        return
+    relevant = Relevance(files)
+    async for changes in awatch(*folders, watch_filter=lambda _change, path: relevant(path),
+                                step=STEP_MS, debounce=DEBOUNCE_MS, stop_event=stop_event,
+                                recursive=False, rust_timeout=500, force_polling=force_polling,
+                                ignore_permission_denied=True):
+        yield {Path(path) for _, path in changes}

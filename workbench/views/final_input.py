@@ -1,0 +1,109 @@
+"""The final-input pane: exactly what the model receives for one request.
+
+A local model gets one string; an API model a list of role messages; a chat-template
+model chat messages (and, when the chat template ran, the string it produced).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from ..core.result import Request
+from ..core.text import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
+from .options import ViewOptions
+from .parts import badge, body, faint
+from .safe import one_line
+from .styled import styled
+
+
+def legend(opts: ViewOptions) -> Text:
+    """What each provenance colour means."""
+    out = Text(no_wrap=False)
+    entries = [("template", Origin(TEMPLATE)), ("row", Origin(ROW)),
+               ("example 1", Origin(ICE, example=0)), ("example 2", Origin(ICE, example=1)),
+               ("meta", Origin(META)), ("inserted", Origin(GLUE)), ("model output", Origin(PREDICTION))]
+    for i, (name, origin) in enumerate(entries):
+        if i:
+            out.append(" ")
+        style = opts.palette.origin_style(origin)
+        out.append("■ " if style.color is not None else "□ ", style=style)
+        out.append(name, style=style)
+    return out
+
+
+def input_length(request: Request) -> int:
+    """Characters the model receives (message bodies summed for message lists)."""
+    value = request.model_text if request.model_text is not None else request.model_input
+    if isinstance(value, str):
+        return len(value)
+    total = 0
+    for message in value or ():
+        if isinstance(message, Mapping):
+            content = message.get("content", message.get("prompt"))
+            total += len(content) if isinstance(content, str) else 0
+    return total
+
+
+def final_input_body(request: Request, opts: ViewOptions) -> RenderableType:
+    value = request.model_input
+    parts: list[RenderableType] = []
+    if isinstance(value, str):
+        parts.append(styled(value, opts) if value else faint("(empty string)", opts))
+    elif isinstance(value, Sequence):
+        parts.append(messages_view(value, opts))
+    else:
+        parts.append(body(value, opts))
+    if request.model_text is not None:
+        parts.append(Rule("chat template output", style=opts.palette.style("faint"),
+                          characters="┄", align="left"))
+        parts.append(styled(request.model_text, opts) if request.model_text
+                     else faint("(empty string)", opts))
+    return Group(*parts) if len(parts) > 1 else parts[0]
+
+
+def messages_view(messages: Sequence[Any], opts: ViewOptions) -> RenderableType:
+    if not messages:
+        return faint("(no messages)", opts)
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column("role", no_wrap=True)
+    table.add_column("content", ratio=1, overflow="fold")
+    for message in messages:
+        if isinstance(message, Mapping):
+            content = message.get("content", message.get("prompt"))
+            extras = {k: v for k, v in message.items() if k not in ("role", "content", "prompt")}
+            cell: RenderableType = body(content, opts)
+            if extras:
+                note = faint(" ".join(f"{one_line(str(k), 20)}={one_line(repr(v), 40)}"
+                                      for k, v in extras.items()), opts)
+                cell = Group(cell, note)
+            table.add_row(badge(message.get("role", "?"), opts), cell)
+        else:
+            table.add_row(faint("item", opts), body(message, opts))
+    return table
+
+
+def final_input_view(request: Request, opts: ViewOptions) -> RenderableType:
+    if opts.provenance:
+        return Group(legend(opts), final_input_body(request, opts))
+    return final_input_body(request, opts)
+
+
+def side_by_side_view(columns: Sequence[tuple[str, RenderableType]], opts: ViewOptions) -> RenderableType:
+    """Several models' final inputs for the same sample, one column each."""
+    if not columns:
+        return faint("(no models)", opts)
+    table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, padding=(0, 1),
+                  header_style=opts.palette.style("label"))
+    for title, _ in columns:
+        table.add_column(one_line(title, 60), ratio=1, overflow="fold")
+    table.add_row(*(renderable for _, renderable in columns))
+    if opts.provenance:
+        return Group(legend(opts), table)
+    return table

@@ -1,0 +1,174 @@
+"""One moment of the screen: every pane's renderable and title for a selection.
+
+The TUI builds a :class:`Frame` in a worker and hands each pane its part; a headless
+export builds the same Frame and records :func:`frame_panels`, so both show the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from ..core.errors import WorkbenchError
+from ..core.result import Request, Sample
+from .errors import Problem, problem_text
+from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
+from .options import ViewOptions
+from .parts import faint
+from .prompt_list import prompt_list_view
+from .safe import one_line
+from .selection import Catalog, Selection
+from .timeline import request_tag, timeline_view
+from .tokens import model_tokens
+
+
+@dataclass(frozen=True)
+class Frame:
+    selection: Selection  # normalised: what the panes actually show
+    prompt_list: RenderableType
+    prompt_list_title: str
+    final_input: RenderableType
+    final_input_title: str
+    timeline: RenderableType
+    timeline_title: str
+    samples: int = 0  # in the selected dataset
+    requests: int = 0  # in the selected sample
+    final_text: str | None = None  # the exact final input, for the clipboard
+    problems: tuple[Problem, ...] = ()  # why the selected pair or sample did not render
+
+
+def exact_text(request: Request) -> str:
+    """What the model receives, as one string: the prompt, or the messages as JSON."""
+    if request.model_text is not None:
+        return str(request.model_text)
+    value = request.model_input
+    if isinstance(value, str):
+        return str(value)
+    return json.dumps(_plain(value), ensure_ascii=False, indent=2)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _render_sample(catalog: Catalog, pair, index: int) -> tuple[Sample | None, Problem | None]:
+    try:
+        return catalog.sample(pair, index), None
+    except WorkbenchError as exc:
+        return None, Problem.of(exc, scope=f"{pair.dataset_abbr} × {pair.model_abbr or 'no model'}")
+    except Exception as exc:  # a bug in the core must not take the screen down
+        return None, Problem(f"internal error while rendering sample {index}: {type(exc).__name__}: {exc}",
+                             hint="please report this with the config")
+
+
+def model_options(catalog: Catalog, model: str | None, opts: ViewOptions) -> ViewOptions:
+    """``opts`` with the model's own special tokens added."""
+    for (_, m), pair in catalog.pairs.items():
+        if m == model and pair.model_spec is not None:
+            tokens = (*opts.tokens, *model_tokens(pair.model_spec.cfg))
+            return replace(opts, tokens=tuple(dict.fromkeys(tokens)))
+    return opts
+
+
+def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Frame:
+    sel = catalog.normalize(selection)
+    count = catalog.sample_count(sel.dataset)
+    model_name = sel.model or "(no model)"
+    dataset_name = one_line(sel.dataset or "(no dataset)", 40)
+    sample_bit = f"sample {sel.sample} ({sel.sample + 1}/{count})" if count else "no samples"
+    pair = catalog.pair(sel.dataset, sel.model)
+    mopts = model_options(catalog, sel.model, opts)
+    problem: Problem | None = None
+    if pair is None:
+        error = catalog.error(sel.dataset, sel.model)
+        problem = Problem.of(error) if error is not None else Problem(
+            "nothing to render: no dataset loaded" if sel.dataset is None else "no render for this pair")
+        text = problem_text(problem, opts)
+        return Frame(sel, text, f"PromptList · {dataset_name}", text,
+                     f"Final input · {one_line(model_name, 40)}", faint("—", opts), "Timeline",
+                     samples=count, problems=(problem,))
+    sample, problem = (None, None)
+    if count:
+        sample, problem = _render_sample(catalog, pair, sel.sample)
+    if sample is None:
+        problem = problem or Problem("this dataset has no test rows",
+                                     hint="check reader_cfg test_range/test_split")
+        text = problem_text(problem, opts)
+        return Frame(sel, text, f"PromptList · {dataset_name} · {sample_bit}", text,
+                     f"Final input · {one_line(model_name, 40)}", faint("—", opts), "Timeline",
+                     samples=count, problems=(problem,))
+    requests = len(sample.requests)
+    if not requests:
+        text = faint("this sample sends no request", opts)
+        return Frame(sel, text, f"PromptList · {dataset_name} · {sample_bit}", text,
+                     f"Final input · {one_line(model_name, 40)}", text, "Timeline · 0 requests",
+                     samples=count)
+    sel = replace(sel, request=min(sel.request, requests - 1))
+    request = sample.requests[sel.request]
+    which = f" · {request_tag(request, sel.request + 1)}" if requests > 1 else ""
+    pl = prompt_list_view(request, mopts, sample)
+    if opts.side_by_side:
+        final, final_title = _side_by_side(catalog, sel, opts)
+    else:
+        final = final_input_view(request, mopts)
+        final_title = (f"Final input · {one_line(model_name, 40)} · {pair.model_kind} · "
+                       f"{input_length(request):,} chars{which}")
+    timeline = timeline_view(sample, sel.request, mopts)
+    return Frame(
+        selection=sel, prompt_list=pl,
+        prompt_list_title=f"PromptList · {dataset_name} · {sample_bit}{which}",
+        final_input=final, final_input_title=final_title,
+        timeline=timeline, timeline_title=f"Timeline · {requests} request{'s' if requests != 1 else ''}",
+        samples=count, requests=requests, final_text=exact_text(request),
+    )
+
+
+def _side_by_side(catalog: Catalog, sel: Selection, opts: ViewOptions) -> tuple[RenderableType, str]:
+    plain = replace(opts, side_by_side=False)
+    columns: list[tuple[str, RenderableType]] = []
+    for model in catalog.models_for(sel.dataset):
+        pair = catalog.pair(sel.dataset, model)
+        title = model or "(no model)"
+        if pair is None:
+            error = catalog.error(sel.dataset, model)
+            columns.append((title, problem_text(Problem.of(error), opts) if error else faint("—", opts)))
+            continue
+        title = f"{title} · {pair.model_kind}"
+        sample, problem = _render_sample(catalog, pair, sel.sample)
+        if sample is None or not sample.requests:
+            columns.append((title, problem_text(problem, opts) if problem else faint("no request", opts)))
+            continue
+        request = sample.requests[min(sel.request, len(sample.requests) - 1)]
+        columns.append((title, final_input_body(request, model_options(catalog, model, plain))))
+    return side_by_side_view(columns, opts), f"Final input · every model · sample {sel.sample}"
+
+
+def frame_panels(frame: Frame, tree: RenderableType | None, opts: ViewOptions,
+                 banner: RenderableType | None = None) -> RenderableType:
+    """The panes stacked as titled panels, for a headless recording of the screen."""
+    parts: list[RenderableType] = []
+    if banner is not None:
+        parts.append(Panel(banner, title="Problems", title_align="left",
+                           border_style=opts.palette.style("error")))
+    if tree is not None:
+        parts.append(Panel(tree, title="Templates", title_align="left"))
+    for title, body in ((frame.prompt_list_title, frame.prompt_list),
+                        (frame.final_input_title, frame.final_input),
+                        (frame.timeline_title, frame.timeline)):
+        parts.append(Panel(body, title=Text(one_line(title)), title_align="left"))
+    return Group(*parts)
+
+
+__all__ = ["Frame", "build_frame", "exact_text", "frame_panels", "legend"]

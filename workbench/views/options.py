@@ -1,0 +1,40 @@
+"""How a view draws: the toggles a user flips, the colours, the model's own tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .palette import DEFAULT_PALETTE, Palette
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    whitespace: bool = False  # ↵ for newlines, · for trailing spaces, → for tabs
+    provenance: bool = True  # colour each character by where it came from
+    side_by_side: bool = False  # the final input of every model at once
+    palette: Palette = DEFAULT_PALETTE
+    tokens: tuple[str, ...] = ()  # the selected model's literal special tokens
+    root: Path | None = None  # paths are shown relative to this folder
+
+
+def display_path(path: str | Path | None, root: Path | None) -> str:
+    """A path as the user wants to read it: relative to the workspace folder when inside it."""
+    if not path:
+        return "<config>"
+    p = Path(path)
+    try:
+        resolved = p.resolve()
+    except (OSError, RuntimeError):
+        resolved = p
+    if root is not None:
+        try:
+            return resolved.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return Path(str(resolved)).as_posix()
+
+
+def located(path: str | Path | None, line: int | None, root: Path | None) -> str:
+    where = display_path(path, root)
+    return f"{where}:{line}" if line else where

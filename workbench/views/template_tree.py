@@ -1,0 +1,263 @@
+"""The template tree: datasets (reader_cfg, templates item by item, retriever, inferencer)
+and models (meta template roles), as plain nodes any front end can draw.
+
+Each node carries a stable ``key`` (its path through the config, so a reload can keep
+what was expanded and selected) and a ``location``.  Locations come from a
+:data:`Locator`; the default answers with where the dataset or model dict was defined,
+and a loader that records finer positions can pass its own without touching the views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from rich.tree import Tree
+
+from ..core.spec import DatasetSpec, ModelSpec, Source, type_name
+from .options import ViewOptions, display_path, located
+from .parts import badge, faint, snippet
+from .safe import one_line
+
+Spec = DatasetSpec | ModelSpec
+Key = tuple[Any, ...]
+# (the spec a node belongs to, the node's path through spec.cfg) -> where it was written
+Locator = Callable[[Spec, Key], "Source | None"]
+
+
+def spec_locator(spec: Spec, path: Key) -> Source | None:
+    """Where the whole dataset or model dict was defined (all the loader records today)."""
+    return spec.source
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    key: Key  # ("dataset", abbr, *path) / ("model", abbr, *path) / ("models",)
+    label: Text
+    location: Source | None = None
+    children: tuple[TreeNode, ...] = ()
+    expanded: bool = True
+    selects: tuple[str, str] | None = None  # choosing it selects ("dataset"|"model", abbr)
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def _name(text: str, opts: ViewOptions, detail: Text | str | None = None) -> Text:
+    out = Text(one_line(text, 40), style=opts.palette.style("label"))
+    if detail is not None and str(detail):
+        out.append("  ")
+        out.append_text(detail if isinstance(detail, Text) else faint(one_line(str(detail), 80), opts))
+    return out
+
+
+def _snip(value: Any, opts: ViewOptions, limit: int = 48) -> Text:
+    quiet = ViewOptions(whitespace=True, provenance=False, palette=opts.palette, tokens=opts.tokens)
+    return snippet(value, quiet, limit)
+
+
+def _params(cfg: Mapping[str, Any], skip: Sequence[str] = ("type",)) -> str:
+    return " ".join(f"{k}={v!r}" for k, v in cfg.items() if k not in skip)
+
+
+class _Builder:
+    def __init__(self, opts: ViewOptions, locate: Locator) -> None:
+        self.opts = opts
+        self.locate = locate
+
+    def node(self, spec: Spec, key: Key, label: Text, children: Sequence[TreeNode] = (),
+             expanded: bool = True, selects: tuple[str, str] | None = None) -> TreeNode:
+        return TreeNode(key=key, label=label, location=self.locate(spec, key[2:]),
+                        children=tuple(children), expanded=expanded, selects=selects)
+
+    # -- datasets --------------------------------------------------------------------
+    def dataset(self, spec: DatasetSpec) -> TreeNode:
+        opts, cfg, base = self.opts, spec.cfg, ("dataset", spec.abbr)
+        infer = cfg.get("infer_cfg") if isinstance(cfg.get("infer_cfg"), Mapping) else {}
+        children: list[TreeNode] = []
+        reader = cfg.get("reader_cfg")
+        if isinstance(reader, Mapping):
+            inputs = reader.get("input_columns", [])
+            inputs = ", ".join(map(str, inputs)) if isinstance(inputs, (list, tuple)) else str(inputs)
+            detail = f"{inputs} → {reader.get('output_column')}"
+            extra = _params(reader, skip=("input_columns", "output_column"))
+            children.append(self.node(spec, (*base, "reader_cfg"),
+                                      _name("reader_cfg", opts, f"{detail} {extra}".strip())))
+        else:
+            missing = Text("missing", style=opts.palette.style("error"))
+            children.append(self.node(spec, (*base, "reader_cfg"), _name("reader_cfg", opts, missing)))
+        for which in ("ice_template", "prompt_template"):
+            tmpl = infer.get(which)
+            if tmpl is None:
+                continue
+            children.append(self.template(spec, (*base, "infer_cfg", which), which, tmpl))
+        for which in ("retriever", "inferencer"):
+            part = infer.get(which)
+            if isinstance(part, Mapping):
+                detail = f"{type_name(part.get('type'))} {_params(part)}".strip()
+                children.append(self.node(spec, (*base, "infer_cfg", which), _name(which, opts, detail)))
+        if spec.rows_origin:
+            origin = spec.rows_origin
+            shown = display_path(origin, opts.root) if Path(origin).is_absolute() else origin
+            children.append(self.node(spec, (*base, "rows"), _name("rows", opts, shown)))
+        inferencer = infer.get("inferencer") if isinstance(infer, Mapping) else None
+        detail = type_name(inferencer.get("type")) if isinstance(inferencer, Mapping) else ""
+        label = Text(one_line(spec.abbr, 40), style="bold")
+        if detail:
+            label.append("  ")
+            label.append_text(faint(one_line(detail, 40), opts))
+        return self.node(spec, base, label, children, selects=("dataset", spec.abbr))
+
+    def template(self, spec: DatasetSpec, key: Key, which: str, cfg: Any) -> TreeNode:
+        opts = self.opts
+        if not isinstance(cfg, Mapping):
+            return self.node(spec, key, _name(which, opts, Text(f"not a dict: {one_line(repr(cfg), 40)}",
+                                                                 style=opts.palette.style("error"))))
+        bits = [type_name(cfg.get("type", "PromptTemplate"))]
+        for token_key in ("ice_token", "sep_token"):
+            if cfg.get(token_key):
+                bits.append(f"{token_key} {cfg[token_key]!r}")
+        children = self.template_body(spec, (*key, "template"), cfg.get("template"))
+        return self.node(spec, key, _name(which, opts, " · ".join(bits)), children)
+
+    def template_body(self, spec: DatasetSpec, key: Key, tmpl: Any) -> list[TreeNode]:
+        opts = self.opts
+        if isinstance(tmpl, str):
+            return [self.node(spec, key, _snip(tmpl, opts, 60))]
+        if isinstance(tmpl, (list, tuple)):
+            return [self.item(spec, (*key, i), item) for i, item in enumerate(tmpl)]
+        if not isinstance(tmpl, Mapping):
+            return [self.node(spec, key, faint(one_line(repr(tmpl), 60), opts))]
+        if set(tmpl) & {"begin", "round", "end"} and set(tmpl) <= {"begin", "round", "end"}:
+            out = []
+            for section in ("begin", "round", "end"):
+                if section in tmpl:
+                    value = tmpl[section]
+                    kids = self.template_body(spec, (*key, section), value) if not isinstance(value, str) \
+                        else [self.node(spec, (*key, section, 0), _snip(value, opts, 60))]
+                    out.append(self.node(spec, (*key, section), _name(section, opts), kids))
+            return out
+        # a label dict (PPL): one template per label, the first one open
+        return [self.node(spec, (*key, label), _name(f"label {label!r}", opts),
+                          self.template_body(spec, (*key, label), value), expanded=i == 0)
+                for i, (label, value) in enumerate(tmpl.items())]
+
+    def item(self, spec: DatasetSpec, key: Key, item: Any) -> TreeNode:
+        opts = self.opts
+        if isinstance(item, Mapping) and "role" in item:
+            label = badge(item["role"], opts, item.get("fallback_role"))
+            label.append(" ")
+            if "prompt_mm" in item and isinstance(item["prompt_mm"], Mapping):
+                for i, (name, part) in enumerate(item["prompt_mm"].items()):
+                    if i:
+                        label.append(" ")
+                    label.append(f"{one_line(str(name), 16)}: ", style=opts.palette.style("faint"))
+                    label.append_text(_snip(part.get("text", part) if isinstance(part, Mapping) else part,
+                                            opts, 28))
+            elif "prompt" in item:
+                label.append_text(_snip(item["prompt"], opts))
+            else:
+                label.append_text(faint("(no prompt)", opts))
+            return self.node(spec, key, label)
+        if isinstance(item, str):
+            return self.node(spec, key, _snip(item, opts))
+        return self.node(spec, key, faint(one_line(repr(item), 60), opts))
+
+    # -- models ----------------------------------------------------------------------
+    def model(self, spec: ModelSpec, kind: str | None) -> TreeNode:
+        opts, cfg, base = self.opts, spec.cfg, ("model", spec.abbr)
+        children: list[TreeNode] = []
+        path = cfg.get("path")
+        if isinstance(path, str):
+            shown = display_path(path, opts.root) if Path(path).is_absolute() else path
+            children.append(self.node(spec, (*base, "path"), _name("path", opts, shown)))
+        meta = cfg.get("meta_template")
+        if isinstance(meta, Mapping):
+            children.append(self.meta(spec, (*base, "meta_template"), meta))
+        elif meta is None:
+            note = ("chat template from the tokenizer" if kind == "chat_template"
+                    else "none: prompts are joined")
+            children.append(self.node(spec, (*base, "meta_template"), _name("meta_template", opts, note)))
+        label = Text(one_line(spec.abbr, 40), style="bold")
+        kind_bits = (type_name(cfg.get("type")) if cfg.get("type") else "", kind or "")
+        detail = " · ".join(x for x in kind_bits if x)
+        if detail:
+            label.append("  ")
+            label.append_text(faint(one_line(detail, 60), opts))
+        return self.node(spec, base, label, children, expanded=False, selects=("model", spec.abbr))
+
+    def meta(self, spec: ModelSpec, key: Key, meta: Mapping[str, Any]) -> TreeNode:
+        opts = self.opts
+        children: list[TreeNode] = []
+        for section in ("begin", "round", "reserved_roles", "end"):
+            value = meta.get(section)
+            if value is None:
+                continue
+            if isinstance(value, (list, tuple)):
+                kids = [self.meta_role(spec, (*key, section, i), r) for i, r in enumerate(value)]
+                children.append(self.node(spec, (*key, section), _name(section, opts), kids))
+            else:
+                children.append(self.node(spec, (*key, section), _name(section, opts, _snip(value, opts))))
+        rest = {k: v for k, v in meta.items() if k not in ("begin", "round", "reserved_roles", "end")}
+        for k, v in rest.items():
+            children.append(self.node(spec, (*key, k), _name(str(k), opts, one_line(repr(v), 60))))
+        return self.node(spec, key, _name("meta_template", opts), children)
+
+    def meta_role(self, spec: ModelSpec, key: Key, role: Any) -> TreeNode:
+        opts = self.opts
+        if not isinstance(role, Mapping):
+            label = _snip(role, opts) if isinstance(role, str) else faint(repr(role), opts)
+            return self.node(spec, key, label)
+        label = badge(role.get("role", "?"), opts, role.get("fallback_role"))
+        for part in ("begin", "end"):
+            if role.get(part) is not None:
+                label.append(f" {part} ", style=opts.palette.style("faint"))
+                label.append_text(_snip(role[part], opts, 28))
+        for flag in ("api_role", "generate", "prompt"):
+            if flag in role:
+                label.append(f" {flag}={one_line(repr(role[flag]), 24)}", style=opts.palette.style("faint"))
+        return self.node(spec, key, label)
+
+
+def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], opts: ViewOptions,
+                  locate: Locator = spec_locator,
+                  kinds: Mapping[str, str] | None = None) -> tuple[TreeNode, ...]:
+    """Tree nodes for every dataset, then a ``models`` node with every model."""
+    builder = _Builder(opts, locate)
+    nodes = [builder.dataset(d) for d in datasets]
+    if models:
+        kids = tuple(builder.model(m, (kinds or {}).get(m.abbr)) for m in models)
+        nodes.append(TreeNode(key=("models",), label=_name("models", opts, str(len(models))),
+                              children=kids))
+    return tuple(nodes)
+
+
+def node_location_text(node: TreeNode, opts: ViewOptions) -> Text:
+    """A one-line "file:line" for the node, or a faint note when it has none."""
+    if node.location is None or not node.location.file:
+        return faint("no source location", opts)
+    return Text(located(node.location.file, node.location.line, opts.root),
+                style=opts.palette.style("location"))
+
+
+def tree_view(nodes: Sequence[TreeNode], opts: ViewOptions,
+              selected: Sequence[tuple[str, str]] = ()) -> Tree:
+    """The tree as a rich renderable (what a headless export shows for the tree pane)."""
+    root = Tree(Text("Templates", style=opts.palette.style("label")), guide_style=opts.palette.style("faint"))
+
+    def add(parent: Tree, node: TreeNode) -> None:
+        label = node.label.copy()
+        if node.selects is not None and node.selects in selected:
+            label.append(" ◀", style=opts.palette.style("selected"))
+        branch = parent.add(label, expanded=node.expanded)
+        for child in node.children:
+            add(branch, child)
+
+    for node in nodes:
+        add(root, node)
+    return root
