@@ -1,8 +1,16 @@
-"""From command-line inputs (configs, --data, --models, --config-root) to a Workspace."""
+"""From command-line inputs (configs, --data, --models, --config-root) to a Workspace.
+
+Config files are read in the worker process (:mod:`workbench.loading.worker`); what
+comes back is plain data, turned here into the core's ``DatasetSpec``/``ModelSpec``
+with their rows.  A :class:`Loader` keeps the worker warm between loads (the TUI
+reloads through one); :func:`load_workspace` uses a shared one.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,28 +19,18 @@ from typing import Any
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
-from .data_files import DATA_SUFFIXES, read_rows
-from .placeholder_rows import placeholder_rows
-from .python_config import execute, to_plain
+from . import worker
+from .config_file import load_config_file
+from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
+
+__all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
 
 # Names only AISBench defines: a bare type string naming one means an AISBench config.
 AIS_ONLY = {"MultiTurnPromptTemplate", "MMPromptTemplate", "MultiTurnGenInferencer",
             "LMMGenInferencer", "BFCLV3FunctionCallInferencer"}
-
-
-@dataclass(frozen=True)
-class DataArg:
-    """One ``--data`` value: FILE (every dataset) or ABBR=FILE."""
-
-    path: Path
-    abbr: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> DataArg:
-        if "=" in text and not Path(text).exists():
-            abbr, _, path = text.partition("=")
-            return cls(Path(path), abbr)
-        return cls(Path(text))
+# Files beside a local model that decide its chat template.
+MODEL_FILES = ("tokenizer_config.json", "chat_template.jinja", "chat_template.json")
+MODEL_PATH_KEYS = ("path", "tokenizer_path", "hf_path", "model_path")
 
 
 @dataclass
@@ -45,11 +43,19 @@ class Workspace:
     files: list[Path] = field(default_factory=list)
     errors: list[ConfigError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # files that do not exist yet but would change the load if they appeared
+    # (a workbench.toml beside a config, a chat template beside a local model)
+    absent_files: list[Path] = field(default_factory=list)
 
-    def add_file(self, path: Path) -> None:
-        path = path.resolve()
-        if path not in self.files:
-            self.files.append(path)
+    def add_file(self, path: str | os.PathLike) -> None:
+        resolved = Path(path).resolve()
+        if resolved not in self.files:
+            self.files.append(resolved)
+
+    def add_absent(self, path: str | os.PathLike) -> None:
+        resolved = Path(path).resolve()
+        if resolved not in self.absent_files:
+            self.absent_files.append(resolved)
 
 
 def config_roots(explicit: Iterable[str | os.PathLike] = ()) -> list[Path]:
@@ -57,7 +63,7 @@ def config_roots(explicit: Iterable[str | os.PathLike] = ()) -> list[Path]:
     roots = [Path(r) for r in explicit]
     env = os.environ.get("WORKBENCH_CONFIG_ROOT", "")
     roots += [Path(p) for p in env.split(os.pathsep) if p]
-    return roots
+    return [Path(os.path.abspath(r)) for r in roots]
 
 
 def _framework_of(cfg: Any, default: str = OPENCOMPASS) -> str:
@@ -81,59 +87,213 @@ def _framework_of(cfg: Any, default: str = OPENCOMPASS) -> str:
     return found
 
 
-def _collect(namespace: Mapping[str, Any], suffix: str, exact: str) -> tuple[list[Any], list[str]]:
-    """``exact`` if it is a list, else every ``*suffix`` list, in definition order."""
-    warnings: list[str] = []
-    if isinstance(namespace.get(exact), list):
-        return list(namespace[exact]), warnings
-    out: list[Any] = []
-    for name, value in namespace.items():
-        if name.endswith(suffix):
-            if isinstance(value, list):
-                out.extend(value)
-            else:
-                warnings.append(f"{name} is a {type(value).__name__}, not a list; skipped")
-    return out, warnings
+def _default_framework(file: str | None) -> str:
+    parts = Path(file).parts if file else ()
+    return AISBENCH if "ais_bench" in parts else OPENCOMPASS
 
 
-def _source(execution, value: Any) -> Source:
-    where = execution.dict_lines.get(id(value))
-    if where:
-        return Source(where[0], where[1])
-    return Source(str(execution.main.path), None)
+def _error(data: Mapping[str, Any]) -> ConfigError:
+    return ConfigError(data["message"], file=data.get("file"), line=data.get("line"),
+                       hint=data.get("hint"))
 
 
-def load_python(path: Path, roots: Sequence[Path], workspace: Workspace,
-                want_datasets: bool = True) -> tuple[list[tuple[Any, Source]], list[tuple[Any, Source]]]:
-    execution, _ = execute(path, roots)
-    for f in execution.files:
-        workspace.add_file(f)
-    ns = execution.main.namespace
-    datasets, w1 = _collect(ns, "_datasets", "datasets") if want_datasets else ([], [])
-    models, w2 = _collect(ns, "_models", "models")
-    workspace.warnings += [f"{path.name}: {w}" for w in (*w1, *w2)]
-    return ([(d, _source(execution, d)) for d in datasets],
-            [(m, _source(execution, m)) for m in models])
+class Loader:
+    """Loads workspaces; holds the warm worker process between loads.
 
-
-def _rows_for(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], bases: Sequence[Path],
-              workspace: Workspace) -> tuple[Any, str]:
-    """--data first, then a local rows file named by the dataset's path, else placeholders.
-
-    A relative path is tried against the working directory (as the frameworks do), then the
-    folder of the file defining the dataset, then the top config's folder.
+    ``timeout`` (seconds) and ``memory_limit`` (bytes) bound each config file's run.
+    ``isolate=False`` runs configs in this process (no limits): for debugging, and for
+    platforms that cannot fork.
     """
-    for arg in data:
-        if arg.abbr is None or arg.abbr == abbr:
-            workspace.add_file(arg.path)
-            return read_rows(arg.path), str(arg.path)
-    path = cfg.get("path")
-    if isinstance(path, str) and path.lower().endswith(DATA_SUFFIXES):
-        for candidate in (Path(path), *(base / path for base in bases)):
-            if candidate.is_file():
-                workspace.add_file(candidate)
-                return read_rows(candidate), str(candidate)
-    return placeholder_rows(cfg), "placeholders from reader_cfg"
+
+    def __init__(self, timeout: float = worker.DEFAULT_TIMEOUT,
+                 memory_limit: int | None = worker.DEFAULT_MEMORY_LIMIT, isolate: bool = True) -> None:
+        self.timeout = timeout
+        self.memory_limit = memory_limit
+        self.isolate = isolate and worker.available()
+        self._worker: worker.ConfigWorker | None = None
+        self._lock = threading.Lock()
+
+    # -- config files ------------------------------------------------------------------
+    def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
+                  want_datasets: bool = True, timeout: float | None = None) -> dict[str, Any]:
+        """One config file as plain data (``load_config_file``'s shape)."""
+        text_roots = [str(r) for r in roots]
+        if not self.isolate:
+            return load_config_file(os.fspath(path), text_roots, want_datasets)
+        with self._lock:
+            if self._worker is None:
+                self._worker = worker.ConfigWorker(self.memory_limit)
+            running = self._worker
+        return running.load(os.path.abspath(path), text_roots, want_datasets,
+                            self.timeout if timeout is None else timeout)
+
+    @property
+    def worker_pid(self) -> int | None:
+        return self._worker.pid if self._worker else None
+
+    def cancel(self) -> None:
+        """Stop the config that is running now (the TUI calls this when a newer save wins)."""
+        if self._worker is not None:
+            self._worker.cancel()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._worker is not None:
+                self._worker.close()
+                self._worker = None
+
+    def __enter__(self) -> Loader:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- the workspace -------------------------------------------------------------------
+    def load(self, configs: Sequence[str | os.PathLike], data: Sequence[str] = (),
+             model_files: Sequence[str | os.PathLike] = (),
+             roots: Iterable[str | os.PathLike] = (), timeout: float | None = None) -> Workspace:
+        """Load configs into a Workspace; problems become errors, never exceptions.
+
+        ``timeout`` overrides the loader's time limit (per config file) for this load.
+        """
+        workspace = Workspace(configs=[str(c) for c in configs])
+        root_dirs = config_roots(roots)
+        data_args = [DataArg.parse(d) for d in data]
+        raw_models: list[tuple[dict, Path]] = []
+        for config in configs:
+            path = Path(config)
+            workspace.add_file(path)
+            result = self.load_file(path, root_dirs, timeout=timeout)
+            self._take(result, workspace)
+            if result["error"]:
+                workspace.errors.append(_error(result["error"]))
+                continue
+            settings = self._settings(path.parent, workspace)
+            for entry in result["datasets"]:
+                self._add_dataset(entry, path, settings, data_args, workspace)
+            raw_models += [(entry, path) for entry in result["models"]]
+        for model_file in model_files:
+            path = Path(model_file)
+            workspace.add_file(path)
+            result = self.load_file(path, root_dirs, want_datasets=False, timeout=timeout)
+            self._take(result, workspace)
+            if result["error"]:
+                workspace.errors.append(_error(result["error"]))
+                continue
+            if not result["models"]:
+                workspace.warnings.append(f"{path.name}: defines no `models` list")
+            raw_models += [(entry, path) for entry in result["models"]]
+        for entry, config in raw_models:
+            self._add_model(entry, config, workspace)
+        return workspace
+
+    def _take(self, result: Mapping[str, Any], workspace: Workspace) -> None:
+        for file in result["files"]:
+            workspace.add_file(file)
+        workspace.warnings += result["warnings"]
+
+    def _settings(self, folder: Path, workspace: Workspace) -> Settings:
+        try:
+            settings = read_settings(folder)
+        except ConfigError as exc:
+            workspace.add_file(folder / SETTINGS_FILE)
+            workspace.errors.append(exc)
+            return Settings()
+        if settings.path is not None:
+            workspace.add_file(settings.path)
+        else:
+            workspace.add_absent(folder / SETTINGS_FILE)
+        return settings
+
+    def _add_dataset(self, entry: Mapping[str, Any], config: Path, settings: Settings,
+                     data_args: Sequence[DataArg], workspace: Workspace) -> None:
+        source = Source(entry["file"], entry["line"])
+        if entry["error"]:
+            workspace.errors.append(_error(entry["error"]))
+            return
+        cfg = entry["cfg"]
+        try:
+            try:
+                abbr = dataset_abbr_from_cfg(cfg)
+            except KeyError:
+                raise ConfigError("dataset has no abbr and no path to derive one from",
+                                  hint="add abbr='my_dataset' to the dataset dict") from None
+            except TypeError as exc:
+                raise ConfigError(f"cannot derive the dataset abbr: {exc}",
+                                  hint="add abbr='my_dataset' to the dataset dict") from None
+            if not isinstance(abbr, str):
+                raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
+                                  hint="abbr='my_dataset'")
+            bases = [*([Path(source.file).parent] if source.file else []), config.parent]
+            found = find_rows(cfg, abbr, data_args, settings, bases)
+        except ConfigError as exc:
+            if exc.file is None:
+                exc.file, exc.line = source.file, source.line
+            workspace.errors.append(exc)
+            return
+        for file in found.files:
+            workspace.add_file(file)
+        framework = _framework_of(cfg, _default_framework(source.file))
+        workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
+                                              source=source, rows_origin=found.origin))
+
+    def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace) -> None:
+        source = Source(entry["file"], entry["line"])
+        if entry["error"]:
+            workspace.errors.append(_error(entry["error"]))
+            return
+        cfg = entry["cfg"]
+        framework = _framework_of(cfg, _default_framework(source.file))
+        try:
+            abbr = model_abbr_from_cfg(cfg, framework=framework)  # type: ignore[arg-type]
+        except KeyError as exc:
+            workspace.errors.append(ConfigError(
+                f"model has no abbr and no {exc.args[0]} to derive one from", file=source.file,
+                line=source.line, hint="add abbr='my-model' to the model dict"))
+            return
+        except TypeError as exc:
+            workspace.errors.append(ConfigError(f"cannot derive the model abbr: {exc}", file=source.file,
+                                                line=source.line, hint="add abbr='my-model'"))
+            return
+        if not isinstance(abbr, str):
+            workspace.errors.append(ConfigError(f"model abbr must be a string, got {abbr!r}",
+                                                file=source.file, line=source.line,
+                                                hint="abbr='my-model'"))
+            return
+        self._model_files(cfg, source, config, workspace)
+        workspace.models.append(ModelSpec(abbr=abbr, cfg=cfg, framework=framework, source=source))
+
+    def _model_files(self, cfg: Mapping[str, Any], source: Source, config: Path,
+                     workspace: Workspace) -> None:
+        """Tokenizer / chat-template files of a model whose path is a local folder."""
+        bases = [Path(os.getcwd()), *([Path(source.file).parent] if source.file else []), config.parent]
+        for key in MODEL_PATH_KEYS:
+            value = cfg.get(key)
+            if not isinstance(value, str) or not value:
+                continue
+            for base in bases:
+                folder = base / value
+                if folder.is_dir():
+                    for name in MODEL_FILES:
+                        if (folder / name).is_file():
+                            workspace.add_file(folder / name)
+                        else:
+                            workspace.add_absent(folder / name)
+                    break
+
+
+_shared: Loader | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_loader() -> Loader:
+    """One Loader per process for callers that do not hold their own."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Loader()
+            atexit.register(_shared.close)
+        return _shared
 
 
 def load_workspace(
@@ -141,62 +301,12 @@ def load_workspace(
     data: Sequence[str] = (),
     model_files: Sequence[str | os.PathLike] = (),
     roots: Iterable[str | os.PathLike] = (),
+    timeout: float | None = None,
+    loader: Loader | None = None,
 ) -> Workspace:
-    """Load configs into a Workspace; problems become errors, never exceptions."""
-    workspace = Workspace(configs=[str(c) for c in configs])
-    root_dirs = config_roots(roots)
-    data_args = [DataArg.parse(d) for d in data]
-    raw_models: list[tuple[Any, Source]] = []
-    for config in configs:
-        path = Path(config)
-        try:
-            found_datasets, found_models = load_python(path, root_dirs, workspace)
-        except ConfigError as exc:
-            workspace.errors.append(exc)
-            workspace.add_file(path)
-            continue
-        for cfg, source in found_datasets:
-            try:
-                plain = to_plain(cfg)
-                if not isinstance(plain, dict):
-                    raise ConfigError(f"a dataset entry is a {type(plain).__name__}, not a dict",
-                                      file=source.file, line=source.line)
-                abbr = dataset_abbr_from_cfg(plain)
-                bases = [Path(source.file).parent] if source.file else []
-                rows, origin = _rows_for(plain, abbr, data_args, [*bases, path.parent], workspace)
-            except ConfigError as exc:
-                if exc.file is None:
-                    exc.file, exc.line = source.file, source.line
-                workspace.errors.append(exc)
-                continue
-            except (KeyError, TypeError, ValueError) as exc:
-                workspace.errors.append(ConfigError(f"bad dataset entry: {exc}", file=source.file,
-                                                    line=source.line))
-                continue
-            workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=plain, rows=rows,
-                                                  framework=_framework_of(plain), source=source,
-                                                  rows_origin=origin))
-        raw_models += found_models
-    for model_file in model_files:
-        try:
-            _, found_models = load_python(Path(model_file), root_dirs, workspace, want_datasets=False)
-        except ConfigError as exc:
-            workspace.errors.append(exc)
-            continue
-        raw_models += found_models
-    for cfg, source in raw_models:
-        plain = to_plain(cfg)
-        if not isinstance(plain, dict):
-            workspace.errors.append(ConfigError(f"a model entry is a {type(plain).__name__}, not a dict",
-                                                file=source.file, line=source.line))
-            continue
-        framework = _framework_of(plain)
-        try:
-            abbr = model_abbr_from_cfg(plain, framework=framework)
-        except (KeyError, TypeError) as exc:
-            workspace.errors.append(ConfigError(f"model has no abbr and no path to derive one ({exc})",
-                                                file=source.file, line=source.line,
-                                                hint="add abbr='my-model' to the model dict"))
-            continue
-        workspace.models.append(ModelSpec(abbr=abbr, cfg=plain, framework=framework, source=source))
-    return workspace
+    """Load configs into a Workspace; problems become errors, never exceptions.
+
+    Uses ``loader`` (or the process's shared one, whose worker stays warm); ``timeout``
+    overrides its time limit per config file for this call.
+    """
+    return (loader or shared_loader()).load(configs, data, model_files, roots, timeout)
