@@ -39,6 +39,26 @@ def _labels(infer_cfg: Mapping[str, Any]) -> list[Any]:
     return []
 
 
+# prompt_mm key → (content tag, the field AISBench fills from that part)
+_MEDIA = {"text": ("TEXT", "question"), "image": ("IMAGE", "image"), "image_url": ("IMAGE", "image"),
+          "video": ("VIDEO", "video"), "video_url": ("VIDEO", "video"),
+          "audio": ("AUDIO", "audio"), "audio_url": ("AUDIO", "audio")}
+
+
+def _media(prompt_template: Any) -> list[tuple[str, str]]:
+    """The content parts a multimodal template fills: one per prompt_mm key it uses."""
+    found: list[tuple[str, str]] = []
+    template = prompt_template.get("template") if isinstance(prompt_template, Mapping) else None
+    rounds = template.get("round") if isinstance(template, Mapping) else None
+    for item in rounds if isinstance(rounds, list) else []:
+        mm = item.get("prompt_mm") if isinstance(item, Mapping) else None
+        for key in mm if isinstance(mm, Mapping) else ():
+            part = _MEDIA.get(str(key))
+            if part and part not in found:
+                found.append(part)
+    return found or [_MEDIA["text"], _MEDIA["image"]]
+
+
 def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     reader = cfg.get("reader_cfg") or {}
     infer_cfg = cfg.get("infer_cfg") or {}
@@ -51,8 +71,13 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     output = reader.get("output_column")
     if output and output not in columns:
         columns.append(str(output))
-    template_kind = type_name((infer_cfg.get("prompt_template") or {}).get("type", ""))
+    prompt_template = infer_cfg.get("prompt_template")
+    template_kind = (type_name(prompt_template.get("type", ""))
+                     if isinstance(prompt_template, Mapping) else "")
+    inferencer = infer_cfg.get("inferencer")
+    inferencer_kind = type_name(inferencer.get("type", "")) if isinstance(inferencer, Mapping) else ""
     labels = _labels(infer_cfg)
+    media = _media(prompt_template) if template_kind == "MMPromptTemplate" else []
 
     def row(n: int | None, mark: str) -> dict[str, Any]:
         out: dict[str, Any] = {c: f"‹{c}{mark}›" for c in columns}
@@ -60,12 +85,21 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
             out["question"] = [f"‹question{mark} turn {t}›" for t in (1, 2)]
             out["answer"] = [f"‹answer{mark} turn {t}›" for t in (1, 2)]
         if template_kind == "MMPromptTemplate":
-            out["content"] = (f"<AIS_TEXT_START>‹question{mark}›<AIS_CONTENT_TAG>"
-                              f"<AIS_IMAGE_START>‹image{mark}›<AIS_CONTENT_TAG>")
+            out["content"] = "".join(f"<AIS_{tag}_START>‹{field}{mark}›<AIS_CONTENT_TAG>"
+                                     for tag, field in media)
         if output and labels and n is not None:
             out[str(output)] = labels[n % len(labels)]
         return out
 
-    train = [row(i, f" #{i}") for i in range(_needed_train_rows(infer_cfg))]
+    if inferencer_kind == "LLInferencer" and "cont" not in columns:
+        columns.append("cont")  # the dataset loaders that feed LLInferencer add this column
+    needed = _needed_train_rows(infer_cfg)
+    train_split = reader.get("train_split", "train")
+    test_split = reader.get("test_split", "test")
+    if isinstance(train_split, str) and train_split == test_split:
+        # one split serves both (e.g. few-shot examples taken from the test split itself)
+        return {train_split: [row(i, f" #{i}") for i in range(max(needed, TEST_ROWS))]}
+    train = [row(i, f" #{i}") for i in range(needed)]
     test = [row(None, "" if i == 0 else f" (test {i})") for i in range(TEST_ROWS)]
-    return {"train": train, "test": test}
+    return {train_split if isinstance(train_split, str) else "train": train,
+            test_split if isinstance(test_split, str) else "test": test}
