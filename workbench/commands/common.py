@@ -31,6 +31,8 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat-template", metavar="FILE|NAME", default=None,
                         help="render chat-template models with this Jinja file, a named template of "
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="time limit for running each Python config (default: 10)")
 
 
 def load(args: argparse.Namespace):
@@ -38,7 +40,8 @@ def load(args: argparse.Namespace):
     from ..loading.workspace import load_workspace
 
     configs = args.configs or [str(demo_config())]
-    workspace = load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root)
+    workspace = load_workspace(configs, data=args.data, model_files=args.models,
+                               roots=args.config_root, timeout=getattr(args, "timeout", None))
     _chat_template(args, workspace)
     return workspace
 
