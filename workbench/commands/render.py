@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def render_inputs(args: argparse.Namespace) -> Any:
-    """The full RenderResult of the inputs (also the recipe --jobs workers rebuild it from)."""
+def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The Workspace of the inputs and its full RenderResult (load errors first in its errors)."""
     from ..core.render import render_workspace
     from ..core.result import PairError
 
@@ -62,7 +62,12 @@ def render_inputs(args: argparse.Namespace) -> Any:
                               config=" ".join(args.configs) or str(demo_config()))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
-    return result
+    return workspace, result
+
+
+def render_inputs(args: argparse.Namespace) -> Any:
+    """The full RenderResult of the inputs (also the recipe --jobs workers rebuild it from)."""
+    return load_and_render(args)[1]
 
 
 def recipe_for(args: argparse.Namespace):

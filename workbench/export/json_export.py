@@ -33,6 +33,15 @@ def request_json(request: Request) -> dict[str, Any]:
     }
     if request.depends_on:
         out["depends_on_turns"] = list(request.depends_on)
+    tokens = getattr(request, "tokens", None)
+    if tokens is not None:
+        out["tokens"] = {"total": tokens.total, "exact": tokens.exact, "method": tokens.method,
+                         "sections": dict(tokens.sections)}
+    truncation = getattr(request, "truncation", None)
+    if truncation is not None:
+        out["truncation"] = {"max_seq_len": truncation.max_seq_len,
+                             "retrieved": list(truncation.retrieved), "kept": list(truncation.kept),
+                             "exact": truncation.exact}
     for key, value in request.extra:
         out[key] = to_json(value)
     return out

@@ -1,0 +1,119 @@
+"""``workbench snapshot``: write golden prompt files, or ``--check`` a fresh render against them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
+from .common import add_inputs
+from .render import add_run_options, check_selection, recipe_for, render_inputs, usage_error, utf8_stdout
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ..export.select import add_selection_args
+
+    parser = argparse.ArgumentParser(
+        prog="workbench snapshot",
+        description="Write one snapshot file per dataset × model (DIR/<dataset>/<model>.snap): "
+        "every request's final input, whitespace made visible, for review in diffs. "
+        "With --check, render again and compare instead of writing.",
+        epilog="exit status: 0 written / all match, 1 differences (or missing / extra "
+        "snapshot files) with --check, 2 usage error, 3 config errors",
+    )
+    add_inputs(parser)
+    parser.add_argument("--dir", "-d", required=True, metavar="DIR",
+                        help="the snapshot folder (created when missing)")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files instead of writing them; print a diff and "
+                        "exit 1 on any difference")
+    add_selection_args(parser)
+    add_diff_options(parser)
+    add_run_options(parser)
+    return parser
+
+
+def add_diff_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("diff output")
+    group.add_argument("--context", type=int, default=3, metavar="N",
+                       help="unchanged lines shown around each change (default 3)")
+    group.add_argument("--max-diffs", type=int, default=20, metavar="N",
+                       help="show the lines of the first N changed requests per dataset × model, "
+                       "then only name the others (default 20; 0 = show all)")
+    group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the diff (auto: when stdout is a terminal and NO_COLOR is unset)")
+
+
+def use_color(choice: str) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be 1 or more")
+    from pathlib import Path
+
+    from ..export.atomic import terminate_as_exit
+    from ..export.compare import DiffPrinter
+    from ..export.progress import Progress
+    from ..export.report import report_problems
+    from ..export.select import Selection
+    from ..export.snapshots import check_snapshots, write_snapshots
+    from ..export.stream import SampleStream, select
+
+    root = Path(args.dir)
+    if root.exists() and not root.is_dir():
+        return usage_error(parser.prog, f"--dir {args.dir}: not a folder")
+    selection = Selection.from_args(args)
+    full = render_inputs(args)
+    failed = check_selection(parser.prog, full, selection)
+    if failed is not None:
+        return failed
+    result, entries = select(full, selection)
+    utf8_stdout()
+    say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
+    with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
+                                           progress) as stream:
+        if args.check:
+            printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context)
+            outcome = check_snapshots(result, stream, root, selection, printer, max_shown=args.max_diffs)
+        else:
+            root.mkdir(parents=True, exist_ok=True)
+            outcome = write_snapshots(result, stream, root, selection)
+    report_problems(result, warnings=False)
+    if args.check:
+        for path in outcome.missing:
+            print(f"missing: {path} (no snapshot yet: run `workbench snapshot` without --check)")
+        for path in outcome.extra:
+            print(f"extra: {path} (its dataset × model is no longer rendered)")
+        for path in outcome.kept:
+            print(f"not checked: {path} (its dataset × model failed to render)")
+        checked = len(outcome.differ) + len(outcome.matched)
+        if outcome.failed_check:
+            print(f"snapshot check failed: {len(outcome.differ)} of {checked} snapshots differ "
+                  f"({outcome.tally.summary()}), {len(outcome.missing)} missing, "
+                  f"{len(outcome.extra)} extra")
+        else:
+            say(f"snapshot check passed: {checked} snapshots match")
+        if outcome.stale_inputs:
+            say(f"note: {len(outcome.stale_inputs)} matching snapshots were made from other inputs "
+                "(same prompts); `workbench snapshot` refreshes their inputs hash")
+        if result.errors:
+            return EXIT_CONFIG
+        return EXIT_DIFF if outcome.failed_check else EXIT_OK
+    for label, paths in (("created", outcome.created), ("updated", outcome.updated),
+                         ("removed", outcome.removed)):
+        for path in paths:
+            say(f"{label} {path}")
+    for path in outcome.kept:
+        say(f"kept {path} (its dataset × model failed to render)")
+    say(f"snapshot: {len(outcome.created)} created, {len(outcome.updated)} updated, "
+        f"{len(outcome.unchanged)} unchanged, {len(outcome.removed)} removed")
+    return EXIT_CONFIG if result.errors else EXIT_OK
