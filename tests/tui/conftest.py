@@ -71,8 +71,6 @@ async def press(pilot, *keys: str) -> None:
 
 def pane_text(app: WorkbenchApp, pane_id: str) -> str:
     """The plain text a pane shows, as the terminal would get it."""
-    from rich.console import Console
-
     widget = app.query_one(f"#{pane_id}")
     if pane_id == "tree":
         lines = []
@@ -84,9 +82,16 @@ def pane_text(app: WorkbenchApp, pane_id: str) -> str:
 
         walk(widget.root)
         return "\n".join(lines)
+    return plain(widget.query_one(".body").content)
+
+
+def plain(renderable) -> str:
+    """A renderable as plain text, 200 columns wide."""
+    from rich.console import Console
+
     console = Console(width=200, color_system=None, legacy_windows=False)
     with console.capture() as capture:
-        console.print(widget.query_one(".body").content)
+        console.print(renderable)
     return capture.get()
 
 

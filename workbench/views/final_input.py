@@ -24,17 +24,15 @@ from .styled import styled
 
 
 def legend(opts: ViewOptions) -> Text:
-    """What each provenance colour means."""
-    out = Text(no_wrap=False)
-    entries = [("template", Origin(TEMPLATE)), ("row", Origin(ROW)),
-               ("example 1", Origin(ICE, example=0)), ("example 2", Origin(ICE, example=1)),
-               ("meta", Origin(META)), ("inserted", Origin(GLUE)), ("model output", Origin(PREDICTION))]
+    """What each provenance colour means, each name written in its own colour."""
+    out = Text()
+    entries = [("template", Origin(TEMPLATE)), ("row", Origin(ROW)), ("ex.1", Origin(ICE, example=0)),
+               ("ex.2", Origin(ICE, example=1)), ("meta", Origin(META)), ("inserted", Origin(GLUE)),
+               ("output", Origin(PREDICTION))]
     for i, (name, origin) in enumerate(entries):
         if i:
             out.append(" ")
-        style = opts.palette.origin_style(origin)
-        out.append("■ " if style.color is not None else "□ ", style=style)
-        out.append(name, style=style)
+        out.append(name, style=opts.palette.origin_style(origin))
     return out
 
 

@@ -1,0 +1,127 @@
+"""Live reload with the real watcher and real files: writes, broken saves, deletes, renames."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .conftest import make_app, pane_text, plain, wait_for
+
+pytestmark = pytest.mark.anyio
+
+OLD = "Answer briefly."
+NEW = "Answer in one word."
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text().replace(old, new))
+
+
+def shows(app, pane: str, text: str) -> bool:
+    return text in pane_text(app, pane)
+
+
+def stale(app) -> bool:
+    return app.query_one("#final-input").has_class("-stale")
+
+
+def banner(app) -> str:
+    widget = app.query_one("#banner")
+    return plain(widget.content) if widget.has_class("-shown") else ""
+
+
+async def test_reload_after_a_real_file_write(workspace):
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        edit(workspace / "datasets" / "qa_gen.py", OLD, NEW)
+        await wait_for(pilot, lambda: shows(app, "final-input", NEW))
+        assert not stale(app) and not banner(app)
+
+
+async def test_broken_save_keeps_the_last_render_dimmed_then_recovers(workspace):
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "qa_gen.py"
+    good = target.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        target.write_text(good + "\nbroken = dict(\n")
+        await wait_for(pilot, lambda: "SyntaxError" in banner(app))
+        assert "datasets/qa_gen.py:" in banner(app)
+        assert stale(app), "the last good render stays, dimmed"
+        assert shows(app, "final-input", OLD)
+        assert "last good render" in banner(app)
+        target.write_text(good.replace(OLD, NEW))
+        await wait_for(pilot, lambda: shows(app, "final-input", NEW))
+        assert not stale(app) and not banner(app)
+
+
+async def test_deleted_file_shows_missing_and_comes_back(workspace):
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "choice_ppl.py"
+    content = target.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        target.unlink()
+        await wait_for(pilot, lambda: "choice_ppl" in banner(app))
+        assert stale(app)
+        target.write_text(content)
+        await wait_for(pilot, lambda: not banner(app) and not stale(app))
+        assert "choice" in app.good.catalog.datasets
+
+
+async def test_deleted_data_file_does_not_fall_back_to_placeholders(workspace):
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    rows = workspace / "data" / "qa.jsonl"
+    content = rows.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", "What is 2 + 2?"))
+        rows.unlink()
+        await wait_for(pilot, lambda: "missing" in banner(app))
+        assert stale(app) and shows(app, "final-input", "What is 2 + 2?")
+        rows.write_text(content.replace("What is 2 + 2?", "What is 3 + 3?"))
+        await wait_for(pilot, lambda: shows(app, "final-input", "What is 3 + 3?"))
+        assert not banner(app)
+
+
+async def test_rename_style_save_is_seen_every_time(workspace):
+    """Editors write a temp file and rename it over the original; the watch must survive it."""
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "qa_gen.py"
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        for n in range(3):
+            tmp = target.with_name(f".qa_gen.py.swp{n}")
+            tmp.write_text(target.read_text().replace(OLD if n == 0 else f"Say it {n - 1}.", f"Say it {n}."))
+            os.replace(tmp, target)
+            await wait_for(pilot, lambda n=n: shows(app, "final-input", f"Say it {n}."))
+
+
+async def test_a_burst_of_saves_coalesces_and_the_newest_wins(workspace):
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "qa_gen.py"
+    good = target.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        loads = app.loads
+        for n in range(60):
+            target.write_text(good.replace(OLD, f"Version {n}."))
+        await wait_for(pilot, lambda: shows(app, "final-input", "Version 59."))
+        await pilot.pause(0.5)
+        assert shows(app, "final-input", "Version 59.")
+        assert app.loads - loads < 20, f"{app.loads - loads} loads for 60 saves"
+
+
+async def test_first_load_broken_shows_the_error_and_recovers(workspace):
+    target = workspace / "datasets" / "qa_gen.py"
+    good = target.read_text()
+    target.write_text(good + "\nbroken = (\n")
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: "SyntaxError" in banner(app))
+        assert shows(app, "prompt-list", "nothing rendered yet")
+        target.write_text(good)
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        assert not banner(app)

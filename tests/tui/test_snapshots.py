@@ -1,0 +1,98 @@
+"""Looks: every pane and mode at 80×24 and 160×48 (pytest-textual-snapshot).
+
+Deterministic by construction: the watcher is off, the cursor does not blink, nothing
+animates, and each shot is taken only after the load and view workers have finished.
+Update with ``pytest tests/tui/test_snapshots.py --snapshot-update`` and review the SVGs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import FIXTURE, make_app, settle
+
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+
+
+def keys(*presses: str):
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        for key in presses:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run_before
+
+
+# name -> (keys pressed after the first load, app settings)
+SCENES = {
+    "default": ((), {}),
+    "whitespace": (("w",), {}),
+    "no_provenance": (("o",), {}),
+    "side_by_side": (("s",), {}),
+    "next_sample": (("n", "n"), {}),
+    "ppl_label": (("d", "l"), {}),
+    "pair_refused": (("d", "m"), {}),
+    "multiturn_stand_ins": (("d", "d", "l", "l"), {}),
+    "api_model": (("m",), {}),
+    "tree_cursor": (("1", "down", "down", "down"), {}),
+    "zoom_final_input": (("3", "z"), {}),
+    "zoom_timeline": (("d", "d", "4", "z"), {}),
+    "help": (("question_mark",), {}),
+    "jump_prompt": (("g", "3"), {}),
+    "light_theme": ((), {"theme": "workbench-light"}),
+    "high_contrast_theme": ((), {"theme": "workbench-high-contrast"}),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scene", SCENES)
+def test_scene(snap_compare, scene, size):
+    presses, settings = SCENES[scene]
+    assert snap_compare(make_app(**settings), terminal_size=SIZES[size], run_before=keys(*presses))
+
+
+@pytest.fixture
+def snapshot_workspace(tmp_path_factory) -> Path:
+    """A copy of the fixture under a fixed-depth temp folder (paths show relative to it)."""
+    target = tmp_path_factory.mktemp("snap") / "workspace"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_broken_save_stale_render(snap_compare, snapshot_workspace, size):
+    """A syntax error after a good load: the error over the last good render, dimmed."""
+    app = make_app(snapshot_workspace / "eval_fixture.py")
+    target = snapshot_workspace / "datasets" / "qa_gen.py"
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        target.write_text(target.read_text() + "\nbroken = dict(\n")
+        pilot.app.request_load()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_first_load_error(snap_compare, snapshot_workspace, size):
+    target = snapshot_workspace / "datasets" / "qa_gen.py"
+    target.write_text(target.read_text() + "\nbroken = dict(\n")
+    assert snap_compare(make_app(snapshot_workspace / "eval_fixture.py"), terminal_size=SIZES[size],
+                        run_before=keys())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hostile_row_is_inert(snap_compare, snapshot_workspace, size):
+    """Escape sequences, OSC 52, C1, bidi and zero-width characters show as visible stand-ins."""
+    rows = snapshot_workspace / "data" / "qa.jsonl"
+    hostile = {"question": "Hi\x1b[31mRED\x1b]52;c;cHduZWQ=\x07\x9b2J\u202eevil\u200b\r!",
+               "answer": "ok\x1b]0;title\x07"}
+    rows.write_text(json.dumps(hostile) + "\n" + rows.read_text())
+    assert snap_compare(make_app(snapshot_workspace / "eval_fixture.py"), terminal_size=SIZES[size],
+                        run_before=keys("w"))
