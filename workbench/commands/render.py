@@ -11,7 +11,7 @@ from typing import Any
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
 from .common import add_inputs, demo_config, load
 
-FORMATS = ("json", "text", "markdown")
+FORMATS = ("json", "text", "markdown", "html", "svg")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -127,20 +127,24 @@ def run(argv: Sequence[str]) -> int:
         return failed
     result, entries = select(full, selection)
     progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
-    with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
+    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    jobs = 1 if recorded else args.jobs
+    with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args),
                                            progress) as stream:
+        plan = (entries, selection, progress) if recorded else None
         if args.out:
             with atomic_write(args.out) as out:
-                write(result, out, stream, args)
+                write(result, out, stream, args, plan)
         else:
             utf8_stdout()
-            write(result, sys.stdout, stream, args)
+            write(result, sys.stdout, stream, args, plan)
             sys.stdout.flush()
     report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
 
 
-def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace) -> None:
+def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
+    """One format; html/svg take the ``plan`` (entries, selection, progress) instead of samples."""
     if args.format == "json":
         from ..export.json_export import write_render_json
 
@@ -156,5 +160,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace) -> N
     else:
         from ..export.rich_export import write_render_recorded
 
-        write_render_recorded(result, out, samples_of, kind=args.format, width=args.width,
-                              whitespace=args.whitespace)
+        entries, selection, progress = plan
+        write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
+                              whitespace=args.whitespace, progress=progress)

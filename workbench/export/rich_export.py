@@ -1,0 +1,111 @@
+"""``render --format html`` and ``--format svg``: the app's panes, recorded by rich.
+
+Each selected request is drawn with the same view functions the TUI panes use
+(:func:`workbench.views.build_frame` and :func:`~workbench.views.frame_panels`:
+PromptList, final input with provenance colours, timeline), preceded once by the
+template tree, so an export looks like the screen.  The views make untrusted text inert
+(``␛[31m`` instead of an escape sequence) and rich escapes what is left for HTML/XML.
+
+HTML is written a request at a time (each recording exported as a fragment and
+cleared), so memory stays flat.  An SVG is one picture whose size is known only at the
+end: it holds the whole selection, so keep it to a few samples (``--sample``/``--limit``).
+Samples render with provenance here, in this process (``--jobs`` does not apply).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console, RenderableType
+from rich.terminal_theme import SVG_EXPORT_THEME
+from rich.text import Text
+
+from ..core.errors import RenderError
+from ..core.result import RenderResult
+from ..core.visible import visible
+from .json_export import collect_warnings, stopped_error
+from .select import Selection, label_text
+
+THEME = SVG_EXPORT_THEME
+_FRAGMENT = "{code}"
+
+
+def _console(width: int) -> Console:
+    return Console(record=True, width=width, file=io.StringIO(), force_terminal=True,
+                   color_system="truecolor", legacy_windows=False, soft_wrap=False,
+                   emoji=False, highlight=False, markup=False, _environ={})
+
+
+def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
+    datasets: dict[int, Any] = {}
+    models: dict[int, Any] = {}
+    for pair in result.pairs:
+        datasets.setdefault(id(pair.dataset), pair.dataset)
+        if pair.model_spec is not None:
+            models.setdefault(id(pair.model_spec), pair.model_spec)
+    return list(datasets.values()), list(models.values())
+
+
+def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, whitespace: bool,
+           progress: Any = None) -> Iterable[RenderableType]:
+    """The header, the template tree, then every selected request's panes, in order."""
+    from ..views.errors import Problem, error_banner
+    from ..views.frame import build_frame, frame_panels
+    from ..views.options import ViewOptions
+    from ..views.selection import Catalog
+    from ..views.selection import Selection as ViewSelection
+    from ..views.template_tree import template_tree, tree_view
+
+    opts = ViewOptions(whitespace=whitespace, provenance=True, root=Path.cwd())
+    catalog = Catalog(result)
+    yield Text(visible(f"Prompt Workbench · {result.config}"), style="bold")
+    if result.errors:
+        yield error_banner([Problem.of(e) for e in result.errors], opts, limit=len(result.errors))
+    datasets, models = _specs(result)
+    if datasets:
+        yield tree_view(template_tree(datasets, models, opts), opts)
+    for entry in entries:
+        pair = entry.pair
+        label = f"{pair.dataset_abbr} × {pair.model_abbr or 'no model'}"
+        for index in entry.indices:
+            try:
+                sample = catalog.sample(pair, index)
+            except RenderError as exc:
+                result.errors.append(stopped_error(pair, exc))
+                break
+            if progress is not None:
+                progress.advance(1, label)
+            for r, request in enumerate(sample.requests):
+                if selection.labels and (request.label is None
+                                         or label_text(request.label) not in selection.labels):
+                    continue
+                frame = build_frame(catalog, ViewSelection(pair.dataset_abbr, pair.model_abbr, index, r),
+                                    opts)
+                yield frame_panels(frame, None, opts)
+
+
+def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[Any],
+                          selection: Selection, kind: str = "html", width: int = 100,
+                          whitespace: bool = False, progress: Any = None) -> RenderResult:
+    console = _console(width)
+    if kind == "svg":
+        for renderable in frames(result, entries, selection, whitespace, progress):
+            console.print(renderable)
+        out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
+        return collect_warnings(result)
+    fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
+    out.write("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"UTF-8\">\n")
+    out.write(f"<title>{html.escape(visible(result.config))} · Prompt Workbench</title>\n")
+    out.write(f"<style>\nbody {{ color: {fg}; background-color: {bg}; }}\n"
+              "pre { font-family: Menlo, 'DejaVu Sans Mono', consolas, 'Courier New', monospace; "
+              "margin: 0 0 1em 0; }\n</style>\n</head>\n<body>\n")
+    for renderable in frames(result, entries, selection, whitespace, progress):
+        console.print(renderable)
+        code = console.export_html(theme=THEME, code_format=_FRAGMENT, inline_styles=True, clear=True)
+        out.write(f"<pre><code style=\"font-family:inherit\">{code}</code></pre>\n")
+    out.write("</body>\n</html>\n")
+    return collect_warnings(result)
