@@ -59,7 +59,8 @@ class Counter(Protocol):
 # -- estimate -----------------------------------------------------------------------------
 
 _PIECES = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"  # CJK: about one token each
+    r"<\|[^|<>\s]{1,64}\|>|<\uff5c[^<>\s]{1,64}\uff5c>|</?s>|<[a-z_]{2,24}>"  # control tokens: one each
+    r"|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"  # CJK: about one token each
     r"| ?[A-Za-z\u00c0-\u024f]+"  # a word with its leading space
     r"| ?\d{1,3}"  # numbers in groups of up to three digits
     r"|\s*\n|\s+(?!\S)|\s+"  # whitespace runs
@@ -68,6 +69,8 @@ _PIECES = re.compile(
 
 
 def _estimate_piece(piece: str) -> int:
+    if piece.startswith("<") and piece.endswith(">") and len(piece) > 2:
+        return 1
     core = piece.strip()
     if not core:
         return 1

@@ -77,6 +77,13 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
         out.write("--- chat template text ---\n")
         out.write(options.show(request.model_text))
         out.write("\n")
+    tokens = getattr(request, "tokens", None)
+    if tokens is not None:
+        parts = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in tokens.sections)
+        out.write(f"--- {tokens.label} · {tokens.method}" + (f" · {parts}" if parts else "") + " ---\n")
+    truncation = getattr(request, "truncation", None)
+    if truncation is not None:
+        out.write(f"--- {truncation.describe()} ---\n")
 
 
 def write_render_text(result: RenderResult, out: TextIO,
