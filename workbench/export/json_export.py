@@ -41,7 +41,10 @@ def request_json(request: Request) -> dict[str, Any]:
     if truncation is not None:
         out["truncation"] = {"max_seq_len": truncation.max_seq_len,
                              "retrieved": list(truncation.retrieved), "kept": list(truncation.kept),
-                             "exact": truncation.exact}
+                             "dropped": list(truncation.dropped), "overflow": truncation.overflow,
+                             "steps": [list(step) for step in truncation.steps],
+                             "inherited": truncation.inherited, "exact": truncation.exact,
+                             "method": truncation.method, "why": truncation.describe()}
     for key, value in request.extra:
         out[key] = to_json(value)
     return out
