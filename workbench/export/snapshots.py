@@ -91,11 +91,18 @@ class Outcome:
 
 def _in_scope(result: RenderResult, selection: Selection, root: Path,
               produced: set[Path]) -> tuple[list[Path], list[Path]]:
-    """(extra files, files kept because their pair failed) among the folder's snapshots."""
+    """(extra files, files kept because their pair failed) among the folder's snapshots.
+
+    When a config failed to load, which pairs exist is unknown: every file is kept.
+    """
     failed = {(e.dataset, e.model) for e in result.errors if e.dataset is not None}
+    load_failed = any(e.dataset is None for e in result.errors)
     extra, kept = [], []
     for path in snapshot_files(root):
         if path in produced:
+            continue
+        if load_failed:
+            kept.append(path)
             continue
         header = read_header(path)
         if header is None:

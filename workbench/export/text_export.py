@@ -80,10 +80,11 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
         parts = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in tokens.sections)
-        out.write(f"--- {tokens.label} · {tokens.method}" + (f" · {parts}" if parts else "") + " ---\n")
+        line = f"{tokens.label} · {tokens.method}" + (f" · {parts}" if parts else "")
+        out.write(f"--- {options.name(line)} ---\n")
     truncation = getattr(request, "truncation", None)
     if truncation is not None:
-        out.write(f"--- {truncation.describe()} ---\n")
+        out.write(f"--- {options.name(truncation.describe())} ---\n")
 
 
 def write_render_text(result: RenderResult, out: TextIO,

@@ -1,0 +1,155 @@
+"""``workbench render``: selection, formats, --out, --jobs and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.export.helpers import run_cli, write_workspace
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("render")
+    write_workspace(root)
+    return root
+
+
+def doc(ws: Path, *args: str) -> dict:
+    result = run_cli("render", "eval.py", *args, cwd=ws)
+    assert result.code in (0, 3), result.err
+    return json.loads(result.out)
+
+
+def test_json_is_the_default_and_follows_the_contract(ws):
+    d = doc(ws)
+    assert d["schema"] == "prompt-workbench/render@1" and d["config"] == "eval.py"
+    pairs = [(r["dataset"], r["model"]) for r in d["renders"]]
+    assert pairs == [("qa", "chat-lm"), ("qa", "api"), ("choice", "chat-lm")]
+    assert [e["model"] for e in d["errors"]] == ["api"]
+    request = d["renders"][0]["samples"][0]["requests"][0]
+    assert {"label", "turn", "prompt_list", "model_input", "model_text"} <= set(request)
+
+
+def test_dataset_and_model_globs(ws):
+    d = doc(ws, "--dataset", "q*", "--model", "chat-*")
+    assert [(r["dataset"], r["model"]) for r in d["renders"]] == [("qa", "chat-lm")]
+    assert d["errors"] == []  # choice × api is outside the selection
+    d = doc(ws, "--dataset", "qa", "--dataset", "choice", "--model", "api")
+    assert [(r["dataset"], r["model"]) for r in d["renders"]] == [("qa", "api")]
+    assert len(d["errors"]) == 1
+
+
+@pytest.mark.parametrize(("spec", "limit", "expected"), [
+    ("0", None, [0]),
+    ("2,0", None, [0, 2]),
+    ("1-2", None, [1, 2]),
+    ("1-", None, [1, 2]),
+    ("0-99", None, [0, 1, 2]),
+    ("0,2", "1", [0]),
+    (None, "2", [0, 1]),
+    ("7", None, []),
+])
+def test_sample_and_limit(ws, spec, limit, expected):
+    args = ["--dataset", "qa", "--model", "chat-lm"]
+    if spec is not None:
+        args += ["--sample", spec]
+    if limit is not None:
+        args += ["--limit", limit]
+    d = doc(ws, *args)
+    assert [s["index"] for s in d["renders"][0]["samples"]] == expected
+
+
+def test_label_keeps_one_labels_requests(ws):
+    d = doc(ws, "--dataset", "choice", "--label", "no")
+    requests = [r for s in d["renders"][0]["samples"] for r in s["requests"]]
+    assert [r["label"] for r in requests] == ["no", "no"]
+    assert all(r["model_input"].endswith("True? no") for r in requests)
+    d = doc(ws, "--dataset", "qa", "--model", "chat-lm", "--label", "no")
+    assert d["renders"][0]["samples"] == []  # gen requests have no label
+
+
+def test_text_whitespace_and_raw(ws):
+    plain = run_cli("render", "eval.py", "-f", "text", "--dataset", "qa", "--model", "chat-lm",
+                    "--sample", "2", cwd=ws).out
+    assert "=== qa · chat-lm · sample 2 ===" in plain
+    assert "Q: Ends with a space \n" in plain
+    shown = run_cli("render", "eval.py", "-f", "text", "-w", "--dataset", "qa", "--model", "chat-lm",
+                    "--sample", "1-2", cwd=ws).out
+    assert "Q: Ends with a space·↵\n" in shown
+    assert "Q: Name a colour.→Any one.↵\n" in shown
+
+
+def test_markdown_fences_outlast_backticks(tmp_path):
+    rows = {"train": [{"question": "q", "answer": "a"}],
+            "test": [{"question": "```\n# not a heading\n````", "answer": "x"}]}
+    write_workspace(tmp_path, qa_rows=rows)
+    md = run_cli("render", "eval.py", "-f", "markdown", "--dataset", "qa", "--model", "chat-lm",
+                 cwd=tmp_path).out
+    assert "`````text\n" in md  # five backticks: longer than the row's four
+    assert md.count("`````") == 2
+
+
+def test_out_writes_the_file_atomically(ws, tmp_path):
+    out = tmp_path / "render.json"
+    out.write_text("old")
+    result = run_cli("render", "eval.py", "--out", str(out), "--model", "chat-lm", cwd=ws)
+    assert result.code == 0 and result.out == ""
+    assert json.loads(out.read_text())["schema"] == "prompt-workbench/render@1"
+    assert [p.name for p in tmp_path.iterdir()] == ["render.json"]  # no temp file left
+
+
+def test_jobs_give_identical_output(ws):
+    for fmt in ("json", "text", "markdown"):
+        serial = run_cli("render", "eval.py", "-f", fmt, cwd=ws)
+        parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "3", cwd=ws)
+        assert parallel.out == serial.out
+        assert parallel.err == serial.err
+        assert parallel.code == serial.code == 3
+
+
+@pytest.mark.parametrize("args", [
+    ["--format", "pdf"],
+    ["--raw"],  # json has no raw mode
+    ["--jobs", "0"],
+    ["--sample", "3-1"],
+    ["--sample", "x"],
+    ["--limit", "-1"],
+    ["--dataset", "nothing*"],
+    ["--model", "nothing"],
+    ["--out", "no/such/folder/x.json"],
+])
+def test_usage_errors_exit_2(ws, args):
+    result = run_cli("render", "eval.py", *args, cwd=ws)
+    assert result.code == 2
+    assert result.out == ""
+
+
+def test_config_errors_exit_3_with_file_and_line(tmp_path):
+    write_workspace(tmp_path)
+    (tmp_path / "datasets" / "qa_gen.py").write_text("qa_datasets = [\n", encoding="utf-8")
+    result = run_cli("render", "eval.py", cwd=tmp_path)
+    assert result.code == 3
+    first = result.err.splitlines()[0]
+    assert "qa_gen.py:" in first and "SyntaxError" in first
+    assert json.loads(result.out)["errors"][0]["file"].endswith("qa_gen.py")
+
+
+def test_missing_config_exits_3(tmp_path):
+    result = run_cli("render", "nope.py", cwd=tmp_path)
+    assert result.code == 3
+    assert "nope.py" in result.err
+
+
+def test_warnings_go_to_stderr_unless_quiet(tmp_path):
+    write_workspace(tmp_path)
+    (tmp_path / "datasets" / "qa_gen.py").write_text(
+        (tmp_path / "datasets" / "qa_gen.py").read_text().replace("Q: {question}", "Q: {question} {nothing}"))
+    loud = run_cli("render", "eval.py", "-f", "text", "--model", "chat-lm", cwd=tmp_path)
+    assert "warning: [qa × chat-lm]" in loud.err and "{nothing}" in loud.err
+    quiet = run_cli("render", "eval.py", "-f", "text", "--model", "chat-lm", "-q", cwd=tmp_path)
+    assert "warning" not in quiet.err
+    as_json = run_cli("render", "eval.py", "--model", "chat-lm", cwd=tmp_path)
+    assert "warning" not in as_json.err and "{nothing}" in as_json.out
