@@ -198,3 +198,28 @@ def _walk(node):
 
 def test_fixture_exists():
     assert Path(__file__).with_name("fixtures").is_dir()
+
+
+async def test_a_preloaded_first_load_is_used(monkeypatch):
+    """The CLI starts loading before Textual is imported; the app takes that result."""
+    from concurrent.futures import Future
+
+    from workbench.tui import app as app_module
+    from workbench.tui.session import Inputs, load
+    from workbench.views.options import ViewOptions
+
+    from .conftest import FIXTURE_CONFIG
+
+    inputs = Inputs(configs=(str(FIXTURE_CONFIG),))
+    future: Future = Future()
+    future.set_result(load(inputs, 0, ViewOptions(root=inputs.root())))
+    calls = []
+    monkeypatch.setattr(app_module, "load", lambda *a, **k: calls.append(a) or load(*a, **k))
+    app = make_app(preload=future)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert app.good is not None and app.good.generation == 1
+        assert "Answer briefly." in pane_text(app, "final-input")
+        assert calls == []
+        await press(pilot, "r")
+        assert len(calls) == 1

@@ -25,11 +25,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    from ..tui.app import create_app
-    from ..tui.session import Inputs
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..tui.session import Inputs, load
+    from ..views.options import ViewOptions
 
     inputs = Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
                     models=tuple(args.models), roots=tuple(args.config_root))
-    app = create_app(inputs, theme=args.theme, watch=not args.no_watch)
+    # Load while Textual imports and paints its first frame: they take about as long.
+    preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()))
+    from ..tui.app import create_app
+
+    app = create_app(inputs, theme=args.theme, watch=not args.no_watch, preload=preload)
     app.run()
     return app.return_code or 0

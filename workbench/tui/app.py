@@ -181,7 +181,14 @@ class WorkbenchApp(App[int]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load(self, generation: int, known: frozenset[Path]) -> None:
-        loaded = load(self.inputs, generation, self.options, known)
+        preload = self.config.preload
+        if generation == 1 and preload is not None:
+            loaded = replace(preload.result(), generation=generation)
+            if loaded.catalog is not None:  # the tree's labels in this theme's colours
+                loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, self.options,
+                                                            kinds=model_kinds(loaded.catalog)))
+        else:
+            loaded = load(self.inputs, generation, self.options, known)
         if not get_current_worker().is_cancelled:
             self.post_message(WorkspaceLoaded(loaded))
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from .session import Inputs
+from .session import Inputs, Loaded
 
 
 @dataclass(frozen=True)
@@ -17,3 +18,5 @@ class AppConfig:
     theme_dirs: tuple[Path, ...] = ()  # extra folders of *.toml themes (after the bundled and user ones)
     export_dir: Path | None = None  # where `x` writes snapshots (default: the working directory)
     force_polling: bool | None = None  # watchfiles: poll instead of inotify (also WATCHFILES_FORCE_POLLING)
+    # The first load, started by the CLI before Textual is imported so the two overlap.
+    preload: Future[Loaded] | None = None
