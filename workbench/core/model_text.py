@@ -26,9 +26,9 @@ from .text import spans_of
 from .tokens import (
     Counter,
     Estimate,
+    SectionMap,
     TokenCount,
     WordCount,
-    char_sections,
     count_tokens,
     hf_tokenizer,
     tiktoken_for,
@@ -249,22 +249,22 @@ class ModelText:
         return replace(request, model_text=text, tokens=tokens)
 
     def _sent(self, request: Request, traced: Request | None,
-              text: str | None) -> tuple[str, list[str] | None]:
+              text: str | None) -> tuple[str, SectionMap | None]:
         source = traced.model_input if traced is not None else None
         value = request.model_input
         if isinstance(value, str):
-            sections = char_sections(len(value), spans_of(source)) if isinstance(source, str) else None
-            return value, sections
+            return value, (SectionMap.of(spans_of(source)) if isinstance(source, str) else None)
         contents = [_content(m) for m in value] if isinstance(value, list) else []
         traced_contents = [_content(m) for m in source] if isinstance(source, list) else None
         if text is not None:
-            return text, _locate(text, traced_contents or contents, traced_contents is not None)
+            return text, (_locate(text, traced_contents) if traced_contents is not None else None)
         joined = "".join(contents)
         if traced_contents is None:
             return joined, None
-        sections: list[str] = []
+        sections = SectionMap()
+        pos = 0
         for piece in traced_contents:
-            sections += char_sections(len(piece), spans_of(piece))
+            pos = sections.mark_spans(pos, spans_of(piece))
         return joined, sections
 
     def _check_bos(self, sent: str, add_special: bool) -> None:
@@ -305,10 +305,11 @@ def _content(message: Any) -> str:
     return message if isinstance(message, str) else ""
 
 
-def _locate(text: str, contents: Sequence[str], traced: bool) -> list[str]:
+def _locate(text: str, contents: Sequence[str]) -> SectionMap:
     """Sections of a chat template's output: each message's text where it is found, in order;
     everything else is the template's own markup (counted with the meta template)."""
-    sections = ["meta_template"] * len(text)
+    sections = SectionMap()
+    sections.mark(0, "meta_template")
     pos = 0
     for piece in contents:
         for candidate in (piece, piece.strip()):
@@ -318,11 +319,17 @@ def _locate(text: str, contents: Sequence[str], traced: bool) -> list[str]:
             if found < 0:
                 continue
             offset = piece.find(candidate) if candidate is not piece else 0
-            inner = char_sections(len(piece), spans_of(piece)) if traced else ["other"] * len(piece)
-            sections[found:found + len(candidate)] = inner[offset:offset + len(candidate)]
+            _mark_slice(sections, found, piece, offset, len(candidate))
             pos = found + len(candidate)
+            sections.mark(pos, "meta_template")
             break
     return sections
+
+
+def _mark_slice(sections: SectionMap, at: int, piece: str, offset: int, length: int) -> None:
+    """Mark the part ``piece[offset:offset + length]`` found at ``at`` (a stripped message)."""
+    part = piece[offset:offset + length]
+    sections.mark_spans(at, spans_of(part))
 
 
 __all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str"]

@@ -26,7 +26,7 @@ from .result import PairError, PairWarning, RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, type_name
 from .text import ICE, ROW, Origin, PStr
-from .truncation import TRUNCATING, Limiter, TruncationTally
+from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -273,19 +273,24 @@ class PairRenderer:
         ice_idx = self.picks[index]
         requests: list[Request] = self.plan.requests(engine, index, ice_idx)
         if self.model_text is not None:
-            traced = requests if provenance else self._traced(index, ice_idx, len(requests))
+            traced = requests if provenance else self._traced(index, ice_idx, requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         return Sample(index=index, source_index=self.splits.test_source[index],
                       ice_indices=tuple(ice_idx), requests=tuple(requests))
 
-    def _traced(self, index: int, ice_idx: Sequence[int], n: int) -> list:
+    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The same requests with provenance, for token counts by section (None where unavailable)."""
+        engine = self.engine(True)
+        n = len(requests)
+        engine.limiter = Replay([r.truncation for r in requests]) if self.limiter else None  # type: ignore[assignment]
         try:
-            traced = self.plan.requests(self.engine(True), index, ice_idx)
-        except RenderError:
+            traced = self.plan.requests(engine, index, ice_idx)
+        except (RenderError, IndexError):
             return [None] * n
+        finally:
+            engine.limiter = self.limiter
         return list(traced) if len(traced) == n else [None] * n
 
     def samples(self) -> Iterator[Sample]:

@@ -12,6 +12,7 @@ import math
 import os
 import re
 import tempfile
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -281,17 +282,47 @@ def section_of(origin_kind: str, detail: str | None) -> str:
     return "other"
 
 
-def char_sections(text_len: int, spans: Sequence[Span], default: str = "other") -> list[str]:
-    """The section of every character, from provenance runs."""
-    out: list[str] = []
-    for length, origin in spans:
-        out += [section_of(origin.kind, origin.detail)] * length
-    if len(out) < text_len:
-        out += [default] * (text_len - len(out))
-    return out[:text_len]
+class SectionMap:
+    """Which section each character of a text belongs to, as runs (start offset, section)."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._names: list[str] = []
+
+    def mark(self, start: int, name: str) -> None:
+        """From ``start`` on (at or after the last mark), characters belong to ``name``."""
+        if self._starts and self._starts[-1] == start:
+            self._names[-1] = name
+            if len(self._names) > 1 and self._names[-2] == name:
+                self._starts.pop()
+                self._names.pop()
+            return
+        if self._names and self._names[-1] == name:
+            return
+        self._starts.append(start)
+        self._names.append(name)
+
+    def mark_spans(self, offset: int, spans: Sequence[Span]) -> int:
+        """Mark provenance runs laid out from ``offset``; returns where they end."""
+        pos = offset
+        for length, origin in spans:
+            if length > 0:
+                self.mark(pos, section_of(origin.kind, origin.detail))
+                pos += length
+        return pos
+
+    def at(self, pos: int) -> str:
+        i = bisect_right(self._starts, pos) - 1
+        return self._names[i] if i >= 0 else "other"
+
+    @classmethod
+    def of(cls, spans: Sequence[Span]) -> SectionMap:
+        out = cls()
+        out.mark_spans(0, spans)
+        return out
 
 
-def count_tokens(counter: Counter, text: str, sections_by_char: Sequence[str] | None,
+def count_tokens(counter: Counter, text: str, section_map: SectionMap | None,
                  add_special_tokens: bool, added_section: str = "meta_template") -> TokenCount:
     """The count of ``text`` and, with per-character sections, how many tokens each section has.
 
@@ -303,10 +334,10 @@ def count_tokens(counter: Counter, text: str, sections_by_char: Sequence[str] | 
     for start in starts:
         if start is None:
             sections[added_section] += 1
-        elif sections_by_char is not None and start < len(sections_by_char):
-            sections[sections_by_char[start]] += 1
+        elif section_map is not None:
+            sections[section_map.at(start)] += 1
         else:
             sections["other"] += 1
     total = len(starts)
-    kept = tuple(sections.items()) if sections_by_char is not None else ()
+    kept = tuple(sections.items()) if section_map is not None else ()
     return TokenCount(total=total, exact=counter.exact, method=counter.method, sections=kept)

@@ -159,3 +159,23 @@ class TruncationTally:
 def _some(indices: Sequence[int], limit: int = 8) -> str:
     shown = ", ".join(str(i) for i in indices[:limit])
     return shown + (f", … {len(indices) - limit} more" if len(indices) > limit else "")
+
+
+class Replay:
+    """A limiter that repeats decisions already made (the provenance twin of a rendered sample)."""
+
+    def __init__(self, decisions: Sequence[Truncation | None]) -> None:
+        self._decisions = [d for d in decisions if d is not None]
+
+    def _next(self) -> Truncation:
+        return self._decisions.pop(0)
+
+    def fit(self, retrieved: Sequence[int], build: Callable[[Sequence[int]], Any], mode: str,
+            start: Sequence[int] | None = None) -> tuple[Any, Truncation]:
+        cut = self._next()
+        return build(list(cut.kept)), cut
+
+    def fit_clp(self, retrieved: Sequence[int], build: Callable[[Sequence[int]], Any],
+                parse: Callable[[Any], Any]) -> tuple[Any, Truncation]:
+        cut = self._next()
+        return build(list(cut.kept)), cut
