@@ -229,3 +229,13 @@ models = [dict(type=HuggingFacewithChatTemplate, abbr='chat', path='models/model
     assert "tokens" in text and "test row" in text
     if tokenizers_available():
         assert "tokenizer.json (model)" in text and "≈" not in text.split("--- chat template text ---")[1]
+
+
+def test_token_literals_for_the_views(tmp_path):
+    p = pair({"type": "HuggingFacewithChatTemplate", "path": str(folder_with(tmp_path))})
+    literals = p.model_text.token_literals()
+    assert "<s>" in literals and "<|im_end|>" in literals
+    (marked,) = with_chat_template([ModelSpec(abbr="m", cfg={"type": "HuggingFacewithChatTemplate"})], "gemma")
+    p = PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), marked)
+    assert p.model_text.token_literals() == ("<bos>", "<eos>", "<pad>", "<unk>")
+    assert PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), None).model_text is None

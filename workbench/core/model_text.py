@@ -189,6 +189,17 @@ class ModelText:
     def measure_exact(self) -> bool:
         return self.measure.exact or isinstance(self.measure, WordCount)
 
+    # -- special tokens (for the views to highlight) ------------------------------------------
+    def token_literals(self) -> tuple[str, ...]:
+        """Literal special tokens of this model, longest first: the tokenizer's named and added
+        tokens when its folder is local, else the tokens a built-in template was written for."""
+        if self.special is not None and (self.special.named or self.special.added):
+            return self.special.literals
+        if self.template is not None and self.template.default_tokens:
+            found = {v for v in self.template.default_tokens.values() if v}
+            return tuple(sorted(found, key=lambda t: (-len(t), t)))
+        return ()
+
     # -- the text the model gets ----------------------------------------------------------
     def special_tokens(self) -> Mapping[str, str | None] | None:
         if self.special is not None and self.special.named:
