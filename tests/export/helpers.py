@@ -131,8 +131,9 @@ def write_workspace(root: Path, system: str = "Answer briefly.", qa_rows=None, c
     (root / "data" / "qa.json").write_text(json.dumps(qa_rows or QA_ROWS, ensure_ascii=False),
                                            encoding="utf-8")
     rows = choice_rows or CHOICE_ROWS
+    # ASCII-escaped: the loader splits .jsonl with str.splitlines, which also breaks at U+2028
     (root / "data" / "choice.jsonl").write_text(
-        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return root / "eval.py"
 
 

@@ -13,9 +13,9 @@ from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 
 SCHEMA = "prompt-workbench/render@1"
 
-# Characters JSON may carry raw but a terminal would act on (C1 controls, bidi
+# Characters JSON may carry raw but a terminal would act on (DEL, C1 controls, bidi
 # overrides, zero-width and line/paragraph separators): always written as \uXXXX.
-_UNSAFE = re.compile("[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+_UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
 def dumps(value: Any, indent: int | None = None) -> str:

@@ -116,6 +116,37 @@ def body_lines(text: str) -> list[str]:
     return out
 
 
+_DECODE = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8})|(.))|([·→])", re.S)
+_UNESCAPE = {"\\": "\\", "·": "·", "→": "→", "↵": "↵", "r": "\r"}
+
+
+def decode_body(lines: Sequence[str]) -> str:
+    """The text :func:`body_lines` encoded (the proof that the encoding loses nothing)."""
+    out = []
+    newline = False
+    for n, line in enumerate(lines):
+        body = line[2:] if line.startswith("| ") else line[1:]
+        if n == len(lines) - 1 and body.endswith("↵") and not _escaped_at_end(body):
+            body, newline = body[:-1], True
+
+        def one(m: re.Match[str]) -> str:
+            hex_ = m.group(1) or m.group(2) or m.group(3)
+            if hex_:
+                return chr(int(hex_, 16))
+            if m.group(4) is not None:
+                return _UNESCAPE[m.group(4)]
+            return " " if m.group(5) == "·" else "\t"
+
+        out.append(_DECODE.sub(one, body))
+    return "\n".join(out) + ("\n" if newline else "")
+
+
+def _escaped_at_end(body: str) -> bool:
+    """Whether the last character is escaped (an odd run of backslashes before it)."""
+    run = len(body) - 1 - len(body[:-1].rstrip("\\"))
+    return run % 2 == 1
+
+
 def snap_json(value: Any, indent: int | None = None) -> str:
     """JSON with every unsafe character as a ``\\u`` escape (still valid JSON)."""
     text = json.dumps(value, ensure_ascii=False, indent=indent, default=repr)
