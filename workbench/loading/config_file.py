@@ -2,8 +2,8 @@
 
 Which names hold them, as the frameworks' command lines read a config: ``datasets``
 when the config defines it, else every ``*_datasets`` list (what ``--datasets NAME``
-collects); ``models``, else every ``*_models`` list.  Names bound by import statements
-are not part of the config (mmengine's ``to_dict`` drops them).
+collects); ``models`` (what both a top-level config and ``--models NAME`` give).  Names
+bound by import statements are not part of the config (mmengine's ``to_dict`` drops them).
 
 Each entry is converted on its own, so one bad dataset spoils only itself.
 """
@@ -24,7 +24,7 @@ def error_dict(error: ConfigError) -> dict[str, Any]:
 
 
 def _collect(names: Mapping[str, Any], lines: Mapping[str, tuple[str, int]], exact: str,
-             suffix: str, kind: str, warnings: list[str]) -> list[tuple[Any, tuple[str, int] | None]]:
+             suffix: str | None, kind: str, warnings: list[str]) -> list[tuple[Any, tuple[str, int] | None]]:
     """``exact`` if defined, else every ``*suffix`` list, in definition order."""
     if exact in names:
         value = names[exact]
@@ -33,6 +33,8 @@ def _collect(names: Mapping[str, Any], lines: Mapping[str, tuple[str, int]], exa
             raise ConfigError(f"`{exact}` must be a list of {kind} dicts, got {type(value).__name__}",
                               file=file, line=line, hint=f"{exact} = [dict(...), ...]")
         found = [(item, lines.get(exact)) for item in value]
+    elif suffix is None:
+        found = []
     else:
         found = []
         for name, value in names.items():
@@ -114,7 +116,12 @@ def load_config_file(path: str | os.PathLike, roots: Iterable[str | os.PathLike]
         warnings: list[str] = []
         datasets = (_collect(names, module.lines, "datasets", "_datasets", "dataset", warnings)
                     if want_datasets else [])
-        models = _collect(names, module.lines, "models", "_models", "model", warnings)
+        # both frameworks render `models` only (judge_models, base_models... serve other steps)
+        models = _collect(names, module.lines, "models", None, "model", warnings)
+        others = [n for n, v in names.items() if n.endswith("_models") and isinstance(v, (list, tuple))]
+        if "models" not in names and others:
+            warnings.append(f"defines {', '.join(others)} but no `models` list; the frameworks "
+                            "render the models in `models` only")
         notes: dict[str, str] = {}
         result["datasets"] = _entries(datasets, executor, "dataset", str(module.path), notes)
         result["models"] = _entries(models, executor, "model", str(module.path), notes)

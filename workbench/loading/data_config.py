@@ -197,6 +197,15 @@ def read_toml(path: Path, text: str, record) -> Any:
     return data
 
 
+def _key_line(text: str, key: str) -> int:
+    """The first line that starts a top-level ``key`` (JSON, YAML or TOML spelling)."""
+    pattern = re.compile(r'^\s*(?:"' + re.escape(key) + r'"\s*:|' + re.escape(key) + r"\s*[:=])")
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return number
+    return 1
+
+
 # -- the config -----------------------------------------------------------------------------
 
 READERS = {".json": read_json, ".yaml": read_yaml, ".yml": read_yaml, ".toml": read_toml}
@@ -223,7 +232,7 @@ def read_data_config(path: Path, executor: Executor) -> tuple[dict[str, Any], di
     lines: dict[str, tuple[str, int]] = {}
     for key, value in data.items():
         where = executor.line_of(value)
-        lines[str(key)] = (file, where[1]) if where else (file, 1)
+        lines[str(key)] = (file, where[1]) if where else (file, _key_line(text, str(key)))
     bases = data.pop(BASE_KEY, None)
     if bases is None:
         return data, lines
@@ -246,5 +255,5 @@ def read_data_config(path: Path, executor: Executor) -> tuple[dict[str, Any], di
         merged.update({k: executor._copy_config(v) for k, v in module.names.items()})
         base_lines.update(module.lines)
     lines.pop(BASE_KEY, None)
-    result = merge_a_into_b(data, merged, path)
+    result = merge_a_into_b(data, merged, lines)
     return dict(result), {**base_lines, **lines}

@@ -8,8 +8,9 @@ JSON with every container tagged, so tuples stay tuples and dict keys keep their
 
 from __future__ import annotations
 
-import json
-import math
+from json import dumps as _json_dumps
+from json import loads as _json_loads
+from math import isfinite as _isfinite
 from typing import Any
 
 from ..core.errors import ConfigError
@@ -88,7 +89,7 @@ def _encode(value: Any) -> Any:
     if kind is tuple:
         return {_TAG + "T": [_encode(v) for v in value]}
     if kind is float:
-        return value if math.isfinite(value) else {_TAG + "F": repr(value)}
+        return value if _isfinite(value) else {_TAG + "F": repr(value)}
     raise TypeError(f"not plain data: {kind.__name__}")
 
 
@@ -112,10 +113,10 @@ def _tagged(obj: dict) -> Any:
 
 def dumps(value: Any) -> bytes:
     """Plain data to bytes (raises TypeError for anything that is not plain)."""
-    return json.dumps(_encode(value), ensure_ascii=False, separators=(",", ":"),
+    return _json_dumps(_encode(value), ensure_ascii=False, separators=(",", ":"),
                       check_circular=False).encode("utf-8")
 
 
 def loads(data: bytes) -> Any:
     """Bytes from :func:`dumps` back to plain data (ValueError if malformed)."""
-    return json.loads(data.decode("utf-8"), object_hook=_tagged)
+    return _json_loads(data.decode("utf-8"), object_hook=_tagged)

@@ -35,6 +35,7 @@ import sys
 import traceback
 import types
 import uuid
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -363,6 +364,22 @@ class Executor:
 
     def _run_file_at(self, path: Path, importer: tuple[Path, int] | None,
                      lazy: bool | None) -> ConfigModule:
+        if importer is not None and not path.is_file():
+            raise ConfigError(f"base config not found: {path}", file=str(importer[0]),
+                              line=importer[1], hint="check the file name in `_base_`; it is "
+                              "relative to the importing config's folder")
+        try:
+            with warnings.catch_warnings():
+                # e.g. "invalid escape sequence" in prompt strings: Python keeps the text as
+                # written, as it does for the frameworks; nothing to tell the user
+                warnings.simplefilter("ignore")
+                return self._run_any(path, importer, lazy)
+        except RecursionError:
+            raise ConfigError("the config holds a structure that contains itself", file=str(path),
+                              hint="a dict or list must not appear inside itself") from None
+
+    def _run_any(self, path: Path, importer: tuple[Path, int] | None,
+                 lazy: bool | None) -> ConfigModule:
         suffix = path.suffix.lower()
         if suffix in DATA_CONFIG_SUFFIXES:
             from .data_config import read_data_config
@@ -576,9 +593,15 @@ class Executor:
         names = {k: v for k, v in namespace.items()
                  if k != BASE_KEY and not k.startswith("__")
                  and not isinstance(v, (types.FunctionType, types.ModuleType))}
+        own_lines = _assignment_lines(tree, path)
+        for name, value in names.items():
+            if _contains_itself(value):
+                file, line = own_lines.get(name, (str(path), None))
+                raise ConfigError(f"{name} holds a structure that contains itself", file=file,
+                                  line=line, hint="a dict or list must not appear inside itself")
         names = _substitute_base_vars(names, base_vars, base_cfg, path)
-        merged = merge_a_into_b(names, base_cfg, path)
-        lines = {**base_lines, **_assignment_lines(tree, path)}
+        merged = merge_a_into_b(names, base_cfg, own_lines)
+        lines = {**base_lines, **own_lines}
         return ConfigModule(path, dict(merged), lines=lines, lazy=False)
 
     def _substitute_env(self, source: str, path: Path) -> str:
@@ -640,6 +663,11 @@ class Executor:
                 parent.config = fake  # type: ignore[attr-defined]
                 return parent
             return fake
+        if name == "builtins":
+            # the config's own copy: what it changes there stays in the config
+            own = types.ModuleType("builtins")
+            own.__dict__.update(globals_.get("__builtins__", {}) if globals_ else {})
+            return own
         if is_stdlib(name):
             if "*" in fromlist:
                 raise ConfigError(
@@ -696,10 +724,11 @@ class Executor:
             limit = f" (limit {self.memory_limit // 2**20} MiB)" if self.memory_limit else ""
             raise ConfigError(f"the config ran out of memory{limit}", file=file, line=line,
                               hint="a config that builds huge values at load time cannot be shown") from None
-        except Exception as exc:  # a config is code: any failure becomes an error with its line
+        except BaseException as exc:  # a config is code: any failure becomes an error with its line
             file, line = self._config_frame(sys.exc_info()[2], path)
-            raise ConfigError(f"{type(exc).__name__}: {exc}", file=file, line=line,
-                              hint=_hint_for(exc)) from None
+            text = str(exc)
+            message = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+            raise ConfigError(message, file=file, line=line, hint=_hint_for(exc)) from None
 
     def _config_frame(self, tb, fallback: Path) -> tuple[str, int | None]:
         """The innermost traceback frame that runs one of the config files."""
@@ -817,6 +846,20 @@ def _assignment_lines(tree: ast.Module, path: Path) -> dict[str, tuple[str, int]
     return lines
 
 
+def _contains_itself(value: Any, _path: set[int] | None = None) -> bool:
+    if not isinstance(value, (dict, list, tuple)):
+        return False
+    path = _path if _path is not None else set()
+    if id(value) in path:
+        return True
+    path.add(id(value))
+    try:
+        items = dict.values(value) if isinstance(value, dict) else value
+        return any(_contains_itself(v, path) for v in items)
+    finally:
+        path.discard(id(value))
+
+
 def _base_files(tree: ast.Module, path: Path) -> list[tuple[str, int]]:
     for node in tree.body:
         if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
@@ -886,10 +929,16 @@ def _substitute_base_vars(cfg: Any, base_vars: dict[str, str], base_cfg: dict, p
     return walk(cfg)
 
 
-def merge_a_into_b(a: dict, b: dict, path: Path | None = None) -> dict:
-    """``Config._merge_a_into_b``: ``a`` over ``b``; ``_delete_=True`` replaces instead."""
+def merge_a_into_b(a: dict, b: dict, lines: dict[str, tuple[str, int]] | None = None,
+                   _where: tuple[str, int] | None = None) -> dict:
+    """``Config._merge_a_into_b``: ``a`` over ``b``; ``_delete_=True`` replaces instead.
+
+    ``lines`` locates the child's top-level keys, for the error when a dict meets a
+    base value that is not one.
+    """
     b = ConfigDict(dict.items(b)) if isinstance(b, ConfigDict) else dict(b)
     for key, value in dict.items(a):
+        where = _where or (lines or {}).get(str(key))
         if isinstance(value, dict):
             value = dict(value)
             delete = value.pop(DELETE_KEY, False)
@@ -897,10 +946,11 @@ def merge_a_into_b(a: dict, b: dict, path: Path | None = None) -> dict:
                 if not isinstance(b[key], dict):
                     raise ConfigError(
                         f"{key} is a dict in the child config but a {type(b[key]).__name__} in the "
-                        "base config", file=str(path) if path else None,
+                        "base config", file=where[0] if where else None,
+                        line=where[1] if where else None,
                         hint=f"set `{DELETE_KEY}=True` in the child dict to replace the base value",
                     )
-                b[key] = merge_a_into_b(value, b[key], path)
+                b[key] = merge_a_into_b(value, b[key], lines, where)
             else:
                 b[key] = ConfigDict(value)
         else:
@@ -935,7 +985,7 @@ def _caller_line(path: Path) -> int | None:
     return None
 
 
-def _hint_for(exc: Exception) -> str | None:
+def _hint_for(exc: BaseException) -> str | None:
     if isinstance(exc, NameError) and getattr(exc, "name", None) == "__file__":
         return ("mmengine defines __file__ only for configs read in lazy-import mode (with "
                 "`with read_base():` or framework imports)")
@@ -944,6 +994,4 @@ def _hint_for(exc: Exception) -> str | None:
                 "ais_bench.*; bases inside `with read_base():`)")
     if isinstance(exc, ImportError):
         return "only standard-library modules are really imported in a config"
-    if isinstance(exc, (KeyError, IndexError, AttributeError, TypeError, ValueError)):
-        return "the config fails when run as Python; fix the expression at that line"
-    return None
+    return "the config fails when run as Python; fix the code at that line"

@@ -57,11 +57,12 @@ def available() -> bool:
 
 # -- framing ------------------------------------------------------------------------------
 
-def _write_frame(fd: int, kind: bytes, payload: bytes) -> None:
+def _write_frame(fd: int, kind: bytes, payload: bytes, _write=os.write) -> None:
+    # os.write bound at import: a config that patches the os module cannot mute its answer
     data = _HEADER.pack(kind, len(payload)) + payload
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
+        written = _write(fd, view)
         view = view[written:]
 
 
@@ -125,17 +126,20 @@ def _signal(pid: int, number: int) -> None:
         os.kill(pid, number)
 
 
-def _read_all(fd: int) -> str:
-    """What a dead child left in a pipe (never blocks: the writer is gone)."""
+def _read_quiet(fd: int, first: float, quiet: float) -> str:
+    """What arrives on a pipe: waits up to ``first`` for data, then until ``quiet`` passes
+    with nothing new (a faulthandler dump comes in several writes)."""
     chunks = []
+    wait = first
     while True:
-        ready, _, _ = select.select([fd], [], [], 0)
+        ready, _, _ = select.select([fd], [], [], wait)
         if not ready:
             break
         chunk = os.read(fd, 65536)
         if not chunk:
             break
         chunks.append(chunk)
+        wait = quiet
     return b"".join(chunks).decode("utf-8", "replace")
 
 
@@ -276,14 +280,15 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool]:
             if read_fd in ready:
                 reader._fill(None)
     finally:
+        stack = ""
         if answer is None:
             if outcome == "timeout":
                 _signal(pid, signal.SIGUSR1)  # ask for the stack first
-                select.select([fault_read], [], [], 0.5)
+                stack = _read_quiet(fault_read, first=1.0, quiet=0.1)
             _signal(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         os.close(read_fd)
-        stack = _read_all(fault_read)
+        stack += _read_quiet(fault_read, first=0.0, quiet=0.0)
         os.close(fault_read)
     if answer is not None:
         return answer, parent_alive

@@ -229,6 +229,9 @@ class Loader:
         except ConfigError as exc:
             if exc.file is None:
                 exc.file, exc.line = source.file, source.line
+            elif os.path.exists(exc.file):
+                exc.file = os.path.abspath(exc.file)
+                workspace.add_file(exc.file)  # a broken rows file is watched like a good one
             workspace.errors.append(exc)
             return
         for file in found.files:

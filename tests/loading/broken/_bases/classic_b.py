@@ -1,0 +1,1 @@
+shared = dict(max_out_len=200)

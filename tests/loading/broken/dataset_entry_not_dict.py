@@ -1,0 +1,4 @@
+# broken: a dataset name where the dataset dict belongs
+datasets = [
+    'gsm8k',
+]

@@ -1,0 +1,17 @@
+# broken: ice_token is not in the template, so the examples have nowhere to go
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import FixKRetriever
+
+datasets = [
+    dict(
+        abbr='demo',
+        reader_cfg=dict(input_columns=['question'], output_column='answer'),
+        infer_cfg=dict(
+            ice_template=dict(type=PromptTemplate, template='Q: {question}\nA: {answer}\n'),
+            prompt_template=dict(type=PromptTemplate, template='Q: {question}\nA:', ice_token='</E>'),
+            retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
+            inferencer=dict(type=GenInferencer),
+        ),
+    )
+]

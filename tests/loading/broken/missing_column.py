@@ -1,0 +1,18 @@
+# broken: the rows have no 'answer' column, which the in-context examples need
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import FixKRetriever
+
+datasets = [
+    dict(
+        abbr='demo',
+        path='_data/no_answer.jsonl',
+        reader_cfg=dict(input_columns=['question'], output_column='answer'),
+        infer_cfg=dict(
+            ice_template=dict(type=PromptTemplate, template='Q: {question}\nA: {answer}\n'),
+            prompt_template=dict(type=PromptTemplate, template='</E>Q: {question}\nA:', ice_token='</E>'),
+            retriever=dict(type=FixKRetriever, fix_id_list=[0]),
+            inferencer=dict(type=GenInferencer),
+        ),
+    )
+]

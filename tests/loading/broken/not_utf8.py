@@ -1,0 +1,2 @@
+# broken: Latin-1 bytes, not UTF-8
+prompt = "café"

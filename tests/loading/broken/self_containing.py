@@ -1,0 +1,4 @@
+# broken: a dict that holds itself
+dataset = dict(abbr='loop')
+dataset['again'] = dataset
+datasets = [dataset]

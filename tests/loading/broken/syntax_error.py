@@ -1,0 +1,2 @@
+# broken: a doubled comma
+gsm8k_reader_cfg = dict(input_columns=['question'],, output_column='answer')

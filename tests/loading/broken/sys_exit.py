@@ -1,0 +1,4 @@
+# broken: a config that exits
+import sys
+
+sys.exit(2)

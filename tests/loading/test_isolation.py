@@ -1,0 +1,225 @@
+"""A config is code: whatever it does, the workbench survives and the next load works."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from workbench.loading import plain
+from workbench.loading.workspace import Loader, load_workspace
+
+from .conftest import write
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the worker needs fork()")
+
+GOOD = """\
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+demo_datasets = [
+    dict(
+        abbr='demo',
+        reader_cfg=dict(input_columns=['question'], output_column='answer'),
+        infer_cfg=dict(
+            prompt_template=dict(type=PromptTemplate, template='Q: {question}'),
+            retriever=dict(type=ZeroRetriever),
+            inferencer=dict(type=GenInferencer),
+        ),
+    )
+]
+"""
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    if not path.exists():
+        pytest.skip("needs /proc to list child processes")
+    return [int(p) for p in path.read_text().split()]
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.fixture
+def fast_loader():
+    with Loader(timeout=1.0) as loader:
+        yield loader
+
+
+def test_endless_loop_times_out_within_the_limit_and_the_next_load_works(tmp_path, fast_loader):
+    loop = write(tmp_path / "loop.py", "x = 1\nwhile True:\n    pass\n")
+    good = write(tmp_path / "good.py", GOOD)
+    started = time.monotonic()
+    workspace = fast_loader.load([loop])
+    took = time.monotonic() - started
+    assert took < 1.0 + 1.5, took
+    (error,) = workspace.errors
+    assert error.message == "the config did not finish within 1 s"
+    assert (error.file, error.line) == (str(loop), 2)  # where it was running
+    assert "--timeout" in error.hint
+    pid = fast_loader.worker_pid
+    assert pid is not None
+    again = fast_loader.load([good])
+    assert not again.errors and [d.abbr for d in again.datasets] == ["demo"]
+    assert fast_loader.worker_pid == pid  # the warm worker survived: only the load's fork died
+
+
+def test_endless_loop_through_the_cli_default_path(tmp_path):
+    loop = write(tmp_path / "loop.py", "while True:\n    pass\n")
+    good = write(tmp_path / "good.py", GOOD)
+    workspace = load_workspace([loop], timeout=0.5)
+    assert workspace.errors[0].message == "the config did not finish within 0.5 s"
+    assert not load_workspace([good]).errors
+
+
+def test_a_config_that_ignores_the_alarm_is_killed_and_still_located(tmp_path, fast_loader):
+    stubborn = write(tmp_path / "stubborn.py", (
+        "import time\n"
+        "while True:\n"
+        "    try:\n"
+        "        time.sleep(0.01)\n"
+        "    except BaseException:\n"
+        "        pass\n"
+    ))
+    workspace = fast_loader.load([stubborn])
+    (error,) = workspace.errors
+    assert error.message == "the config did not finish within 1 s"
+    assert (error.file, error.line) == (str(stubborn), 4)
+    assert not fast_loader.load([write(tmp_path / "good.py", GOOD)]).errors
+
+
+@pytest.mark.parametrize(("code", "message", "line"), [
+    ("import sys\nsys.exit()\n", "the config called sys.exit(None)", 2),
+    ("import os\nos._exit(9)\n", "the config ended the loader process with exit status 9", 2),
+    ("import ctypes\nctypes.string_at(0)\n", "the config's process crashed (segmentation fault)", 2),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+     "the config's process was killed (out of memory?)", 2),
+    ("blob = bytearray(8 * 1024 ** 3)\n", "the config ran out of memory (limit 2048 MiB)", 1),
+    ("raise KeyboardInterrupt\n", "KeyboardInterrupt", 1),
+])
+def test_crashes_become_located_errors(tmp_path, loader, code, message, line):
+    config = write(tmp_path / "bad.py", code)
+    (error,) = loader.load([config]).errors
+    assert (error.message, error.file, error.line) == (message, str(config), line)
+    assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors
+
+
+def test_the_warm_worker_is_reused_and_restarted_after_it_is_killed(tmp_path):
+    good = write(tmp_path / "good.py", GOOD)
+    with Loader() as loader:
+        loader.load([good])
+        pid = loader.worker_pid
+        for _ in range(5):
+            loader.load([good])
+        assert loader.worker_pid == pid and loader._worker.starts == 1
+        os.kill(pid, 9)
+        time.sleep(0.05)
+        workspace = loader.load([good])
+        assert not workspace.errors
+        assert loader.worker_pid not in (None, pid) and loader._worker.starts == 2
+        assert _state(pid) if Path(f"/proc/{pid}").exists() else True  # reaped, not a zombie
+        assert not Path(f"/proc/{pid}").exists()
+
+
+def test_no_zombies_after_failures_and_close(tmp_path):
+    with Loader(timeout=0.5) as loader:
+        for code in ("while True: pass\n", "import os\nos._exit(1)\n", "import sys\nsys.exit(1)\n"):
+            loader.load([write(tmp_path / "bad.py", code)])
+        pid = loader.worker_pid
+        assert _children(pid) == []  # every forked child was reaped
+    assert loader.worker_pid is None
+    assert not Path(f"/proc/{pid}").exists()  # close() waited for the worker
+
+
+def test_cancel_stops_a_running_load(tmp_path):
+    loop = write(tmp_path / "loop.py", "while True:\n    pass\n")
+    with Loader(timeout=30) as loader:
+        loader.load([write(tmp_path / "good.py", GOOD)])  # warm
+        timer = threading.Timer(0.3, loader.cancel)
+        timer.start()
+        started = time.monotonic()
+        workspace = loader.load([loop])
+        assert time.monotonic() - started < 5
+        assert workspace.errors[0].message == "the load was cancelled"
+        assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors
+
+
+def test_a_config_cannot_poison_the_next_load(tmp_path, loader):
+    poison = write(tmp_path / "poison.py", (
+        "import json, builtins\n"
+        "json.dumps = None\n"
+        "builtins.dict = list\n"
+        "x = 1\n"
+    ))
+    assert not loader.load([poison]).errors
+    workspace = loader.load([write(tmp_path / "good.py", GOOD)])
+    assert not workspace.errors and workspace.datasets[0].abbr == "demo"
+
+
+def test_output_of_the_config_does_not_break_the_protocol(tmp_path, loader):
+    noisy = write(tmp_path / "noisy.py", (
+        "import os, sys\n"
+        "print('hello ' * 10000)\n"
+        "sys.stderr.write('oops')\n"
+        "os.write(1, b'R\\x00\\x00\\x00\\x05junk')\n"
+        + GOOD
+    ))
+    workspace = loader.load([noisy])
+    assert not workspace.errors and workspace.datasets[0].abbr == "demo"
+
+
+def test_only_plain_data_crosses_back(tmp_path, loader):
+    config = write(tmp_path / "objects.py", GOOD + (
+        "class Custom:\n    pass\n"
+        "demo_datasets[0]['extra'] = dict(obj=Custom(), cls=Custom, fn=len, s={1}, t=(1, (2,)),\n"
+        "                                 labels={0: 'no', 1: 'yes'}, nan=float('nan'))\n"
+    ))
+    (dataset,) = loader.load([config]).datasets
+    extra = dataset.cfg["extra"]
+    assert extra["cls"] == "Custom" and extra["fn"] == "len" and extra["s"] == "{1}"
+    assert extra["obj"].startswith("<Custom object")
+    assert extra["t"] == (1, (2,)) and extra["labels"] == {0: "no", 1: "yes"}
+    assert extra["nan"] != extra["nan"]
+    assert dataset.cfg["infer_cfg"]["retriever"]["type"] == "opencompass.openicl.icl_retriever.ZeroRetriever"
+
+
+def test_wire_format_refuses_anything_but_plain_data():
+    with pytest.raises(TypeError):
+        plain.dumps({"x": object()})
+    value = {"a": (1, [2, {3: None}]), (1, "k"): {"\x00T": 1}, "f": float("inf")}
+    assert plain.loads(plain.dumps(value)) == value
+
+
+def test_the_parent_never_imports_config_code(tmp_path):
+    config = write(tmp_path / "side_effect.py", (
+        "import sys\n"
+        "sys.modules['workbench_was_here'] = sys\n"
+        + GOOD
+    ))
+    code = (
+        "import sys\n"
+        "from workbench.loading.workspace import load_workspace\n"
+        f"ws = load_workspace([{str(config)!r}])\n"
+        "assert not ws.errors, ws.errors\n"
+        "print('workbench_was_here' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_reloads_through_the_warm_worker_are_fast(tmp_path, loader):
+    good = write(tmp_path / "good.py", GOOD)
+    loader.load([good])
+    started = time.perf_counter()
+    for _ in range(10):
+        loader.load([good])
+    assert (time.perf_counter() - started) / 10 < 0.2
