@@ -117,7 +117,7 @@ EXPECTED: dict[str, tuple[str, int | None, str]] = {
 def _cases() -> list[str]:
     found = []
     for path in sorted(BROKEN.iterdir()):
-        if path.name.startswith("_") or path.name == "ruff.toml":  # helpers; the lint opt-out
+        if path.name.startswith(("_", ".")) or path.name == "ruff.toml":  # helpers, lint files
             continue
         found.append(f"{path.name}/config.py" if path.is_dir() else path.name)
     return found
