@@ -394,12 +394,15 @@ class ConfigWorker:
         return self._proc.pid if self._proc and self._proc.poll() is None else None
 
     def _start(self) -> None:
-        package_parent = str(Path(__file__).resolve().parents[2])
-        boot = (f"import sys; sys.path.insert(0, {package_parent!r}); "
+        # the parent's import path (editable installs, user site...), minus the working
+        # directory, whose files must not shadow the standard library a config imports
+        path = [p for p in sys.path if p not in ("", ".")]
+        path.insert(0, str(Path(__file__).resolve().parents[2]))
+        boot = (f"import sys; sys.path[:] = {path!r}; "
                 "from workbench.loading.worker import serve; serve()")
         stderr = None if os.environ.get("WORKBENCH_DEBUG_WORKER") else subprocess.DEVNULL
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-P", "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=stderr, bufsize=0, close_fds=True,
         )
         self._reader = _FrameReader(self._proc.stdout.fileno())  # type: ignore[union-attr]
@@ -427,6 +430,7 @@ class ConfigWorker:
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
              timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
         """One config file's result (see ``load_config_file``); errors come back as data."""
+        timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
         request = {"path": path, "roots": roots, "want_datasets": want_datasets,
                    "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd()}
         with self._lock:
