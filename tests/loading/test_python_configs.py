@@ -88,6 +88,19 @@ def test_read_base_falls_back_to_an_installed_framework_package(tmp_path, monkey
     assert [d["cfg"]["abbr"] for d in result["datasets"]] == ["demo"]
 
 
+def test_star_import_of_a_package_config_in_read_base(tmp_path, loader):
+    root = tmp_path / "site"
+    write(root / "opencompass" / "configs" / "datasets" / "demo" / "demo_gen.py", BASE)
+    top = write(tmp_path / "eval.py", (
+        "from mmengine.config import read_base\n\nwith read_base():\n"
+        "    from opencompass.configs.datasets.demo.demo_gen import *\n\n"
+        "demo_datasets[0]['abbr'] = 'starred'\n"
+        "retriever = ZeroRetriever\n"
+    ))
+    workspace = _load(loader, top, roots=[root])
+    assert [d.abbr for d in workspace.datasets] == ["starred"]
+
+
 def test_framework_names_are_markers_and_types_may_be_strings(tmp_path, loader):
     top = write(tmp_path / "c.py", (
         "import opencompass.openicl.icl_retriever as retrievers\n"
@@ -114,12 +127,15 @@ def test_unknown_types_are_kept_and_reported(tmp_path, loader):
         "from mypkg.postprocess import clean\n"
         "class MyEvaluator:\n    pass\n"
         "demo_datasets[0]['eval_cfg'] = dict(evaluator=dict(type=MyEvaluator),\n"
-        "                                    pred_postprocessor=dict(type=clean))\n"
+        "                                    pred_postprocessor=dict(type=clean),\n"
+        "                                    cast=dict(type=str))\n"
     ))
     workspace = _load(loader, top)
     eval_cfg = workspace.datasets[0].cfg["eval_cfg"]
     assert eval_cfg == {"evaluator": {"type": "MyEvaluator"},
-                        "pred_postprocessor": {"type": "mypkg.postprocess.clean"}}
+                        "pred_postprocessor": {"type": "mypkg.postprocess.clean"},
+                        "cast": {"type": "str"}}
+    assert len(workspace.warnings) == 2
     assert any("type mypkg.postprocess.clean comes from mypkg" in w for w in workspace.warnings)
     assert any("type MyEvaluator is defined in the config" in w for w in workspace.warnings)
 

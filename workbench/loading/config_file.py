@@ -10,6 +10,7 @@ Each entry is converted on its own, so one bad dataset spoils only itself.
 
 from __future__ import annotations
 
+import builtins
 import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -71,7 +72,11 @@ def _type_notes(value: Any, out: dict[str, str]) -> None:
             elif kind is not None and not isinstance(kind, str) and callable(kind):
                 name = dotted_name(kind)
                 module = getattr(kind, "__module__", "") or ""
-                if not (isinstance(module, str) and is_stdlib(module) and module != "builtins"):
+                # classes made in a config get module 'builtins' (mmengine runs configs without
+                # __name__), so a real builtin is told apart by identity
+                real_builtin = getattr(builtins, name, None) is kind
+                if not real_builtin and not (isinstance(module, str) and module != "builtins"
+                                             and is_stdlib(module)):
                     out.setdefault(name, f"type {name} is defined in the config, not by a "
                                    f"framework; kept as the name {name.rsplit('.', 1)[-1]!r}")
             stack.extend(dict.values(item))
