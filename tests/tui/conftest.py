@@ -82,7 +82,7 @@ def pane_text(app: WorkbenchApp, pane_id: str) -> str:
 
         walk(widget.root)
         return "\n".join(lines)
-    return plain(widget.query_one(".body").content)
+    return plain(widget.renderable)
 
 
 def plain(renderable) -> str:

@@ -223,3 +223,19 @@ async def test_a_preloaded_first_load_is_used(monkeypatch):
         assert calls == []
         await press(pilot, "r")
         assert len(calls) == 1
+
+
+async def test_long_texts_are_cut_until_a_asks_for_all(workspace):
+    import json
+
+    rows = workspace / "data" / "qa.jsonl"
+    rows.write_text(json.dumps({"question": "x" * 50_000 + "THE END", "answer": "y"}) + "\n" + rows.read_text())
+    app = make_app(workspace / "eval_fixture.py")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert "more characters not shown" in pane_text(app, "final-input")
+        assert len(app.frame.final_text) > 50_000  # the clipboard gets everything
+        await press(pilot, "a")
+        assert app.options.max_chars is None
+        assert "more characters not shown" not in pane_text(app, "final-input")
+        assert pane_text(app, "final-input").count("THE END") == 2  # in-context example 1 and the test row

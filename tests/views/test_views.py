@@ -143,3 +143,11 @@ def test_selection_moves_and_wraps(loaded):
 def test_paths_show_relative_to_the_workspace():
     assert display_path(FIXTURE / "datasets" / "qa_gen.py", FIXTURE) == "datasets/qa_gen.py"
     assert display_path(None, FIXTURE) == "<config>"
+
+
+def test_long_texts_are_cut_to_head_and_tail_only_when_asked():
+    value = "A" * 1000 + "B" * 1000
+    text = styled(value, ViewOptions(max_chars=100)).plain
+    assert text.startswith("A" * 75 + "\n┄┄ 1,900 more characters not shown")
+    assert text.endswith("┄┄\n" + "B" * 25)
+    assert styled(value, ViewOptions()).plain == value

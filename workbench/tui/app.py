@@ -44,7 +44,7 @@ from .config import AppConfig
 from .editor import editor_command
 from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
 from .panes.template_tree import TemplateTree
-from .panes.view_pane import ViewPane
+from .panes.view_pane import ViewPane, render_lines
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
 from .session import Inputs, Loaded, load, model_kinds
@@ -52,6 +52,7 @@ from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for,
 from .watcher import watch_changes, watch_folders
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
+LONG_TEXT = 24_000  # characters of one text shown until `a` asks for all (head and tail, cut marked)
 
 
 class WorkbenchApp(App[int]):
@@ -97,6 +98,8 @@ class WorkbenchApp(App[int]):
                 tooltip="colour text by where it came from (template, row, example, meta)"),
         Binding("s", "toggle_side_by_side", "side by side", show=False,
                 tooltip="every model's final input for this sample, side by side"),
+        Binding("a", "toggle_long_texts", "all text", show=False,
+                tooltip="show all of very long texts (they are cut to head and tail by default)"),
         Binding("c", "copy", "copy",
                 tooltip="copy the final input to the clipboard (OSC 52: works over SSH)"),
         Binding("e", "edit", "edit", show=False,
@@ -118,7 +121,7 @@ class WorkbenchApp(App[int]):
         self.config = config
         self.inputs = config.inputs
         self.selection = Selection()
-        self.options = ViewOptions(root=self.inputs.root())
+        self.options = ViewOptions(root=self.inputs.root(), max_chars=LONG_TEXT)
         self.good: Loaded | None = None  # the last load without config errors
         self.latest: Loaded | None = None  # the newest load, good or not
         self.frame: Frame | None = None
@@ -255,13 +258,25 @@ class WorkbenchApp(App[int]):
             return
         self._frame_token += 1
         self._pending_frame = True
-        self._build_frame(self._frame_token, self.good, self.selection, self.options)
+        widths = {pane.id: pane.text_width or self.size.width // 2 for pane in self.query(ViewPane)}
+        self._build_frame(self._frame_token, self.good, self.selection, self.options, widths)
 
     @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
-    def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions) -> None:
+    def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
+                     widths: dict[str, int]) -> None:
         frame = build_frame(loaded.catalog, selection, opts)
+        lines = {}
+        for pane_id, renderable in (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
+                                    ("timeline", frame.timeline)):
+            if get_current_worker().is_cancelled:
+                return
+            lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
         if not get_current_worker().is_cancelled:
-            self.post_message(FrameReady(token, frame))
+            self.post_message(FrameReady(token, frame, lines))
+
+    @on(ViewPane.Resized)
+    def _pane_resized(self) -> None:
+        self.request_frame()
 
     @on(FrameReady)
     def _frame_ready(self, message: FrameReady) -> None:
@@ -270,10 +285,14 @@ class WorkbenchApp(App[int]):
         self._pending_frame = False
         frame = self.frame = message.frame
         self.selection = frame.selection
+        lines = message.lines
         with self.batch_update():
-            self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title)
-            self.query_one("#final-input", ViewPane).show(frame.final_input, frame.final_input_title)
-            self.query_one("#timeline", ViewPane).show(frame.timeline, frame.timeline_title)
+            self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
+                                                          lines["prompt-list"])
+            self.query_one("#final-input", ViewPane).show(frame.final_input, frame.final_input_title,
+                                                          lines["final-input"])
+            self.query_one("#timeline", ViewPane).show(frame.timeline, frame.timeline_title,
+                                                       lines["timeline"])
             self.query_one(TemplateTree).mark_selected(self._selected_keys())
             self._update_status()
 
@@ -285,7 +304,9 @@ class WorkbenchApp(App[int]):
         note = Text("nothing rendered yet: fix the problem above and save", style="italic")
         for pane_id, title in (("#prompt-list", "PromptList"), ("#final-input", "Final input"),
                                ("#timeline", "Timeline")):
-            self.query_one(pane_id, ViewPane).show(note if pane_id == "#prompt-list" else "", title)
+            pane = self.query_one(pane_id, ViewPane)
+            shown = note if pane_id == "#prompt-list" else Text("")
+            pane.show(shown, title, render_lines(shown, pane.text_width or 40))
         self._update_status()
 
     def _selected_keys(self) -> list[tuple[str, str]]:
@@ -315,6 +336,8 @@ class WorkbenchApp(App[int]):
             flags.append("no origins")
         if self.options.side_by_side:
             flags.append("side by side")
+        if self.options.max_chars is None:
+            flags.append("all text")
         right = Text(" ".join(flags) + ("  " if flags else ""))
         latest = self.latest
         if self._pending_load and latest is None:
@@ -436,6 +459,9 @@ class WorkbenchApp(App[int]):
 
     def action_toggle_provenance(self) -> None:
         self._set_options(provenance=not self.options.provenance)
+
+    def action_toggle_long_texts(self) -> None:
+        self._set_options(max_chars=None if self.options.max_chars else LONG_TEXT)
 
     def action_toggle_side_by_side(self) -> None:
         self._set_options(side_by_side=not self.options.side_by_side)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.message import Message
+from textual.strip import Strip
 
 from ..views.frame import Frame
 from .session import Loaded
@@ -32,10 +33,13 @@ class WorkspaceLoaded(Message, bubble=False):
 
 
 class FrameReady(Message, bubble=False):
-    def __init__(self, token: int, frame: Frame) -> None:
+    """A frame, with each pane's renderable already wrapped into lines at its width."""
+
+    def __init__(self, token: int, frame: Frame, lines: dict[str, list[Strip]]) -> None:
         super().__init__()
         self.token = token
         self.frame = frame
+        self.lines = lines
 
 
 class SearchDone(Message, bubble=False):

@@ -16,6 +16,9 @@ class ViewOptions:
     palette: Palette = DEFAULT_PALETTE
     tokens: tuple[str, ...] = ()  # the selected model's literal special tokens
     root: Path | None = None  # paths are shown relative to this folder
+    # Show at most this many characters of one text (its head and tail, the cut marked);
+    # None shows everything.  The TUI sets it so long-context prompts stay responsive.
+    max_chars: int | None = None
 
 
 def display_path(path: str | Path | None, root: Path | None) -> str:

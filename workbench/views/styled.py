@@ -32,6 +32,14 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
     out = Text(overflow="fold")
     if not value:
         return out
+    limit = opts.max_chars
+    if limit is not None and len(value) > limit:
+        head, tail = value[: limit * 3 // 4], value[len(value) - limit // 4:]  # PStr slices keep origins
+        out = styled(head, opts, base)
+        hidden = len(value) - len(head) - len(tail)
+        out.append(f"\n┄┄ {hidden:,} more characters not shown here (all of them are sent, copied "
+                   f"and exported) ┄┄\n", style=opts.palette.style("faint"))
+        return out.append_text(styled(tail, opts, base))
     palette = opts.palette
     base_style = Style.parse(base) if isinstance(base, str) else (base or Style.null())
     cuts = {0, len(value)}
