@@ -125,3 +125,33 @@ async def test_first_load_broken_shows_the_error_and_recovers(workspace):
         target.write_text(good)
         await wait_for(pilot, lambda: shows(app, "final-input", OLD))
         assert not banner(app)
+
+
+async def test_mixed_save_styles_under_stress_end_on_the_final_content(workspace):
+    """Write-in-place, rename-over, delete-then-create, truncate-then-write, fast: the last wins."""
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "qa_gen.py"
+    good = target.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        for n in range(200):
+            text = good.replace(OLD, f"Stress {n}.")
+            style = n % 4
+            if style == 0:
+                target.write_text(text)
+            elif style == 1:
+                tmp = target.with_name(f".qa_gen.{n}.tmp")
+                tmp.write_text(text)
+                os.replace(tmp, target)
+            elif style == 2:
+                target.unlink()
+                target.write_text(text)
+            else:
+                with target.open("w") as out:
+                    out.truncate()
+                    out.flush()
+                    out.write(text)
+            if n % 50 == 0:
+                await pilot.pause()
+        await wait_for(pilot, lambda: shows(app, "final-input", "Stress 199.") and not banner(app), timeout=15)
+        assert not stale(app)
