@@ -151,3 +151,10 @@ def test_long_texts_are_cut_to_head_and_tail_only_when_asked():
     assert text.startswith("A" * 75 + "\n┄┄ 1,900 more characters not shown")
     assert text.endswith("┄┄\n" + "B" * 25)
     assert styled(value, ViewOptions()).plain == value
+
+
+def test_the_pairs_warnings_show_with_its_prompt_list(loaded, opts):
+    _, catalog = loaded
+    text = plain(build_frame(catalog, Selection("chat", "chatml-7b"), opts).prompt_list)
+    assert text.startswith("⚠ 1 warning (at the end): the dataset is an AISBench config")
+    assert "\n⚠ the dataset is an AISBench config and the model an OpenCompass one" in text

@@ -107,6 +107,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                       seconds=time.perf_counter() - started)
     files = list(dict.fromkeys([*named, *(Path(f) for f in workspace.files), *known]))
     problems = [Problem.of(e) for e in workspace.errors]
+    problems += [Problem(str(w), kind="warning") for w in workspace.warnings]
     for error in workspace.errors:
         if error.file and Path(error.file) not in files:
             files.append(Path(error.file))

@@ -119,6 +119,12 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     request = sample.requests[sel.request]
     which = f" · {request_tag(request, sel.request + 1)}" if requests > 1 else ""
     pl = prompt_list_view(request, mopts, sample)
+    notes = list(getattr(getattr(pair, "notes", None), "messages", ()) or ())
+    if notes:  # one line on top, so the prompt stays in view; all of them at the end
+        head = Text(f"⚠ {len(notes)} warning{'s' if len(notes) != 1 else ''} (at the end): ",
+                    style=opts.palette.style("warning"), no_wrap=True, overflow="ellipsis")
+        head.append(one_line(notes[0]), style=opts.palette.style("faint"))
+        pl = Group(head, pl, Text(""), warnings_view(notes, opts))
     if opts.side_by_side:
         final, final_title = _side_by_side(catalog, sel, opts)
     else:
@@ -133,6 +139,17 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         timeline=timeline, timeline_title=f"Timeline · {requests} request{'s' if requests != 1 else ''}",
         samples=count, requests=requests, final_text=exact_text(request),
     )
+
+
+def warnings_view(messages: list[str], opts: ViewOptions) -> Text:
+    """The render's warnings for this pair (framework quirks, unfilled fields), one a line."""
+    out = Text()
+    for i, message in enumerate(messages):
+        if i:
+            out.append("\n")
+        out.append("⚠ ", style=opts.palette.style("warning"))
+        out.append(one_line(message), style=opts.palette.style("warning"))
+    return out
 
 
 def _side_by_side(catalog: Catalog, sel: Selection, opts: ViewOptions) -> tuple[RenderableType, str]:
