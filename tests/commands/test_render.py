@@ -153,3 +153,61 @@ def test_warnings_go_to_stderr_unless_quiet(tmp_path):
     assert "warning" not in quiet.err
     as_json = run_cli("render", "eval.py", "--model", "chat-lm", cwd=tmp_path)
     assert "warning" not in as_json.err and "{nothing}" in as_json.out
+
+
+MULTI_TURN = '''\
+from ais_bench.benchmark.openicl.icl_inferencer import MultiTurnGenInferencer
+from ais_bench.benchmark.openicl.icl_prompt_template import MultiTurnPromptTemplate
+from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
+
+datasets = [dict(
+    abbr='mt', path='rows.jsonl',
+    reader_cfg=dict(input_columns=['question', 'answer'], output_column='answer'),
+    infer_cfg=dict(
+        prompt_template=dict(type=MultiTurnPromptTemplate, template=dict(round=[
+            dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='{answer}')])),
+        retriever=dict(type=ZeroRetriever),
+        inferencer=dict(type=MultiTurnGenInferencer, infer_mode='every_with_gt'),
+    ),
+)]
+'''
+
+
+@pytest.fixture(scope="module")
+def late_failure(tmp_path_factory) -> Path:
+    """Rows 0-9 render; row 10 has no turns to answer, so rendering stops there."""
+    root = tmp_path_factory.mktemp("late")
+    (root / "eval.py").write_text(MULTI_TURN)
+    rows = [{"question": [f"q{i}", "more?"], "answer": [f"a{i}", "yes"]} for i in range(30)]
+    rows[10] = {"question": [], "answer": []}
+    (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
+
+
+def test_a_pair_failing_part_way_keeps_what_rendered(late_failure):
+    result = run_cli("render", "eval.py", cwd=late_failure)
+    assert result.code == 3
+    d = json.loads(result.out)
+    assert [s["index"] for s in d["renders"][0]["samples"]] == list(range(10))
+    assert "needs BOT turns" in d["errors"][0]["message"]
+    assert "rendering stopped there" in d["errors"][0]["message"]
+    assert "rendering stopped there" in result.err
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "markdown"])
+def test_jobs_stop_at_the_same_sample(late_failure, fmt):
+    serial = run_cli("render", "eval.py", "-f", fmt, cwd=late_failure)
+    parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "2", cwd=late_failure)
+    assert (parallel.code, parallel.out, parallel.err) == (serial.code, serial.out, serial.err)
+
+
+def test_a_snapshot_failing_part_way_keeps_the_old_file(late_failure):
+    snap = late_failure / "snaps" / "mt" / "_no-model.snap"
+    snap.parent.mkdir(parents=True)
+    snap.write_text("# prompt-workbench snapshot 1\n# dataset: \"mt\"\n# model: null\n")
+    result = run_cli("snapshot", "eval.py", "--dir", "snaps", cwd=late_failure)
+    assert result.code == 3
+    assert "kept " in result.out
+    assert snap.read_text().startswith("# prompt-workbench snapshot 1\n# dataset")
+    assert run_cli("snapshot", "eval.py", "--dir", "snaps", "--sample", "0-9", cwd=late_failure).code == 0
+    assert "=== sample 9 · turn 1 ===" in snap.read_text()
