@@ -223,3 +223,27 @@ def test_reloads_through_the_warm_worker_are_fast(tmp_path, loader):
     for _ in range(10):
         loader.load([good])
     assert (time.perf_counter() - started) / 10 < 0.2
+
+
+def test_the_worker_precompiles_but_never_runs_a_config(tmp_path, loader):
+    marker = tmp_path / "ran.txt"
+    config = write(tmp_path / "side_effect.py", GOOD + (
+        "def note():\n"
+        f"    with open({str(marker)!r}, 'a') as f:\n"
+        "        f.write('x')\n"
+        "note()\n"
+    ))
+    loader.load([config])
+    time.sleep(0.2)  # the worker precompiles after answering
+    loader.load([config])
+    time.sleep(0.2)
+    assert marker.read_text() == "xx"  # once per load, never by the worker itself
+
+
+def test_an_edit_is_seen_even_with_the_same_size_and_time(tmp_path, loader):
+    config = write(tmp_path / "c.py", GOOD.replace("abbr='demo'", "abbr='aaaa'"))
+    stat = config.stat()
+    assert loader.load([config]).datasets[0].abbr == "aaaa"
+    config.write_text(GOOD.replace("abbr='demo'", "abbr='bbbb'"))
+    os.utime(config, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert loader.load([config]).datasets[0].abbr == "bbbb"

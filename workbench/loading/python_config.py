@@ -393,18 +393,16 @@ class Executor:
             return ConfigModule(path, data, lines=lines, lazy=False)
         source = self._read_source(path, importer)
         self._record_file(path)
-        try:
-            tree = ast.parse(source, filename=str(path))
-        except SyntaxError as exc:
-            raise ConfigError(f"SyntaxError: {exc.msg}", file=str(path), line=exc.lineno,
-                              hint="fix the Python syntax at that line") from None
-        except ValueError as exc:  # e.g. NUL bytes
-            raise ConfigError(f"cannot parse the config: {exc}", file=str(path)) from None
+        analysis = analyse(path, source)
+        if isinstance(analysis.detected, ConfigError) and analysis.syntax:
+            raise _fresh(analysis.detected)
         self.stack.append(path)
         try:
             if lazy is None:
-                lazy = _is_lazy(tree, path)
-            elif not lazy and _is_lazy(tree, path):
+                if isinstance(analysis.detected, ConfigError):
+                    raise _fresh(analysis.detected)
+                lazy = analysis.detected
+            elif not lazy and analysis.detected is True:
                 assert importer is not None
                 raise ConfigError(
                     f"{path.name} uses `with read_base():` or framework imports, but the config "
@@ -414,7 +412,10 @@ class Executor:
                     "`with read_base():` imports, not both",
                 )
             if lazy:
-                return self._run_lazy(path, tree)
+                if isinstance(analysis.lazy, ConfigError):
+                    raise _fresh(analysis.lazy)
+                assert analysis.lazy is not None
+                return self._run_lazy(path, analysis.lazy)
             return self._run_classic(path, source)
         finally:
             self.stack.pop()
@@ -438,72 +439,45 @@ class Executor:
                               file=str(path), line=line, hint="re-save the file as UTF-8") from None
 
     # lazy-import mode (read_base) ------------------------------------------------------
-    def _run_lazy(self, path: Path, tree: ast.Module) -> ConfigModule:
-        body = tree.body
-        base_stmts: list[ast.ImportFrom] = []
-        for index, node in enumerate(body):
-            if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-                    and node.targets[0].id == BASE_KEY):
-                raise ConfigError(
-                    "`_base_ = ...` cannot be mixed with `with read_base():` or framework imports",
-                    file=str(path), line=node.lineno,
-                    hint="mmengine needs one style per inheritance chain: import the bases inside "
-                    "`with read_base():`",
-                )
-            if not isinstance(node, ast.With):
-                continue
-            if not _is_read_base(node):
-                raise _only_read_base(node, path)
-            for stmt in node.body:
-                if not isinstance(stmt, ast.ImportFrom):
-                    raise ConfigError(
-                        "only `from ... import ...` statements may appear inside `with read_base():`",
-                        file=str(path), line=stmt.lineno,
-                        hint="move other code below the read_base block",
-                    )
-                if stmt.module is None:
-                    raise ConfigError(
-                        "`from . import name` is not allowed in `with read_base():`",
-                        file=str(path), line=stmt.lineno,
-                        hint="name the module: `from .name import name_datasets`",
-                    )
-            base_stmts = list(node.body)
-            del body[index]
-            break
-        for node in body:
-            if isinstance(node, ast.With) and _is_read_base(node):
-                raise ConfigError(
-                    "only the first `with read_base():` block of a config is read",
-                    file=str(path), line=node.lineno,
-                    hint="mmengine reads the bases of one block; put every base import in it",
-                )
-
+    def _run_lazy(self, path: Path, code: LazyCode) -> ConfigModule:
         bases: dict[str, ConfigModule] = {}
-        imported: set[str] = set()
-        for stmt in base_stmts:
-            key = "." * stmt.level + (stmt.module or "")
-            if key in bases:
+        imported: set[str] = set(code.imported)
+        for stmt in code.bases:
+            if stmt.key in bases:
                 continue
-            base_path = self._resolve_base(key, path, stmt.lineno)
-            module = self._run_file(base_path, importer=(path, stmt.lineno), lazy=True)
+            base_path = self._resolve_base(stmt.key, path, stmt.line)
+            module = self._run_file(base_path, importer=(path, stmt.line), lazy=True)
             module.names = {k: self._copy_config(v) for k, v in module.names.items()}
-            bases[key] = module
+            bases[stmt.key] = module
             imported |= module.imported
-
         namespace: dict[str, Any] = {"__file__": str(path)}
         lines: dict[str, tuple[str, int]] = {}
-        transformer = _LazyTransformer(self, path, bases, namespace, lines)
-        for stmt in base_stmts:
-            transformer.inject(stmt)
-        tree = transformer.visit(tree)
-        imported |= transformer.imported
-        self._track_dicts(tree, path)
-        ast.fix_missing_locations(tree)
-        lines.update(_assignment_lines(tree, path))
+        for stmt in (*code.bases, *code.late):  # mmengine fills them in before the code runs
+            self._inject(path, bases[stmt.key], stmt, namespace, lines)
+        lines.update({name: (str(path), line) for name, line in code.lines.items()})
         namespace["__builtins__"] = self._builtins(path)
-        self._exec(tree, path, namespace)
+        self._exec(code.code, path, namespace)
         names = {k: v for k, v in namespace.items() if not k.startswith("__")}
         return ConfigModule(path, names, imported=imported, lines=lines, lazy=True)
+
+    def _inject(self, path: Path, base: ConfigModule, stmt: BaseImport, namespace: dict[str, Any],
+                lines: dict[str, tuple[str, int]]) -> None:
+        for name, alias in stmt.names:
+            if name == "*":
+                namespace.update(base.names)
+                for key in base.names:
+                    lines[key] = base.lines.get(key, (str(path), stmt.line))
+                return
+            if name not in base.names:
+                defined = ", ".join(sorted(n for n in base.names if not n.startswith("_"))[:12])
+                raise ConfigError(
+                    f"cannot import name {name!r} from {base.path.name}",
+                    file=str(path), line=stmt.line,
+                    hint=f"{base.path.name} defines: {defined or 'nothing'}",
+                )
+            target = alias or name
+            namespace[target] = base.names[name]
+            lines[target] = base.lines.get(name, (str(path), stmt.line))
 
     def _resolve_base(self, key: str, importer: Path, line: int) -> Path:
         level = len(key) - len(key.lstrip("."))
@@ -566,7 +540,12 @@ class Executor:
         source = _substitute_predefined(source, path)
         source = self._substitute_env(source, path)
         source, base_vars = _pre_substitute_base_vars(source)
-        tree = ast.parse(source, filename=str(path))
+        try:
+            tree = ast.parse(source, filename=str(path))
+        except SyntaxError as exc:  # a {{ }} substitution made it invalid
+            raise ConfigError(f"SyntaxError after substituting {{{{ }}}} values: {exc.msg}",
+                              file=str(path), line=exc.lineno,
+                              hint="quote the {{ }} placeholder, or give a value valid there") from None
         base_files = _base_files(tree, path)
         base_cfg: dict[str, Any] = ConfigDict()
         base_lines: dict[str, tuple[str, int]] = {}
@@ -586,10 +565,10 @@ class Executor:
             base_cfg.update({k: self._copy_config(v) for k, v in module.names.items()})
             base_lines.update(module.lines)
         tree = _RemoveBaseAssign().visit(tree)
-        self._track_dicts(tree, path)
+        _DictTracker(str(path)).visit(tree)
         ast.fix_missing_locations(tree)
         namespace: dict[str, Any] = {BASE_KEY: base_cfg, "__builtins__": self._builtins(path)}
-        self._exec(tree, path, namespace)
+        self._exec(_compile(tree, path), path, namespace)
         names = {k: v for k, v in namespace.items()
                  if k != BASE_KEY and not k.startswith("__")
                  and not isinstance(v, (types.FunctionType, types.ModuleType))}
@@ -620,10 +599,6 @@ class Executor:
         return source
 
     # running code ----------------------------------------------------------------------
-    def _track_dicts(self, tree: ast.Module, path: Path) -> None:
-        """Every dict display and dict(...) call records where it was made."""
-        _DictTracker(str(path)).visit(tree)
-
     def _builtins(self, path: Path) -> dict[str, Any]:
         executor = self
         real_open = builtins.open
@@ -687,12 +662,7 @@ class Executor:
             return FrameworkRef(name)
         return FrameworkRef(name.split(".", 1)[0])
 
-    def _exec(self, tree: ast.Module, path: Path, namespace: dict[str, Any]) -> None:
-        try:
-            code = compile(tree, str(path), "exec")
-        except (SyntaxError, ValueError) as exc:
-            raise ConfigError(f"SyntaxError: {getattr(exc, 'msg', exc)}", file=str(path),
-                              line=getattr(exc, "lineno", None)) from None
+    def _exec(self, code: types.CodeType, path: Path, namespace: dict[str, Any]) -> None:
         try:
             exec(code, namespace)
         except ConfigError:
@@ -740,49 +710,167 @@ class Executor:
         return found
 
 
-class _LazyTransformer(ast.NodeTransformer):
-    """mmengine's ImportTransformer, for the base-import part: names are injected up front."""
+@dataclass(frozen=True)
+class BaseImport:
+    """``from <key> import names`` naming a base config (``key`` keeps its leading dots)."""
 
-    def __init__(self, executor: Executor, path: Path, bases: dict[str, ConfigModule],
-                 namespace: dict[str, Any], lines: dict[str, tuple[str, int]]) -> None:
-        self.executor = executor
-        self.path = path
-        self.bases = bases
-        self.namespace = namespace
-        self.lines = lines
-        self.imported: set[str] = set()
+    key: str
+    names: tuple[tuple[str, str | None], ...]  # (name, alias); ("*", None) for all
+    line: int
 
-    def inject(self, node: ast.ImportFrom) -> None:
-        key = "." * node.level + (node.module or "")
-        base = self.bases[key]
-        for alias in node.names:
-            if alias.name == "*":
-                self.namespace.update(base.names)
-                for name in base.names:
-                    self.lines[name] = base.lines.get(name, (str(self.path), node.lineno))
-                return
-            if alias.name not in base.names:
-                defined = ", ".join(sorted(n for n in base.names if not n.startswith("_"))[:12])
+
+@dataclass(frozen=True)
+class LazyCode:
+    """A lazy-import config compiled: what runs, and the bases it reads first."""
+
+    code: types.CodeType
+    bases: tuple[BaseImport, ...]  # the read_base block
+    late: tuple[BaseImport, ...]  # other imports of those same modules (mmengine fills them early too)
+    imported: frozenset[str]  # names bound by import statements
+    lines: dict[str, int]  # last top-level assignment of each name
+
+
+@dataclass
+class Analysis:
+    """What reading a file's text tells, before anything runs (cached by content)."""
+
+    detected: bool | ConfigError  # lazy-import mode as a top config, or why it is refused
+    lazy: LazyCode | ConfigError | None = None
+    syntax: bool = False  # ``detected`` holds a syntax error: the file cannot be used at all
+
+
+_ANALYSES: dict[tuple[str, bytes], Analysis] = {}
+MAX_CACHED = 4096
+MAX_PRECOMPILE_BYTES = 2 * 1024**2
+
+
+def _fresh(error: ConfigError) -> ConfigError:
+    return ConfigError(error.message, file=error.file, line=error.line, hint=error.hint)
+
+
+def analyse(path: Path, source: str) -> Analysis:
+    """Parse, detect the mode and compile the lazy-import form; cached by path and content."""
+    import hashlib
+
+    key = (str(path), hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    found = _ANALYSES.get(key)
+    if found is not None:
+        return found
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        analysis = Analysis(ConfigError(f"SyntaxError: {exc.msg}", file=str(path), line=exc.lineno,
+                                        hint="fix the Python syntax at that line"), syntax=True)
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        analysis = Analysis(ConfigError(f"cannot parse the config: {exc}", file=str(path)), syntax=True)
+    else:
+        try:
+            detected: bool | ConfigError = _is_lazy(tree, path)
+        except ConfigError as exc:
+            detected = exc
+        try:
+            lazy: LazyCode | ConfigError = _compile_lazy(tree, path)
+        except ConfigError as exc:
+            lazy = exc
+        analysis = Analysis(detected, lazy)
+    if len(_ANALYSES) >= MAX_CACHED:
+        _ANALYSES.pop(next(iter(_ANALYSES)))
+    _ANALYSES[key] = analysis
+    return analysis
+
+
+def precompile(paths: Iterable[str]) -> None:
+    """Analyse files ahead of the next load (the worker does this; nothing is executed)."""
+    for name in dict.fromkeys(paths):
+        path = Path(name)
+        if path.suffix != PY_SUFFIX:
+            continue
+        try:
+            raw = path.read_bytes()
+            if len(raw) <= MAX_PRECOMPILE_BYTES:
+                analyse(path, raw.decode("utf-8-sig"))
+        except Exception:  # the load itself reports any problem with the file
+            continue
+
+
+def _compile(tree: ast.Module, path: Path) -> types.CodeType:
+    try:
+        return compile(tree, str(path), "exec")
+    except SyntaxError as exc:  # e.g. `return` outside a function: found only when compiling
+        raise ConfigError(f"SyntaxError: {exc.msg}", file=str(path), line=exc.lineno,
+                          hint="fix the Python syntax at that line") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise ConfigError(f"cannot compile the config: {exc}", file=str(path)) from None
+
+
+def _base_import(node: ast.ImportFrom) -> BaseImport:
+    return BaseImport("." * node.level + (node.module or ""),
+                      tuple((a.name, a.asname) for a in node.names), node.lineno)
+
+
+def _compile_lazy(tree: ast.Module, path: Path) -> LazyCode:
+    """``Config._parse_lazy_import`` up to running the code (which needs the bases)."""
+    body = tree.body
+    base_stmts: list[ast.ImportFrom] = []
+    for index, node in enumerate(body):
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == BASE_KEY):
+            raise ConfigError(
+                "`_base_ = ...` cannot be mixed with `with read_base():` or framework imports",
+                file=str(path), line=node.lineno,
+                hint="mmengine needs one style per inheritance chain: import the bases inside "
+                "`with read_base():`",
+            )
+        if not isinstance(node, ast.With):
+            continue
+        if not _is_read_base(node):
+            raise _only_read_base(node, path)
+        for stmt in node.body:
+            if not isinstance(stmt, ast.ImportFrom):
                 raise ConfigError(
-                    f"cannot import name {alias.name!r} from {base.path.name}",
-                    file=str(self.path), line=node.lineno,
-                    hint=f"{base.path.name} defines: {defined or 'nothing'}",
+                    "only `from ... import ...` statements may appear inside `with read_base():`",
+                    file=str(path), line=stmt.lineno,
+                    hint="move other code below the read_base block",
                 )
-            target = alias.asname or alias.name
-            self.namespace[target] = base.names[alias.name]
-            self.lines[target] = base.lines.get(alias.name, (str(self.path), node.lineno))
+            if stmt.module is None:
+                raise ConfigError(
+                    "`from . import name` is not allowed in `with read_base():`",
+                    file=str(path), line=stmt.lineno,
+                    hint="name the module: `from .name import name_datasets`",
+                )
+        base_stmts = list(node.body)  # type: ignore[arg-type]
+        del body[index]
+        break
+    for node in body:
+        if isinstance(node, ast.With) and _is_read_base(node):
+            raise ConfigError(
+                "only the first `with read_base():` block of a config is read",
+                file=str(path), line=node.lineno,
+                hint="mmengine reads the bases of one block; put every base import in it",
+            )
+    bases = tuple(_base_import(stmt) for stmt in base_stmts)
+    imports = _ImportScan({b.key for b in bases})
+    tree = imports.visit(tree)
+    _DictTracker(str(path)).visit(tree)
+    ast.fix_missing_locations(tree)
+    lines = {name: line for name, (_, line) in _assignment_lines(tree, path).items()}
+    return LazyCode(_compile(tree, path), bases, tuple(imports.late), frozenset(imports.imported), lines)
+
+
+class _ImportScan(ast.NodeTransformer):
+    """mmengine's ImportTransformer, statically: imports of base modules come out (their
+    names are filled in before the code runs); every other imported name is noted."""
+
+    def __init__(self, base_keys: set[str]) -> None:
+        self.base_keys = base_keys
+        self.late: list[BaseImport] = []
+        self.imported: set[str] = set()
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
         key = "." * node.level + (node.module or "")
-        if node.module is not None and key in self.bases:
-            self.inject(node)
+        if node.module is not None and key in self.base_keys:
+            self.late.append(_base_import(node))
             return ast.copy_location(ast.Pass(), node)
-        module = node.module or ""
-        if not node.level and is_stdlib(module):
-            for alias in node.names:
-                if alias.name != "*":
-                    self.imported.add(alias.asname or alias.name)
-            return node
         for alias in node.names:
             if alias.name != "*":
                 self.imported.add(alias.asname or alias.name)

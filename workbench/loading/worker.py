@@ -228,8 +228,8 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         os._exit(code)
 
 
-def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool]:
-    """Fork a child for one load; (answer, whether the parent is still there)."""
+def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, list[str]]:
+    """Fork a child for one load; (answer, whether the parent is still there, files read)."""
     read_fd, write_fd = os.pipe()
     fault_read, fault_write = os.pipe()
     pid = os.fork()
@@ -291,7 +291,7 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool]:
         stack += _read_quiet(fault_read, first=0.0, quiet=0.0)
         os.close(fault_read)
     if answer is not None:
-        return answer, parent_alive
+        return answer, parent_alive, configs
     file = running or request["path"]
     line = None
     where = _innermost_config_frame(stack, configs)
@@ -317,7 +317,7 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool]:
         code = os.WEXITSTATUS(status)
         error = _error(f"the config ended the loader process with exit status {code}", file,
                        line or _exit_line(file), hint="a config must not call os._exit(); remove the call")
-    return _failed(request, error, [file] if file else []), parent_alive
+    return _failed(request, error, [file] if file else []), parent_alive, configs
 
 
 _ANSWERS_FD: int | None = None
@@ -349,10 +349,13 @@ def serve() -> None:
             _write_frame(answers_fd, PONG, payload)
         elif kind == LOAD:
             request = json.loads(payload)
-            answer, parent_alive = _run_request(request, requests)
+            answer, parent_alive, files = _run_request(request, requests)
             if not parent_alive:
                 return
             _write_frame(answers_fd, RESULT, answer)
+            # parse and compile (never run) what this load read, so the next fork of this
+            # worker starts with it: a reload re-reads only the files that changed
+            python_config.precompile(files)
 
 
 # -- the parent's side --------------------------------------------------------------------
