@@ -239,3 +239,18 @@ async def test_long_texts_are_cut_until_a_asks_for_all(workspace):
         assert app.options.max_chars is None
         assert "more characters not shown" not in pane_text(app, "final-input")
         assert pane_text(app, "final-input").count("THE END") == 2  # in-context example 1 and the test row
+
+
+async def test_help_lists_every_key():
+    from textual.widgets import Static
+
+    from .conftest import plain
+
+    app = make_app()
+    async with app.run_test(size=(100, 60)) as pilot:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        text = "\n".join(plain(w.content) for w in app.screen.query(Static))
+        for binding in app.BINDINGS:
+            if binding.description:
+                assert (binding.tooltip or binding.description) in text, binding

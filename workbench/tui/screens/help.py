@@ -62,5 +62,8 @@ class HelpScreen(ModalScreen[None]):
             display = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
             yield Static(keys_table(self.bindings_list, display))
 
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()  # arrows and page keys scroll the help
+
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
