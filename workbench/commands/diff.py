@@ -138,7 +138,8 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
     total = sum(len(e.indices) for e in (*a_entries, *b_entries))
     progress = Progress.for_terminal(total, args.quiet)
     utf8_stdout()
-    printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context)
+    printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context,
+                          before_write=progress.close)
     with terminate_as_exit(), \
             SampleStream(a_entries, selection, args.jobs, recipe_for(sides[0]), progress) as a_stream, \
             SampleStream(b_entries, selection, args.jobs, recipe_for(sides[1]), progress) as b_stream:

@@ -77,12 +77,18 @@ def run(argv: Sequence[str]) -> int:
         return failed
     result, entries = select(full, selection)
     utf8_stdout()
-    say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    from ..core.visible import visible
+
+    def show(text: str) -> None:
+        print(visible(text), flush=True)
+
+    say = (lambda text: None) if args.quiet else show
     progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
     with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
                                            progress) as stream:
         if args.check:
-            printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context)
+            printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context,
+                                  before_write=progress.close)
             outcome = check_snapshots(result, stream, root, selection, printer, max_shown=args.max_diffs)
         else:
             root.mkdir(parents=True, exist_ok=True)
@@ -90,14 +96,14 @@ def run(argv: Sequence[str]) -> int:
     report_problems(result, warnings=False)
     if args.check:
         for path in outcome.missing:
-            print(f"missing: {path} (no snapshot yet: run `workbench snapshot` without --check)")
+            show(f"missing: {path} (no snapshot yet: run `workbench snapshot` without --check)")
         for path in outcome.extra:
-            print(f"extra: {path} (its dataset × model is no longer rendered)")
+            show(f"extra: {path} (its dataset × model is no longer rendered)")
         for path in outcome.kept:
-            print(f"not checked: {path} (its dataset × model failed to render)")
+            show(f"not checked: {path} (its dataset × model failed to render)")
         checked = len(outcome.differ) + len(outcome.matched)
         if outcome.failed_check:
-            print(f"snapshot check failed: {len(outcome.differ)} of {checked} snapshots differ "
+            show(f"snapshot check failed: {len(outcome.differ)} of {checked} snapshots differ "
                   f"({outcome.tally.summary()}), {len(outcome.missing)} missing, "
                   f"{len(outcome.extra)} extra")
         else:

@@ -122,12 +122,16 @@ class DiffPrinter:
     hand); whitespace is already visible in the snapshot encoding (``·`` ``→`` ``↵``).
     """
 
-    def __init__(self, out: TextIO, color: bool = False, context: int = 3) -> None:
+    def __init__(self, out: TextIO, color: bool = False, context: int = 3,
+                 before_write: Callable[[], None] | None = None) -> None:
         self.out = out
         self.color = color
         self.context = context
+        self.before_write = before_write  # e.g. clear a progress bar sharing the terminal
 
     def line(self, text: str, kind: str | None = None) -> None:
+        if self.before_write is not None:
+            self.before_write()
         text = visible(text)
         code = _COLORS.get(kind or text[:1]) if self.color else None
         self.out.write(f"\x1b[{code}m{text}\x1b[0m\n" if code else text + "\n")
