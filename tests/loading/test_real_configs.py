@@ -141,3 +141,12 @@ def test_an_aisbench_dataset_through_an_aisbench_model_file(loader):
     assert not result.errors and len(result.pairs) == len(workspace.datasets) == 1
     request = result.pairs[0].sample(0).requests[0]
     assert request.model_input[-1]["role"] == "HUMAN" and "‹question›" in request.model_input[-1]["prompt"]
+
+
+def test_an_unreachable_index_means_skip_not_failure(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")  # nothing listens there
+    monkeypatch.setenv("PIP_FIND_LINKS", "")
+    with pytest.raises(trees.Unreachable, match="PyPI is unreachable"):
+        trees.tree(trees.OPENCOMPASS)
+    assert not list((tmp_path / "prompt-workbench" / "wheels").glob("*.whl"))
