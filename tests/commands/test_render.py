@@ -211,3 +211,16 @@ def test_a_snapshot_failing_part_way_keeps_the_old_file(late_failure):
     assert snap.read_text().startswith("# prompt-workbench snapshot 1\n# dataset")
     assert run_cli("snapshot", "eval.py", "--dir", "snaps", "--sample", "0-9", cwd=late_failure).code == 0
     assert "=== sample 9 · turn 1 ===" in snap.read_text()
+
+
+def test_headless_commands_import_neither_rich_nor_textual():
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from workbench.commands import render, snapshot, diff\n"
+            "from workbench.export import (json_export, text_export, markdown_export, snapshot_format,\n"
+            "    snapshots, compare, render_diff, stream, revisions, atomic, progress, report)\n"
+            "print(sorted({'rich', 'textual', 'watchfiles'} & {m.split('.')[0] for m in sys.modules}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"  # only --format html/svg load rich (and the views)

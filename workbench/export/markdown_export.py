@@ -60,6 +60,12 @@ def write_request_markdown(sample: Sample, request: Request, out: TextIO, whites
     if request.depends_on:
         facts.append("contains the model's answers to turns "
                      + ", ".join(str(t) for t in request.depends_on))
+    tokens = getattr(request, "tokens", None)
+    if tokens is not None:
+        facts.append(md_escape(tokens.label))
+    truncation = getattr(request, "truncation", None)
+    if truncation is not None and truncation.dropped:
+        facts.append(md_escape(truncation.describe()))
     if facts:
         out.write(f"*{'; '.join(facts)}*\n\n")
     value = request.model_input

@@ -11,6 +11,7 @@ raises :class:`RenderError` after the samples before the failure, in both modes.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -102,6 +103,9 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(recipe: Recipe) -> None:
+    # Ctrl-C reaches the whole process group: the main process stops the pool, the
+    # workers must not each print a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["result"] = recipe()
 
 
