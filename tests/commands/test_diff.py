@@ -134,3 +134,13 @@ def test_revision_usage_errors(tmp_path):
     assert missing.code == 2 and "does not exist at HEAD" in missing.err
     assert diff(repo, "eval.py", "--rev", "a", "--rev", "b", "--rev", "c").code == 2
     assert diff(repo, "eval.py").code == 2  # one config and no --rev
+
+
+def test_a_side_that_fails_to_load_is_an_error_not_removed_pairs(tmp_path):
+    write_workspace(tmp_path / "a")
+    write_workspace(tmp_path / "b")
+    (tmp_path / "b" / "eval.py").write_text("datasets = [\n")
+    result = diff(tmp_path, "a/eval.py", "b/eval.py")
+    assert result.code == 3
+    assert "only in" not in result.out
+    assert "SyntaxError" in result.err

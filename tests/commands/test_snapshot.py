@@ -187,3 +187,11 @@ def test_jobs_write_the_same_files(ws):
     assert result.code == 0, result.err
     parallel = {p.relative_to(ws / "par"): p.read_bytes() for p in (ws / "par").rglob("*.snap")}
     assert parallel == serial
+
+
+def test_an_unwritable_snapshot_folder_is_a_usage_error(ws):
+    (ws / "snaps").mkdir()
+    (ws / "snaps" / "qa").write_text("a file where a folder goes")
+    result = snap(ws)
+    assert result.code == 2
+    assert "cannot write" in result.err

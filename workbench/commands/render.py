@@ -120,6 +120,8 @@ def run(argv: Sequence[str]) -> int:
 
     if args.out and not Path(args.out).resolve().parent.is_dir():
         return usage_error(parser.prog, f"--out {args.out}: no such folder")
+    if args.out and Path(args.out).is_dir():
+        return usage_error(parser.prog, f"--out {args.out}: is a folder")
     selection = Selection.from_args(args)
     full = render_inputs(args)
     failed = check_selection(parser.prog, full, selection)
@@ -129,16 +131,21 @@ def run(argv: Sequence[str]) -> int:
     progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
     recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
     jobs = 1 if recorded else args.jobs
-    with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args),
-                                           progress) as stream:
-        plan = (entries, selection, progress) if recorded else None
-        if args.out:
-            with atomic_write(args.out) as out:
-                write(result, out, stream, args, plan)
-        else:
-            utf8_stdout()
-            write(result, sys.stdout, stream, args, plan)
-            sys.stdout.flush()
+    try:
+        with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args),
+                                               progress) as stream:
+            plan = (entries, selection, progress) if recorded else None
+            if args.out:
+                with atomic_write(args.out) as out:
+                    write(result, out, stream, args, plan)
+            else:
+                utf8_stdout()
+                write(result, sys.stdout, stream, args, plan)
+                sys.stdout.flush()
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError) or not args.out:
+            raise
+        return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
     report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
 

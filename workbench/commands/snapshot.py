@@ -84,15 +84,23 @@ def run(argv: Sequence[str]) -> int:
 
     say = (lambda text: None) if args.quiet else show
     progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
-    with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
-                                           progress) as stream:
-        if args.check:
-            printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context,
-                                  before_write=progress.close)
-            outcome = check_snapshots(result, stream, root, selection, printer, max_shown=args.max_diffs)
-        else:
-            root.mkdir(parents=True, exist_ok=True)
-            outcome = write_snapshots(result, stream, root, selection)
+    try:
+        with terminate_as_exit(), SampleStream(entries, selection, args.jobs, recipe_for(args),
+                                               progress) as stream:
+            if args.check:
+                printer = DiffPrinter(sys.stdout, color=use_color(args.color), context=args.context,
+                                      before_write=progress.close)
+                outcome = check_snapshots(result, stream, root, selection, printer,
+                                          max_shown=args.max_diffs)
+            else:
+                root.mkdir(parents=True, exist_ok=True)
+                outcome = write_snapshots(result, stream, root, selection)
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        return usage_error(parser.prog, f"cannot {'read' if args.check else 'write'}{where}: "
+                           f"{exc.strerror or exc}")
     report_problems(result, warnings=False)
     if args.check:
         for path in outcome.missing:

@@ -65,6 +65,9 @@ def diff_renders(a: RenderResult, b: RenderResult, a_samples: SamplesOf, b_sampl
     # A pair that failed on one side is an error there, not a pair "only in" the other.
     a_failed = {(e.dataset, e.model) for e in a.errors}
     b_failed = {(e.dataset, e.model) for e in b.errors}
+    # A config that failed to load leaves its side's pairs unknown: nothing is "only" on the other.
+    a_unknown = any(e.dataset is None for e in a.errors)
+    b_unknown = any(e.dataset is None for e in b.errors)
     order = [*a_pairs, *(k for k in b_pairs if k not in a_pairs)]
     sides = {"a": a, "b": b}
     for key in order:
@@ -80,12 +83,12 @@ def diff_renders(a: RenderResult, b: RenderResult, a_samples: SamplesOf, b_sampl
                     printer.heading(f"{_name(key)}: {tally.summary()}")
                     printer.out.write("\n")
                     outcome.tally += tally
-            elif pa is not None and key not in b_failed:
+            elif pa is not None and key not in b_failed and not b_unknown:
                 n = _count_requests("a", a_samples(pa))
                 outcome.only_a.append((key, n))
                 outcome.tally.removed += n
                 printer.heading(f"{_name(key)}: only in {names[0]} ({n} requests removed)")
-            elif pb is not None and key not in a_failed:
+            elif pb is not None and key not in a_failed and not a_unknown:
                 n = _count_requests("b", b_samples(pb))
                 outcome.only_b.append((key, n))
                 outcome.tally.added += n
