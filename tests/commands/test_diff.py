@@ -144,3 +144,28 @@ def test_a_side_that_fails_to_load_is_an_error_not_removed_pairs(tmp_path):
     assert result.code == 3
     assert "only in" not in result.out
     assert "SyntaxError" in result.err
+
+
+@pytest.mark.skipif(GIT is None, reason="git is not installed")
+def test_revision_reads_package_imports_under_a_config_root_in_the_repo(tmp_path):
+    from tests.export.helpers import QA_GEN
+
+    repo = tmp_path / "repo"
+    package = repo / "root" / "opencompass" / "configs" / "datasets"
+    package.mkdir(parents=True)
+    (package / "qa_gen.py").write_text(QA_GEN.replace("SYSTEM_PROMPT", "Old.").replace(
+        "path='../data/qa.json'", "path='data/qa.json'"))
+    write_workspace(repo / "w")
+    (repo / "w" / "top.py").write_text(
+        "from mmengine.config import read_base\n\nwith read_base():\n"
+        "    from opencompass.configs.datasets.qa_gen import qa_datasets\n"
+        "    from .models.lm import models\n\ndatasets = qa_datasets\n")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one")
+    edit(package / "qa_gen.py", "Old.", "New.")
+    result = run_cli("diff", "w/top.py", "--rev", "HEAD", "--config-root", "root", "--data", "qa=w/data/qa.json",
+                     "--color", "never", cwd=repo)
+    assert result.code == 1, result.err
+    assert "- | Old.<|end|>" in result.out and "+ | New.<|end|>" in result.out
+    assert "3 requests changed" in result.out
