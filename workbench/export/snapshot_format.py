@@ -203,18 +203,30 @@ def _feed_spec(h: Any, spec: Any, skip: Sequence[str]) -> None:
             _feed(h, value)
 
 
-def inputs_hash(pair: Any) -> str:
+def inputs_hash(pair: Any, cache: dict[int, bytes] | None = None) -> str:
     """sha256 of what this pair's render depends on, and of nothing else.
 
     The dataset's and model's resolved configs (what the config files evaluate to, so
     a comment or an unrelated dataset does not count), the dataset's rows, and whatever
     else the loader put on the specs (e.g. a model's chat template).  Where a spec was
     defined (file and line) is left out: moving a dict does not change a prompt.
+    ``cache`` (keyed by spec identity, for one run) hashes a dataset's rows once for all
+    its models.
     """
+    def digest(spec: Any, skip: Sequence[str]) -> bytes:
+        if cache is not None and spec is not None and id(spec) in cache:
+            return cache[id(spec)]
+        h = hashlib.sha256()
+        _feed_spec(h, spec, skip)
+        value = h.digest()
+        if cache is not None and spec is not None:
+            cache[id(spec)] = value
+        return value
+
     h = hashlib.sha256()
     _feed(h, MAGIC)
-    _feed_spec(h, pair.dataset, skip=("source", "rows_origin"))
-    _feed_spec(h, pair.model_spec, skip=("source",))
+    h.update(digest(pair.dataset, ("source", "rows_origin")))  # shared by the dataset's pairs: cached
+    h.update(digest(pair.model_spec, ("source",)))
     return "sha256:" + h.hexdigest()
 
 

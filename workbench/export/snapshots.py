@@ -127,12 +127,13 @@ def write_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path,
     outcome = Outcome()
     paths = paths or snapshot_paths(root, _keys(result))
     produced: set[Path] = set()
+    hashes: dict[int, bytes] = {}
     for pair in result.pairs:
         path = paths[(pair.dataset_abbr, pair.model_abbr)]
         produced.add(path)
         existed = path.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
-        records = pair_records(pair, samples_of(pair), inputs_hash(pair), selection.describe())
+        records = pair_records(pair, samples_of(pair), inputs_hash(pair, hashes), selection.describe())
         writer = AtomicFile(path, keep_if_same=True)
         try:
             with writer as out:
@@ -171,13 +172,14 @@ def check_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path, sel
     outcome = Outcome()
     paths = paths or snapshot_paths(root, _keys(result))
     produced: set[Path] = set()
+    hashes: dict[int, bytes] = {}
     for pair in result.pairs:
         path = paths[(pair.dataset_abbr, pair.model_abbr)]
         produced.add(path)
         if not path.is_file():
             outcome.missing.append(path)
             continue
-        fresh = inputs_hash(pair)
+        fresh = inputs_hash(pair, hashes)
         records = pair_records(pair, samples_of(pair), fresh, selection.describe())
         try:
             with open(path, encoding="utf-8", errors="surrogateescape") as f:
