@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import re
 
-# Characters that are never written raw: C0 controls except \n and \t, DEL, C1
-# controls, bidi embeddings/overrides/isolates, zero-width and separator characters.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064"
-    "\u2066-\u2069\ufeff\ufff9-\ufffb]"
+# Every character of general category Cc, Cf, Zl, Zp or Cs, except '\t' and '\n': C0/C1
+# controls, DEL, bidi embeddings/overrides/isolates, zero-width and format marks, line and
+# paragraph separators, tag characters, lone surrogates. Written out (not computed from
+# unicodedata) so importing this costs nothing; tests/views/test_safe.py checks it against
+# the running Python's Unicode tables.
+UNSAFE_CLASS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    "\ud800-\udfff"
 )
+_UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
 _TRAILING_SPACES = re.compile(r" +(?=\n|$)")
 
 
-def _stand_in(char: str) -> str:
+def escape_char(char: str) -> str:
+    """The printable stand-in for one unsafe character (␛ for ESC, ␀…␟, ␡, \\x9b, \\u202e)."""
     code = ord(char)
     if code == 0x1B:
         return "␛"
@@ -29,12 +39,14 @@ def _stand_in(char: str) -> str:
         return "␡"
     if code <= 0xFF:
         return f"\\x{code:02x}"
-    return f"\\u{code:04x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 def visible(text: str, whitespace: bool = False) -> str:
     """``text`` safe to print; with ``whitespace``, newlines as ↵, tabs as →, trailing spaces as ·."""
-    out = _UNSAFE.sub(lambda m: _stand_in(m.group()), text)
+    out = _UNSAFE.sub(lambda m: escape_char(m.group()), text)
     if whitespace:
         out = _TRAILING_SPACES.sub(lambda m: "·" * len(m.group()), out)
         out = out.replace("\t", "→").replace("\n", "↵\n")

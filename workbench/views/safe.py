@@ -8,29 +8,17 @@ stand-in: C0 controls as Control Pictures (``␛[31m``), DEL as ``␡``, C1 cont
 ``\\x9b``, and format characters (bidi, zero-width, tags) as ``\\u202e``.  Newlines and
 tabs are layout, and stay (the whitespace mode shows them as ``↵`` and ``→``).
 
-The stand-ins are :func:`workbench.core.visible.visible`'s, so panes and text exports
-agree; the views also catch the rarer format characters (soft hyphen, tag characters,
-Arabic and Mongolian format marks) that a styled renderer meets one at a time.
+The character class and the stand-ins are :mod:`workbench.core.visible`'s, so panes and
+text exports agree character for character.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..core.visible import visible as core_visible
+from ..core.visible import UNSAFE_CLASS as _UNSAFE_CLASS
+from ..core.visible import escape_char
 
-# Every character of general category Cc, Cf, Zl, Zp or Cs, except '\t' and '\n'.
-# Written out (not computed from unicodedata) so importing this costs nothing;
-# tests/views/test_safe.py checks it against the running Python's Unicode tables.
-_UNSAFE_CLASS = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but \t \n, DEL, C1
-    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
-    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb"
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
-    "\ud800-\udfff"  # lone surrogates (surrogateescape'd bytes)
-)
 UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
 # What the styled renderer treats one character at a time: unsafe ones and layout.
 SPECIAL = re.compile(f"[{_UNSAFE_CLASS}\t\n\u00a0]")
@@ -41,22 +29,8 @@ TAB_MARK = "→"
 SPACE_MARK = "·"
 NBSP_MARK = "⍽"
 
-
-def escape_char(ch: str) -> str:
-    """The printable stand-in for one unsafe character."""
-    shown = core_visible(ch)
-    if shown != ch:
-        return shown
-    code = ord(ch)
-    if code < 0x20:
-        return chr(0x2400 + code)  # Control Pictures: ␀ … ␟ (ESC is ␛)
-    if code == 0x7F:
-        return "␡"
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+__all__ = ["NBSP_MARK", "NEWLINE_MARK", "SPACE_MARK", "SPECIAL", "TAB_MARK", "TRAILING_SPACES",
+           "UNSAFE", "escape_char", "is_safe", "one_line", "visible"]
 
 
 def visible(text: str) -> str:
