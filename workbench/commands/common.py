@@ -61,15 +61,8 @@ def _chat_template(args: argparse.Namespace, workspace) -> None:
 
 
 def report_errors(errors) -> None:
-    """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``."""
+    """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
+    from ..export.report import error_line
+
     for error in errors:
-        where = error.file or "<config>"
-        if error.line:
-            where += f":{error.line}"
-        pair = ""
-        if getattr(error, "dataset", None) or getattr(error, "model", None):
-            pair = f"[{error.dataset} × {error.model or 'no model'}] "
-        line = f"{where}: {pair}{error.message}"
-        if error.hint:
-            line += f" (hint: {error.hint})"
-        print(line, file=sys.stderr)
+        print(error_line(error), file=sys.stderr)

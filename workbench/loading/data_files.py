@@ -69,7 +69,7 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
 
 def _read_jsonl(path: Path, text: str) -> list[Any]:
     rows = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:

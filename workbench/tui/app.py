@@ -12,12 +12,9 @@ the last good render: it stays on screen, dimmed, under the error banner.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
-import os
 import re
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -603,19 +600,12 @@ class WorkbenchApp(App[int]):
 
 
 def write_atomic(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` so a reader sees the old file or the new one, never half."""
+    """Write ``text`` so a reader sees the old file or the new one, never half."""
+    from ..export.atomic import atomic_write
+
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic_write(target) as out:
+        out.write(text)
 
 
 def create_app(inputs: Inputs, **settings) -> WorkbenchApp:
