@@ -175,11 +175,11 @@ datasets = [dict(
 
 @pytest.fixture(scope="module")
 def late_failure(tmp_path_factory) -> Path:
-    """Rows 0-9 render; row 10 has no turns to answer, so rendering stops there."""
+    """Rows 0-9 render; row 10's answers are not a list, so rendering stops there."""
     root = tmp_path_factory.mktemp("late")
     (root / "eval.py").write_text(MULTI_TURN)
     rows = [{"question": [f"q{i}", "more?"], "answer": [f"a{i}", "yes"]} for i in range(30)]
-    rows[10] = {"question": [], "answer": []}
+    rows[10] = {"question": ["q10"], "answer": None}
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     return root
 
@@ -189,7 +189,7 @@ def test_a_pair_failing_part_way_keeps_what_rendered(late_failure):
     assert result.code == 3
     d = json.loads(result.out)
     assert [s["index"] for s in d["renders"][0]["samples"]] == list(range(10))
-    assert "needs BOT turns" in d["errors"][0]["message"]
+    assert "'answer' is NoneType" in d["errors"][0]["message"]
     assert "rendering stopped there" in d["errors"][0]["message"]
     assert "rendering stopped there" in result.err
 

@@ -65,6 +65,13 @@ class MultiTurnPromptTemplate(PromptTemplate):
                     hint="give each row 'question' and 'answer' lists of equal length",
                 )
         questions, answers = row["question"], row["answer"]
+        for column, value in (("question", questions), ("answer", answers)):
+            if not isinstance(value, (list, tuple, str)):
+                raise RenderError(
+                    f"MultiTurnPromptTemplate pairs up the row's 'question' and 'answer' lists, and "
+                    f"{column!r} is {type(value).__name__} (TypeError in zip)",
+                    hint="give each row 'question' and 'answer' lists of equal length",
+                )
         if isinstance(questions, str) or isinstance(answers, str):
             self.notes.warn(
                 "'question'/'answer' is a string, not a list: AISBench pairs it up character "

@@ -173,7 +173,9 @@ def build_splits(
                     hint="give the data file a key per split, or a plain list of rows",
                 )
         per_split = {k: loaded[k] for k in dict.fromkeys((train_key, test_key))}
-        names = {k: f"{abbr}_{k}" for k in per_split}
+        # `subdivision` names the split the reader reads, also when the file lacks it and
+        # its train/test rows stand in (they are handed over under the reader's name).
+        names = {test_key: f"{abbr}_{reader.test_split}", train_key: f"{abbr}_{reader.train_split}"}
     else:
         rows = normalize_rows(source)
         per_split = {"": rows}

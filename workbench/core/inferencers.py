@@ -184,19 +184,25 @@ def _turn_requests(engine: Engine, index: int, head: list, body: list, tail: lis
                    make_input: Callable[[list], Any], notes: Notes,
                    framework: str) -> list[Request]:
     """every / every_with_gt / last over a dialogue whose answers are ``assistant`` turns."""
+    if mode not in ("every", "every_with_gt", "last"):
+        raise RenderError(f"infer_mode must be every, every_with_gt or last, not {mode!r}")
     bots = [i for i, item in enumerate(body) if isinstance(item, dict) and item.get(role_key) == assistant]
     if not bots:
-        raise RenderError(
-            f"multi-turn inference needs {assistant} turns to answer, and the prompt has none",
-            hint=f"the template's round should end with a {assistant} turn",
-        )
+        if mode == "last":
+            raise RenderError(
+                f"infer_mode='last' answers the last {assistant} turn, and the prompt has none "
+                "(IndexError: list index out of range)",
+                hint=f"the template's round should end with a {assistant} turn",
+            )
+        # every / every_with_gt loop over no turns: the framework sends nothing.
+        notes.warn(f"the prompt has no {assistant} turn, so infer_mode={mode!r} sends no request")
+        return []
     chat = [dict(item) if isinstance(item, dict) else item for item in body]
     if mode == "last":
         history = chat[: bots[-1]]
         prompt = PromptList(head + history + tail)
-        return [Request(prompt_list=prompt, model_input=make_input(prompt))]
-    if mode not in ("every", "every_with_gt"):
-        raise RenderError(f"infer_mode must be every, every_with_gt or last, not {mode!r}")
+        # `turn` is the index of the answer the request asks for, in every mode.
+        return [Request(prompt_list=prompt, model_input=make_input(prompt), turn=len(bots) - 1)]
     out = []
     for turn, i in enumerate(bots):
         prompt = PromptList(head + [dict(x) if isinstance(x, dict) else x for x in chat[:i]] + tail)
@@ -256,7 +262,7 @@ class ChatPlan(Plan):
                         {"role": "assistant", "content": entry.get(output, "")}]
             if template is not None:
                 pairs = [("{" + str(k) + "}", v if isinstance(v, str) else str(v)) for k, v in entry.items()]
-                chat = _to_openai(template.generate_item(pairs))
+                chat = _to_openai(template.generate_item(pairs), self.notes)
                 if not chat or chat[-1]["role"] != "assistant":
                     chat.append({"role": "assistant", "content": entry.get(output, "")})
                 return chat
@@ -315,14 +321,19 @@ class ChatPlan(Plan):
         return messages
 
 
-def _to_openai(prompt: PromptType) -> list[dict]:
+def _to_openai(prompt: PromptType, notes: Notes) -> list[dict]:
     """ChatInferencer's promptlist_to_openai."""
     if isinstance(prompt, str):
         return [{"role": "user", "content": prompt}]
     out: list[dict] = []
     roles = {"SYSTEM": "system", "HUMAN": "user", "BOT": "assistant"}
     for item in prompt:
-        if isinstance(item, dict) and "section" in item:
+        if "section" in item:
+            # The framework tests `'section' in item` before the item's type, so a string
+            # item that merely contains the word is dropped too.
+            if isinstance(item, str):
+                notes.warn(f"ChatInferencer drops the string item {item[:40]!r}: it contains "
+                           "'section', which the framework takes for a section marker")
             continue
         if isinstance(item, str):
             if item:

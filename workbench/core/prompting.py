@@ -83,15 +83,30 @@ class Prompter:
             if output_column not in row:
                 raise RenderError(f"the test rows have no output column {output_column!r}")
             values.append(row[output_column])
-        # The framework takes list(set(values)), whose order changes from run to run
-        # for strings (hash randomisation); we show them sorted and say so.
-        distinct = list(dict.fromkeys(values))
         try:
-            distinct.sort()
+            distinct = list(set(values))
         except TypeError:
-            distinct.sort(key=repr)
+            raise RenderError(
+                f"PPL labels come from the output column {output_column!r}, whose values are "
+                "not hashable (TypeError in list(set(...)))"
+            ) from None
+        if not any(_hash_randomised(v) for v in distinct):
+            # Numbers, None and tuples of them hash the same in every process, so
+            # list(set(...)) here gives the framework's own order.
+            return distinct
+        # Strings hash differently in every run (PYTHONHASHSEED): the framework's order
+        # changes from run to run; we show them sorted and say so.
+        distinct.sort(key=lambda v: (type(v).__name__, repr(v)))
         self.notes.warn(
             "labels come from the output column's distinct values; the framework's order "
             "(list(set(...))) varies between runs, shown here sorted"
         )
         return distinct
+
+
+def _hash_randomised(value: Any) -> bool:
+    if isinstance(value, (str, bytes)):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return any(_hash_randomised(v) for v in value)
+    return False

@@ -18,7 +18,7 @@ from .errors import RenderError
 from .inferencers import Engine, Plan, build_plan
 from .model_input import ModelAdapter
 from .model_text import ModelText
-from .notes import Notes
+from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, iter_texts
 from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
@@ -80,6 +80,7 @@ class PairRenderer:
         if (max(k) if isinstance(k, list) and k else k) > n:
             raise RenderError("Maximum value of `k` must less than or equal to `n`")
         self.splits: Splits = build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+        self._warn_list_splits(dataset)
         inferencer_cfg = infer_cfg.get("inferencer")
         if not isinstance(inferencer_cfg, Mapping) or "type" not in inferencer_cfg:
             raise RenderError("infer_cfg.inferencer must be a dict with a type",
@@ -133,6 +134,12 @@ class PairRenderer:
         notes = self.notes if not provenance else Notes()
         ice_t = self._template("ice_template", notes, provenance)
         prompt_t = self._template("prompt_template", notes, provenance)
+        if ice_t is None and prompt_t is None:
+            # OpenICLInferTask asserts this for every inferencer.
+            raise RenderError(
+                "Both ice_template and prompt_template cannot be None simultaneously.",
+                hint="add prompt_template=dict(type=PromptTemplate, template=...) to infer_cfg",
+            )
         prompter = None
         if self.plan.needs_prompter:
             prompter = Prompter(ice_t, prompt_t, notes, self.retriever.type_name == "ZeroRetriever")
@@ -242,6 +249,18 @@ class PairRenderer:
                 self.notes.warn(
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
                     "as written"
+                )
+
+    def _warn_list_splits(self, dataset: DatasetSpec) -> None:
+        if not isinstance(dataset.rows, list):
+            return
+        for key, split in (("train_split", self.reader.train_split), ("test_split", self.reader.test_split)):
+            if split not in ("train", "test"):
+                self.notes.framework_fails(
+                    AIS_VERSION if dataset.framework == AISBENCH else OC_VERSION,
+                    f"KeyError: {split!r} (DatasetReader wraps a plain list of rows as 'train' and "
+                    f"'test', then looks up reader_cfg.{key})",
+                    "the list serves as both splits, as the render contract says",
                 )
 
     def _warn_dropped_examples(self, engine: Engine) -> None:

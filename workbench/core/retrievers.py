@@ -134,7 +134,7 @@ _DEFAULTS = {
     "ZeroRetriever": ("", "", 0, set()),
     "FixKRetriever": ("\n", "\n", 1, {"fix_id_list"}),
     "RandomRetriever": ("\n", "\n", 1, {"seed"}),
-    "BM25Retriever": ("\n", "\n", 1, {"index_split", "test_split"}),
+    "BM25Retriever": ("\n", "\n", 1, set()),
     "SlidingWindowRetriever": ("\n", "\n", 1, {"k"}),
 }
 
