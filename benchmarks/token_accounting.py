@@ -20,6 +20,7 @@ from tokenizer_fixture import write_model_folder  # noqa: E402
 from workbench.core.chat_template import builtin_template  # noqa: E402
 from workbench.core.render import PairRenderer  # noqa: E402
 from workbench.core.spec import DatasetSpec, ModelSpec  # noqa: E402
+from workbench.loading.model_assets import attach_assets  # noqa: E402
 
 ROUND = [{"role": "HUMAN", "prompt": "Q: {question}"}, {"role": "BOT", "prompt": "A: {answer}"}]
 DATASET = {
@@ -46,8 +47,8 @@ def main() -> None:
                              ("+ max_seq_len", {"type": "HuggingFacewithChatTemplate", "path": str(folder),
                                                 "max_seq_len": 60})):
             start = time.perf_counter()
-            pair = PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS),
-                                ModelSpec(abbr="m", cfg=model) if model else None)
+            spec = attach_assets([ModelSpec(abbr="m", cfg=model)])[0] if model else None
+            pair = PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), spec)
             n = sum(len(s.requests) for s in pair.samples())
             seconds = time.perf_counter() - start
             print(f"{label:>14}: {n} requests in {seconds:.2f} s ({1000 * seconds / n:.2f} ms each)")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from workbench.core import chat_template as ct
-from workbench.core.model_folder import load_model_folder
-from workbench.core.tokens import HFTokenizer, tokenizers_available
+from workbench.core.tokens import tokenizers_available
+from workbench.loading.model_assets import read_model_folder
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
 sys.path.insert(0, str(HERE))
@@ -60,7 +60,7 @@ def test_at_least_five_real_templates():
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['template']}|{c['messages']}|{c['add_generation_prompt']}")
 def test_matches_transformers(case, tmp_path):
-    folder = load_model_folder(_folder(tmp_path, case["template"], case["tokens"]))
+    folder = read_model_folder(_folder(tmp_path, case["template"], case["tokens"]))
     template = folder.chat_template()
     assert template is not None
     messages = GOLDENS["messages"][case["messages"]]
@@ -75,7 +75,8 @@ def test_matches_transformers(case, tmp_path):
     text = render()
     assert text == case["text"]
     if tokenizers_available() and "count_plain" in case:
-        tok = HFTokenizer(folder.tokenizer_json)
+        tok = folder.tokenizer  # built by the loader from the folder's tokenizer.json
+        assert tok is not None
         assert tok.count(text, False) == case["count_plain"]
         assert tok.count(text, True) == case["count_special"]
 

@@ -10,11 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.model_folder import load_model_folder, resolve_model_path
-from workbench.core.model_text import OVERRIDE_KEY, with_chat_template
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.model_text import OVERRIDE_KEY
+from workbench.core.render import PairRenderer, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens import SECTIONS, tokenizers_available
+from workbench.loading.model_assets import (
+    attach_assets,
+    read_model_folder,
+    resolve_model_path,
+    with_chat_template,
+)
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
 sys.path.insert(0, str(HERE))
@@ -52,9 +57,11 @@ def folder_with(tmp_path: Path, template=CHATML, tokens=None, **kw) -> Path:
     return folder
 
 
-def pair(model_cfg: dict, options: RenderOptions | None = None, source: Source | None = None) -> PairRenderer:
-    return PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS),
-                        ModelSpec(abbr="m", cfg={"abbr": "m", **model_cfg}, source=source or Source()), options)
+def pair(model_cfg: dict, source: Source | None = None, cwd: Path | None = None) -> PairRenderer:
+    """The pair with the model's files read as the loader reads them (relative paths from ``cwd``)."""
+    (model,) = attach_assets([ModelSpec(abbr="m", cfg={"abbr": "m", **model_cfg}, source=source or Source())],
+                             cwd)
+    return PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), model)
 
 
 def first(p: PairRenderer):
@@ -99,13 +106,13 @@ def test_relative_path_tries_cwd_then_the_config_folder(tmp_path):
     assert resolve_model_path("models/model", str(configs / "eval.py"), cwd=elsewhere) == \
         (configs / "models" / "model").resolve()
     assert resolve_model_path("models/model", None, cwd=elsewhere) is None
-    p = pair({"type": "HuggingFacewithChatTemplate", "path": "models/model"}, RenderOptions(cwd=str(elsewhere)),
-             Source(str(configs / "eval.py"), 3))
+    p = pair({"type": "HuggingFacewithChatTemplate", "path": "models/model"},
+             Source(str(configs / "eval.py"), 3), cwd=elsewhere)
     assert first(p).model_text is not None
 
 
 def test_missing_folder_gives_null_model_text_and_a_warning(tmp_path):
-    p = pair({"type": "HuggingFacewithChatTemplate", "path": "org/not-here"}, RenderOptions(cwd=str(tmp_path)))
+    p = pair({"type": "HuggingFacewithChatTemplate", "path": "org/not-here"}, cwd=tmp_path)
     request = first(p)
     assert request.model_text is None
     assert any("is not a local folder" in m and "--chat-template" in m for m in p.notes.messages)
@@ -146,7 +153,8 @@ def test_template_refusal_is_a_pair_error_with_the_template_message(tmp_path):
            "meta_template": {"round": [{"role": "HUMAN", "api_role": "HUMAN"},
                                        {"role": "BOT", "api_role": "BOT", "generate": True}],
                              "reserved_roles": [{"role": "SYSTEM", "api_role": "SYSTEM"}]}}
-    result = render_workspace([DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS)], [ModelSpec(abbr="m", cfg=cfg)])
+    result = render_workspace([DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS)],
+                              attach_assets([ModelSpec(abbr="m", cfg=cfg)]))
     assert len(result.errors) == 1
     assert "System role not supported" in result.errors[0].message and "line 2" in result.errors[0].message
 
@@ -156,18 +164,18 @@ def test_named_templates_and_defaults(tmp_path):
     folder.mkdir()
     config = {"chat_template": [{"name": "default", "template": "D"}, {"name": "rag", "template": "R"}]}
     (folder / "tokenizer_config.json").write_text(json.dumps(config))
-    loaded = load_model_folder(folder)
+    loaded = read_model_folder(folder)
     assert loaded.chat_template().source == "D" and loaded.chat_template("rag").source == "R"
     (folder / "tokenizer_config.json").write_text(json.dumps({"chat_template": [{"name": "rag", "template": "R"}]}))
     with pytest.raises(Exception, match="no default specified"):
-        load_model_folder(folder).chat_template()
+        read_model_folder(folder).chat_template()
     (folder / "chat_template.jinja").write_text("FILE")  # template files win over the config
-    assert load_model_folder(folder).chat_template().source == "FILE"
+    assert read_model_folder(folder).chat_template().source == "FILE"
 
 
 def test_special_tokens_for_views(tmp_path):
     folder = folder_with(tmp_path)
-    special = load_model_folder(folder).special_tokens
+    special = read_model_folder(folder).special_tokens
     assert special.bos == "<s>" and special.eos == "<|im_end|>"
     assert special.named["pad_token"] is None and "pad_token" not in special.template_variables()
     if tokenizers_available():

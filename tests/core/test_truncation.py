@@ -17,6 +17,7 @@ from workbench.core.render import PairRenderer
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.tokens import tokenizers_available
 from workbench.core.truncation import Truncation, TruncationTally, fit
+from workbench.loading.model_assets import attach_assets
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
 sys.path.insert(0, str(HERE))
@@ -34,7 +35,8 @@ def pair_for(case: dict, folder: Path) -> PairRenderer:
                           rows={"train": GOLDENS["train"], "test": GOLDENS["test"]})
     model_cfg = {k: v for k, v in case["model"].items()}
     model_cfg.update(abbr="m", path=str(folder))
-    return PairRenderer(dataset, ModelSpec(abbr="m", cfg=model_cfg))
+    (model,) = attach_assets([ModelSpec(abbr="m", cfg=model_cfg)])  # the folder read as the loader reads it
+    return PairRenderer(dataset, model)
 
 
 @needs_tokenizers

@@ -40,24 +40,9 @@ def load(args: argparse.Namespace):
     from ..loading.workspace import load_workspace
 
     configs = args.configs or [str(demo_config())]
-    workspace = load_workspace(configs, data=args.data, model_files=args.models,
-                               roots=args.config_root, timeout=getattr(args, "timeout", None))
-    _chat_template(args, workspace)
-    return workspace
-
-
-def _chat_template(args: argparse.Namespace, workspace) -> None:
-    """--chat-template marks every model; a model folder's files join the watched files."""
-    from ..core.model_text import model_files, with_chat_template
-
-    value = getattr(args, "chat_template", None)
-    if value:
-        workspace.models = with_chat_template(workspace.models, value)
-        if Path(value).is_file():
-            workspace.add_file(Path(value))
-    for model in workspace.models:
-        for path in model_files(model):
-            workspace.add_file(path)
+    return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
+                          timeout=getattr(args, "timeout", None),
+                          chat_template=getattr(args, "chat_template", None))
 
 
 def report_errors(errors) -> None:

@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any, ClassVar
 
 import jinja2
@@ -34,6 +33,7 @@ import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .errors import RenderError
+from .package_data import package_text
 
 _TEMPLATE_FILENAME = "<chat template>"
 
@@ -278,7 +278,6 @@ def builtin_template(name: str) -> ChatTemplate | None:
     key = name.lower()
     if key not in BUILTIN_NAMES:
         return None
-    source = (resources.files(__package__) / "builtin_chat_templates" / f"{key}.jinja").read_text(
-        encoding="utf-8")
+    source = package_text("builtin_chat_templates", f"{key}.jinja")
     return ChatTemplate(source=source, origin=f"built-in {key}", name=key,
                         default_tokens=BUILTIN_TOKENS.get(key, {}))

@@ -14,6 +14,17 @@ from .spec import AISBENCH, ModelSpec, type_name
 LM, API, CHAT = "lm", "api", "chat_template"
 
 
+def find_model_class(name: str, framework: str) -> ModelClassInfo | None:
+    """The framework class a model config's ``type`` names (None: not one the frameworks ship)."""
+    try:
+        info = lookup_model_class(name, framework=framework)  # type: ignore[arg-type]
+        if info is None and "." in name:
+            info = lookup_model_class(type_name(name), framework=framework)  # type: ignore[arg-type]
+    except AmbiguousModelClassError:
+        return None
+    return info
+
+
 class ModelAdapter:
     """Parses prompts for one model: "lm" → str, "api" → role messages, chat → chat messages."""
 
@@ -29,12 +40,7 @@ class ModelAdapter:
                 raise RenderError(f"model {spec.abbr!r} has no type",
                                   hint="e.g. type=HuggingFacewithChatTemplate")
             name = raw_type if isinstance(raw_type, str) else type_name(raw_type)
-            try:
-                self.info = lookup_model_class(name, framework=spec.framework)  # type: ignore[arg-type]
-                if self.info is None and "." in name:
-                    self.info = lookup_model_class(type_name(name), framework=spec.framework)  # type: ignore[arg-type]
-            except AmbiguousModelClassError:
-                self.info = None
+            self.info = find_model_class(name, spec.framework)
             if self.info is None:
                 notes.warn(
                     f"model type {type_name(name)!r} is not a class the frameworks ship; "

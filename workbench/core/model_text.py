@@ -1,39 +1,30 @@
 """After a model's template parser: the text the model gets, its tokens, and how OpenCompass measures it.
 
-One :class:`ModelText` per (dataset, model) pair.  It finds the model's local folder (chat
-template, special tokens, ``tokenizer.json``), renders ``model_text`` for chat-template models
-the way each wrapper class does (HF ignores ``chat_template_kwargs``, VLLM passes them,
-TurboMind strips a leading BOS), counts the tokens of every request by section, and
-reproduces OpenCompass's ``get_token_len_from_template`` for the ``max_seq_len`` loops.
+One :class:`ModelText` per (dataset, model) pair.  From the model's assets (its local
+folder's chat templates, special tokens and tokenizer, which the loader read), it renders
+``model_text`` for chat-template models the way each wrapper class does (HF ignores
+``chat_template_kwargs``, VLLM passes them, TurboMind strips a leading BOS), counts the
+tokens of every request by section, and reproduces OpenCompass's
+``get_token_len_from_template`` for the ``max_seq_len`` loops.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from .chat_template import ChatTemplate, ChatTemplateError, builtin_template, render_chat_template
 from .errors import RenderError
-from .model_folder import ModelFolder, SpecialTokens, load_model_folder, resolve_model_path
-from .model_input import API, CHAT, LM, ModelAdapter
+from .model_assets import ModelAssets, ModelFolder, SpecialTokens
+from .model_classes import ModelClassInfo
+from .model_input import API, CHAT, LM, ModelAdapter, find_model_class
 from .notes import Notes
 from .prompt_list import is_section_marker
 from .result import Request
+from .spec import ModelSpec, type_name
 from .text import spans_of
-from .tokens import (
-    Counter,
-    Estimate,
-    SectionMap,
-    TokenCount,
-    WordCount,
-    count_tokens,
-    hf_tokenizer,
-    tiktoken_for,
-    tokenizers_available,
-)
+from .tokens import Counter, Estimate, SectionMap, TokenCount, WordCount, count_tokens, tokenizers_available
 
 #: A workbench-only model config key that ``--chat-template`` sets (never read by the frameworks).
 OVERRIDE_KEY = "workbench_chat_template"
@@ -56,31 +47,23 @@ def oc_prompt_str(parsed: Any) -> str:
     return "".join(out)
 
 
-def _hub_snapshot(repo_id: str) -> Path | None:
-    """A model id already in the local Hugging Face cache (never downloads)."""
-    if repo_id.count("/") != 1 or repo_id.startswith((".", "/", "~")):
-        return None
-    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
-        os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface"), "hub")
-    base = Path(hub) / ("models--" + repo_id.replace("/", "--"))
-    ref = base / "refs" / "main"
-    try:
-        snapshot = base / "snapshots" / ref.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    return snapshot if snapshot.is_dir() else None
-
-
-def _is_openai_family(adapter: ModelAdapter) -> bool:
-    info = adapter.info
+def _is_openai_family(info: ModelClassInfo | None) -> bool:
     return info is not None and (info.name.startswith("OpenAI") or info.module.endswith("openai_api"))
+
+
+def uses_tiktoken(spec: ModelSpec) -> bool:
+    """OpenCompass counts an OpenAI-style API model's tokens with tiktoken (the loader builds it)."""
+    raw_type = spec.cfg.get("type")
+    if raw_type is None:
+        return False
+    info = find_model_class(raw_type if isinstance(raw_type, str) else type_name(raw_type), spec.framework)
+    return info is not None and info.kind == API and _is_openai_family(info)
 
 
 class ModelText:
     """Everything after the parser for one model: template text, token counts, length measure."""
 
-    def __init__(self, adapter: ModelAdapter, notes: Notes, override: str | None = None,
-                 cwd: str | None = None) -> None:
+    def __init__(self, adapter: ModelAdapter, notes: Notes) -> None:
         self.adapter = adapter
         self.notes = notes
         self.kind = adapter.kind
@@ -88,19 +71,20 @@ class ModelText:
         cfg: Mapping[str, Any] = spec.cfg if spec else {}
         self.cfg = cfg
         self.handling = adapter.info.chat_template if adapter.info else None
-        self.folder: ModelFolder | None = None
-        self.folder_value: str | None = None
-        value = cfg.get("tokenizer_path") or cfg.get("path")
-        if isinstance(value, str) and value.strip():
-            self.folder_value = value
-            found = resolve_model_path(value, spec.source.file if spec else None, cwd)
-            if found is None and not os.path.isabs(value):
-                found = _hub_snapshot(value)
-            if found is not None:
-                self.folder = load_model_folder(found)
+        assets = spec.assets if spec is not None else None
+        if assets is None:  # a spec built by hand: no files were read for it
+            value = cfg.get("tokenizer_path") or cfg.get("path")
+            override = cfg.get(OVERRIDE_KEY)
+            assets = ModelAssets(folder_value=value if isinstance(value, str) and value.strip() else None,
+                                 override=override if isinstance(override, str) and override else None)
+        self.assets = assets
+        self.folder: ModelFolder | None = assets.folder
+        self.folder_value: str | None = assets.folder_value
+        if self.folder is not None and self.folder.problem is not None:
+            raise self.folder.problem
         self.template: ChatTemplate | None = None
         if self.kind == CHAT:
-            self.template = self._pick_template(cfg.get(OVERRIDE_KEY) or override, cwd)
+            self.template = self._pick_template(assets.override)
             if self.template is not None and self.template.reads_clock:
                 notes.warn(f"{self.template.origin} reads today's date (strftime_now), so "
                            "model_text changes from day to day")
@@ -112,13 +96,10 @@ class ModelText:
     def _where(self) -> str:
         return f"model folder {self.folder_value!r}" if self.folder_value else "the model config (no path)"
 
-    def _pick_template(self, override: str | None, cwd: str | None) -> ChatTemplate | None:
+    def _pick_template(self, override: ChatTemplate | str | None) -> ChatTemplate | None:
+        if isinstance(override, ChatTemplate):  # --chat-template FILE, read by the loader
+            return override
         if override:
-            path = Path(override)
-            if not path.is_absolute() and cwd:
-                path = Path(cwd) / path
-            if path.is_file():
-                return ChatTemplate(path.read_text(encoding="utf-8"), origin=str(path), file=str(path))
             if self.folder is not None and override in self.folder.templates:
                 return self.folder.templates[override]
             found = builtin_template(override)
@@ -156,11 +137,7 @@ class ModelText:
         return template
 
     def _tokenizer(self) -> Counter | None:
-        if self.folder is not None and self.folder.tokenizer_json is not None:
-            tok = hf_tokenizer(self.folder.tokenizer_json, self.folder.path.name)
-            if tok is not None:
-                return tok
-        return None
+        return self.folder.tokenizer if self.folder is not None else None
 
     def _estimate_reason(self) -> str:
         if self.folder is not None and self.folder.tokenizer_json is not None and not tokenizers_available():
@@ -172,16 +149,15 @@ class ModelText:
 
     def _display_counter(self) -> Counter:
         if self.kind == API:
-            if _is_openai_family(self.adapter):
-                tik = tiktoken_for(self.cfg.get("path") if isinstance(self.cfg.get("path"), str) else None)
-                if tik is not None:
-                    return tik
+            if _is_openai_family(self.adapter.info):
+                if self.assets.tiktoken is not None:
+                    return self.assets.tiktoken
                 return Estimate("tiktoken and its cached encoding are not both available")
             return self._tokenizer() or Estimate("an API model's tokenizer is not local")
         return self._tokenizer() or Estimate(self._estimate_reason())
 
     def _measure_counter(self) -> Counter:
-        if self.kind == API and not _is_openai_family(self.adapter):
+        if self.kind == API and not _is_openai_family(self.adapter.info):
             return WordCount()  # OpenCompass BaseAPIModel.get_token_len: its own rule, reproduced exactly
         return self.counter
 
@@ -343,24 +319,5 @@ def _mark_slice(sections: SectionMap, at: int, piece: str, offset: int, length: 
     sections.mark_spans(at, spans_of(part))
 
 
-__all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str"]
+__all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str", "uses_tiktoken"]
 
-
-def with_chat_template(models: Sequence[Any], value: str, cwd: str | None = None) -> list[Any]:
-    """``--chat-template``: every model spec marked with the template to use (a file path made absolute)."""
-    path = Path(value) if os.path.isabs(value) else Path(cwd or os.getcwd()) / value
-    marked = str(path.resolve()) if path.is_file() else value
-    return [replace(m, cfg={**m.cfg, OVERRIDE_KEY: marked}) for m in models]
-
-
-def model_files(spec: Any, cwd: str | None = None) -> list[Path]:
-    """The files of a model's local folder a render reads (for the watcher)."""
-    cfg = spec.cfg
-    value = cfg.get("tokenizer_path") or cfg.get("path")
-    folder = resolve_model_path(value, spec.source.file, cwd)
-    if folder is None:
-        return []
-    try:
-        return list(load_model_folder(folder).files)
-    except RenderError:
-        return []

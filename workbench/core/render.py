@@ -38,8 +38,6 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 @dataclass(frozen=True)
 class RenderOptions:
     predictions: PredictionLookup | None = None
-    chat_template: str | None = None  # --chat-template FILE|NAME for chat-template models
-    cwd: str | None = None  # where relative model paths start (default: the working directory)
 
 
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
@@ -183,7 +181,7 @@ class PairRenderer:
 
     def _set_up_model_text(self, model: ModelAdapter, notes: Notes) -> None:
         """The model's chat template, tokenizer and max_seq_len loop (see core/model_text.py)."""
-        text = ModelText(model, notes, self.options.chat_template, self.options.cwd)
+        text = ModelText(model, notes)
         self.model_text = text
         limit = model.spec.cfg.get("max_seq_len") if model.spec else None
         if not isinstance(limit, int) or isinstance(limit, bool) or self.inferencer not in TRUNCATING:

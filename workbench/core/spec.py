@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .model_assets import ModelAssets
 
 OPENCOMPASS = "opencompass"
 AISBENCH = "ais_bench"
@@ -51,3 +54,6 @@ class ModelSpec:
     cfg: Mapping[str, Any]
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
+    #: The model's local files as the loader read them (chat templates, tokenizer); None for a
+    #: spec built by hand, which renders as a model whose folder is not local.
+    assets: ModelAssets | None = None

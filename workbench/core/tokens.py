@@ -3,20 +3,17 @@
 ``tokenizers`` (from a model folder's ``tokenizer.json``) and ``tiktoken`` (for OpenAI-style
 API models, only when its encoding file is already cached) are optional extras
 (``pip install prompt-workbench[tokens]``); without them every count is an estimate and says so.
+The loader reads the files and builds the counters (:mod:`workbench.loading.model_assets`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
-import tempfile
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Protocol
 
 from .text import GLUE, ICE, META, ROW, TEMPLATE, Span
@@ -145,16 +142,20 @@ def tokenizers_available() -> bool:
 
 
 class HFTokenizer:
-    """A ``tokenizer.json`` through the ``tokenizers`` library (what a fast HF tokenizer runs)."""
+    """A ``tokenizer.json`` through the ``tokenizers`` library (what a fast HF tokenizer runs).
+
+    Built from the file's text, which the loader reads (:mod:`workbench.loading.model_assets`).
+    """
 
     exact = True
 
-    def __init__(self, path: Path, label: str | None = None) -> None:
+    def __init__(self, json_text: str, label: str) -> None:
         from tokenizers import Tokenizer
 
-        self._tok = Tokenizer.from_file(str(path))
-        self.path = path
-        self.method = f"tokenizer.json ({label or path.parent.name})"
+        self._tok = Tokenizer.from_str(json_text)
+        self.method = f"tokenizer.json ({label})"
+        #: What the tokenizer is, for snapshot hashes (the same file gives the same digest).
+        self.digest = hashlib.sha256(json_text.encode("utf-8", "surrogatepass")).hexdigest()
         self._cache: dict[tuple[str, bool], object] = {}
 
     def _encode(self, text: str, add_special_tokens: bool):
@@ -185,44 +186,9 @@ class HFTokenizer:
         return self._tok.token_to_id(token)
 
 
-@lru_cache(maxsize=32)
-def _hf_tokenizer(path: str, mtime: int, label: str) -> HFTokenizer:
-    return HFTokenizer(Path(path), label)
-
-
-def hf_tokenizer(path: Path, label: str | None = None) -> HFTokenizer | None:
-    """The tokenizer of a ``tokenizer.json`` (cached by modification time), or None without ``tokenizers``."""
-    if not tokenizers_available():
-        return None
-    try:
-        return _hf_tokenizer(str(path), path.stat().st_mtime_ns, label or path.parent.name)
-    except Exception:  # a tokenizer.json the library cannot read: count by estimate instead
-        return None
-
-
-# tiktoken: used only when its encoding file is already in tiktoken's cache (never downloads).
-_TIKTOKEN_FILES = {
-    "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
-    "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
-    "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
-    "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
-}
-
-
-def _tiktoken_cached(encoding: str) -> bool:
-    url = _TIKTOKEN_FILES.get(encoding)
-    if url is None:
-        return False
-    if "TIKTOKEN_CACHE_DIR" in os.environ:
-        cache = os.environ["TIKTOKEN_CACHE_DIR"]
-    elif "DATA_GYM_CACHE_DIR" in os.environ:
-        cache = os.environ["DATA_GYM_CACHE_DIR"]
-    else:
-        cache = os.path.join(tempfile.gettempdir(), "data-gym-cache")
-    return bool(cache) and os.path.isfile(os.path.join(cache, hashlib.sha1(url.encode()).hexdigest()))
-
-
 class Tiktoken:
+    """An OpenAI-style API model's tokenizer (the loader builds it only when the encoding is cached)."""
+
     exact = True
 
     def __init__(self, encoding) -> None:  # type: ignore[no-untyped-def]
@@ -244,25 +210,6 @@ class Tiktoken:
             out.append(len(data[:pos].decode("utf-8", errors="ignore")))
             pos += len(self._enc.decode_single_token_bytes(tok))
         return out
-
-
-def tiktoken_for(model_name: str | None) -> Tiktoken | None:
-    """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's; only if cached."""
-    try:
-        import tiktoken
-        import tiktoken.model
-    except ImportError:
-        return None
-    try:
-        name = tiktoken.model.encoding_name_for_model(model_name or "gpt-4")
-    except KeyError:
-        name = "cl100k_base"
-    if not _tiktoken_cached(name):
-        return None
-    try:
-        return Tiktoken(tiktoken.get_encoding(name))
-    except Exception:
-        return None
 
 
 # -- sections -----------------------------------------------------------------------------

@@ -195,8 +195,14 @@ def _feed_spec(h: Any, spec: Any, skip: Sequence[str]) -> None:
     for f in fields(spec):
         if f.name in skip:
             continue
-        _feed(h, f.name)
         value = getattr(spec, f.name)
+        if f.name == "assets":
+            # what the model's files hold (templates, tokens, the tokenizer's digest); a model
+            # without local files hashes as it did before models had assets
+            value = value.identity() if value is not None else None
+            if value is None:
+                continue
+        _feed(h, f.name)
         if f.name == "rows":
             _feed_rows(h, value)
         else:

@@ -12,15 +12,17 @@ import atexit
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
+from ..core.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file
+from .model_assets import asset_files, chat_template_value, model_assets
 from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
 
 __all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
@@ -151,10 +153,12 @@ class Loader:
     # -- the workspace -------------------------------------------------------------------
     def load(self, configs: Sequence[str | os.PathLike], data: Sequence[str] = (),
              model_files: Sequence[str | os.PathLike] = (),
-             roots: Iterable[str | os.PathLike] = (), timeout: float | None = None) -> Workspace:
+             roots: Iterable[str | os.PathLike] = (), timeout: float | None = None,
+             chat_template: str | None = None) -> Workspace:
         """Load configs into a Workspace; problems become errors, never exceptions.
 
-        ``timeout`` overrides the loader's time limit (per config file) for this load.
+        ``timeout`` overrides the loader's time limit (per config file) for this load;
+        ``chat_template`` is ``--chat-template FILE|NAME`` for every model.
         """
         workspace = Workspace(configs=[str(c) for c in configs])
         root_dirs = config_roots(roots)
@@ -183,8 +187,9 @@ class Loader:
             if not result["models"]:
                 workspace.warnings.append(f"{path.name}: defines no `models` list")
             raw_models += [(entry, path) for entry in result["models"]]
+        override = chat_template_value(chat_template) if chat_template else None
         for entry, config in raw_models:
-            self._add_model(entry, config, workspace)
+            self._add_model(entry, config, workspace, override)
         return workspace
 
     def _take(self, result: Mapping[str, Any], workspace: Workspace) -> None:
@@ -240,7 +245,8 @@ class Loader:
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
                                               source=source, rows_origin=found.origin))
 
-    def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace) -> None:
+    def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
+                   chat_template: str | None = None) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -263,8 +269,14 @@ class Loader:
                                                 file=source.file, line=source.line,
                                                 hint="abbr='my-model'"))
             return
+        if chat_template is not None:
+            cfg = {**cfg, OVERRIDE_KEY: chat_template}
         self._model_files(cfg, source, config, workspace)
-        workspace.models.append(ModelSpec(abbr=abbr, cfg=cfg, framework=framework, source=source))
+        spec = ModelSpec(abbr=abbr, cfg=cfg, framework=framework, source=source)
+        spec = replace(spec, assets=model_assets(spec))
+        for path in asset_files(spec):
+            workspace.add_file(path)
+        workspace.models.append(spec)
 
     def _model_files(self, cfg: Mapping[str, Any], source: Source, config: Path,
                      workspace: Workspace) -> None:
@@ -306,10 +318,12 @@ def load_workspace(
     roots: Iterable[str | os.PathLike] = (),
     timeout: float | None = None,
     loader: Loader | None = None,
+    chat_template: str | None = None,
 ) -> Workspace:
     """Load configs into a Workspace; problems become errors, never exceptions.
 
     Uses ``loader`` (or the process's shared one, whose worker stays warm); ``timeout``
-    overrides its time limit per config file for this call.
+    overrides its time limit per config file for this call; ``chat_template`` is
+    ``--chat-template FILE|NAME`` for every model.
     """
-    return (loader or shared_loader()).load(configs, data, model_files, roots, timeout)
+    return (loader or shared_loader()).load(configs, data, model_files, roots, timeout, chat_template)
