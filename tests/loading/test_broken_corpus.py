@@ -84,13 +84,18 @@ EXPECTED: dict[str, tuple[str, int | None, str]] = {
                                    "dataset has no abbr and no path to derive one from"),
     "model_no_abbr_no_path.py": ("model_no_abbr_no_path.py", 9,
                                  "model has no abbr and no path to derive one from"),
-    # shapes the core refuses (located at the dataset's dict)
-    "ice_token_missing.py": ("ice_token_missing.py", 7, "prompt_template: '</E>' not in 'Q: {question}\nA:'"),
-    "round_not_list.py": ("round_not_list.py", 7, "prompt_template: 'round' must be a list, got dict"),
-    "role_missing.py": ("role_missing.py", 8,
+    # shapes the core refuses (located at the part at fault: the template, the retriever, the
+    # inferencer, the model's meta template; else at the dataset's dict)
+    "ice_token_missing.py": ("ice_token_missing.py", 12, "prompt_template: '</E>' not in 'Q: {question}\nA:'"),
+    "round_not_list.py": ("round_not_list.py", 13, "prompt_template: 'round' must be a list, got dict"),
+    "role_missing.py": ("role_missing.py", 30,
                         "role 'SYSTEM' of a dialogue round is not in the meta template's round "
                         "(KeyError: 'SYSTEM')"),
-    "label_dict_empty.py": ("label_dict_empty.py", 7, "prompt_template: the template dict is empty"),
+    "label_dict_empty.py": ("label_dict_empty.py", 11, "prompt_template: the template dict is empty"),
+    "retriever_bad_index.py": ("retriever_bad_index.py", 13,
+                               "FixKRetriever: fix_id_list holds '0', not an int index"),
+    "inferencer_no_type.py": ("inferencer_no_type.py", 12, "infer_cfg.inferencer must be a dict with a type"),
+    "meta_role_duplicate.py": ("meta_role_duplicate.py", 27, "role HUMAN in meta prompt must be unique!"),
     "missing_column.py": ("missing_column.py", 7, "in-context example 0 has no output column 'answer'"),
     "no_infer_cfg.py": ("no_infer_cfg.py", 2, "dataset 'demo' has no infer_cfg dict"),
     # rows and settings files

@@ -350,4 +350,4 @@ def test_a_bad_dataset_spoils_only_its_own_renders(tmp_path, loader):
     assert [e.message for e in workspace.errors] == ["a dataset entry is a str, not a dict"]
     result = render_workspace(workspace.datasets, workspace.models)
     assert [p.dataset_abbr for p in result.pairs] == ["demo"]
-    assert [(e.dataset, e.line) for e in result.errors] == [("bad", 14)]
+    assert [(e.dataset, e.line) for e in result.errors] == [("bad", 15)]  # the retriever's line

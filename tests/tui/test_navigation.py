@@ -152,6 +152,29 @@ async def test_edit_opens_editor_at_the_line_then_reloads(tmp_path, monkeypatch)
         assert source.file.endswith("datasets/qa_gen.py")
 
 
+async def test_a_tree_node_shows_and_edits_its_own_line(tmp_path, monkeypatch):
+    log = tmp_path / "editor.log"
+    script = tmp_path / "fake-editor"
+    script.write_text(f'#!/bin/sh\necho "$@" > {log}\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(script))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        tree = app.query_one("#tree")
+        tree.focus()
+        key = ("dataset", "qa", "infer_cfg", "prompt_template", "template", "round", 1)
+        node = next(n for n in _walk(tree.root) if n.data and n.data.key == key)
+        tree.move_cursor(node)
+        await pilot.pause()
+        # the BOT turn of the prompt template's round, not the dataset's dict
+        assert str(app.query_one("#location").content).endswith("datasets/qa_gen.py:21")
+        await press(pilot, "e")
+        file = node.data.location.file
+        assert file.endswith("datasets/qa_gen.py") and log.read_text().split() == ["+21", file]
+
+
 async def test_export_writes_an_svg_of_the_panes(tmp_path):
     app = make_app(export_dir=tmp_path)
     async with app.run_test() as pilot:

@@ -28,7 +28,25 @@ class WorkbenchError(Exception):
 
 
 class RenderError(WorkbenchError):
-    """A (dataset, model) pair cannot be rendered: a refusal or a bad template."""
+    """A (dataset, model) pair cannot be rendered: a refusal or a bad template.
+
+    ``key_path`` names the part of the config at fault (``("infer_cfg", "retriever")``), in
+    the dataset's config, or in the model's when ``in_model``; the render reports the line
+    that part was written on.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None, file: str | None = None,
+                 line: int | None = None, key_path: tuple | None = None, in_model: bool = False) -> None:
+        super().__init__(message, hint=hint, file=file, line=line)
+        self.key_path = tuple(key_path) if key_path is not None else None
+        self.in_model = in_model
+
+    def at(self, key_path: tuple, in_model: bool = False) -> RenderError:
+        """Name the part at fault, unless a deeper raise already named a finer one."""
+        if self.key_path is None:
+            self.key_path = tuple(key_path)
+            self.in_model = in_model
+        return self
 
 
 class ConfigError(WorkbenchError):

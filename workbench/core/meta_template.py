@@ -48,33 +48,46 @@ def join_without_meta(prompt: PromptList) -> str:
     return out
 
 
+#: Where the meta template is in a model config (errors about it point there).
+META_KEY = ("meta_template",)
+
+
 class _RoleTable:
     """Roles of a meta template (round + reserved_roles), and round splitting."""
 
     def __init__(self, meta: Mapping[str, Any], provenance: bool) -> None:
         if not isinstance(meta, Mapping):
-            raise RenderError(f"meta_template must be a dict, got {type(meta).__name__}")
+            raise RenderError(f"meta_template must be a dict, got {type(meta).__name__}",
+                              key_path=META_KEY, in_model=True)
         if "round" not in meta:
             raise RenderError("round is required in meta template",
-                              hint="meta_template=dict(round=[dict(role='HUMAN', ...), ...])")
+                              hint="meta_template=dict(round=[dict(role='HUMAN', ...), ...])",
+                              key_path=META_KEY, in_model=True)
         if not isinstance(meta["round"], list):
-            raise RenderError("meta_template round must be a list")
+            raise RenderError("meta_template round must be a list", key_path=(*META_KEY, "round"),
+                              in_model=True)
         self.meta = meta
         self.roles: dict[Any, dict] = {}
         keys = ["round"]
         if "reserved_roles" in meta:
             if not isinstance(meta["reserved_roles"], list):
-                raise RenderError("meta_template reserved_roles must be a list")
+                raise RenderError("meta_template reserved_roles must be a list",
+                                  key_path=(*META_KEY, "reserved_roles"), in_model=True)
             keys.append("reserved_roles")
         for key in keys:
-            for item in meta[key]:
+            for i, item in enumerate(meta[key]):
+                where = (*META_KEY, key, i)
                 if not isinstance(item, (str, dict)):
-                    raise RenderError(f"meta_template {key} items must be str or dict, got {item!r}")
+                    raise RenderError(f"meta_template {key} items must be str or dict, got {item!r}",
+                                      key_path=where, in_model=True)
                 if isinstance(item, dict):
                     if "role" not in item:
-                        raise RenderError(f"meta_template {key} item has no role: {item!r}")
+                        raise RenderError(f"meta_template {key} item has no role: {item!r}",
+                                          key_path=where, in_model=True)
                     if item["role"] in self.roles:
-                        raise RenderError(f"role {item['role']} in meta prompt must be unique!")
+                        raise RenderError(f"role {item['role']} in meta prompt must be unique!",
+                                          hint="each role appears once across round and reserved_roles",
+                                          key_path=where, in_model=True)
                     role = dict(item)
                     for part in ("begin", "end"):
                         if isinstance(role.get(part), list):
@@ -82,6 +95,7 @@ class _RoleTable:
                                 "Using List[str|int] is as the begin or end of a prompt is not "
                                 "supported yet.",
                                 hint=f"write meta_template role {item['role']}'s {part} as a string",
+                                key_path=where, in_model=True,
                             )
                     if provenance:
                         for part in ("begin", "end", "prompt"):
@@ -112,12 +126,12 @@ class _RoleTable:
                         f"role {item.get('role')!r} is not in the model's meta template and the "
                         "item has no fallback_role (the framework raises KeyError: None)",
                         hint="add fallback_role='HUMAN' to the item, or the role to the meta "
-                        "template's reserved_roles",
+                        "template's reserved_roles", key_path=META_KEY, in_model=True,
                     )
                 if role not in table:
                     raise RenderError(
                         f"fallback_role {role!r} of {item.get('role')!r} is not in the model's "
-                        f"meta template either (KeyError: {role!r})",
+                        f"meta template either (KeyError: {role!r})", key_path=META_KEY, in_model=True,
                     )
             table[role].update(item)
         return table
@@ -125,7 +139,8 @@ class _RoleTable:
     def merged(self, item: dict, table: dict[Any, dict]) -> dict:
         got = table.get(item["role"], table.get(item.get("fallback_role")))
         if got is None:
-            raise RenderError(f"role {item['role']!r} is not in the model's meta template")
+            raise RenderError(f"role {item['role']!r} is not in the model's meta template",
+                              key_path=META_KEY, in_model=True)
         return got
 
     def split_rounds(self, dialogue: list[Any], use_fallback: bool) -> list[int]:
@@ -143,7 +158,7 @@ class _RoleTable:
                     f"role {role!r} of a dialogue round is not in the meta template's round "
                     f"(KeyError: {role!r})",
                     hint="use the meta template's round roles (e.g. HUMAN/BOT) inside round; "
-                    "put SYSTEM turns in begin",
+                    "put SYSTEM turns in begin", key_path=(*META_KEY, "round"), in_model=True,
                 )
             if idx <= last:
                 cut.append(i)

@@ -38,7 +38,7 @@ class ModelAdapter:
             raw_type = cfg.get("type")
             if raw_type is None:
                 raise RenderError(f"model {spec.abbr!r} has no type",
-                                  hint="e.g. type=HuggingFacewithChatTemplate")
+                                  hint="e.g. type=HuggingFacewithChatTemplate", key_path=(), in_model=True)
             name = raw_type if isinstance(raw_type, str) else type_name(raw_type)
             self.info = find_model_class(name, spec.framework)
             if self.info is None:
@@ -58,6 +58,7 @@ class ModelAdapter:
             raise RenderError(
                 f"meta_template must be a dict, got {type(meta).__name__}",
                 hint="meta_template=dict(round=[...], reserved_roles=[...])",
+                key_path=("meta_template",), in_model=True,
             )
         self.framework = framework
         self.meta_template = meta or None

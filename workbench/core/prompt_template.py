@@ -53,17 +53,22 @@ class PromptTemplate:
             raise RenderError(
                 f"{name}: template must be a str or a dict, got {type(template).__name__}",
                 hint="write a string, a dict(begin=..., round=[...], end=...), "
-                "or a dict mapping each label to its template",
+                "or a dict mapping each label to its template", key_path=self.path("template"),
             )
         for token_name, token in (("ice_token", ice_token), ("sep_token", sep_token)):
             if token is not None and not isinstance(token, str):
-                raise RenderError(f"{name}: {token_name} must be a str, got {token!r}")
+                raise RenderError(f"{name}: {token_name} must be a str, got {token!r}",
+                                  key_path=self.path(token_name))
         self.raw = template
         self.ice_token = ice_token
         self.sep_token = sep_token
         self.prompt_type = "meta" if is_dialogue(template) else "origin"
         self._check(template)
         self.template = tag_template(template, name) if provenance else template
+
+    def path(self, *parts: Any) -> tuple:
+        """Where in the dataset config a part of this template is (for errors)."""
+        return ("infer_cfg", self.name, *parts)
 
     # -- validation, as PromptTemplate._check_template_legacy --------------------
     def _check(self, template: Any) -> None:
@@ -72,63 +77,69 @@ class PromptTemplate:
                 raise RenderError(
                     f"{self.name}: '{self.ice_token}' not in '{template}'",
                     hint=f"put the ice_token {self.ice_token!r} where the in-context "
-                    "examples go, or drop ice_token",
+                    "examples go, or drop ice_token", key_path=self.path("template"),
                 )
             return
         if self.prompt_type == "meta" and template and "round" not in template:
             raise RenderError(
                 f"{self.name}: a dialogue template needs a 'round' list",
                 hint="add round=[dict(role='HUMAN', prompt=...), dict(role='BOT', prompt=...)]",
+                key_path=self.path("template"),
             )
         if not template:
             raise RenderError(
                 f"{self.name}: the template dict is empty",
                 hint="give round=[...] for a dialogue or one entry per label for PPL",
+                key_path=self.path("template"),
             )
         for key, value in template.items():
             if not isinstance(value, (str, list, dict)):
                 raise RenderError(
                     f"{self.name}: dictionary of template expects a str, list or a dict, "
-                    f"but got {value!r} for {key!r}"
+                    f"but got {value!r} for {key!r}", key_path=self.path("template", key),
                 )
             if self.prompt_type == "meta":
-                self._check_dialogue_part(key, value)
+                self._check_dialogue_part(key, value, ("template",))
             elif isinstance(value, str) and self.ice_token and self.ice_token not in value:
                 raise RenderError(
                     f"{self.name}: '{self.ice_token}' not in '{value}' (label {key!r})",
                     hint=f"every label's template must contain the ice_token {self.ice_token!r}",
+                    key_path=self.path("template", key),
                 )
             elif isinstance(value, list):
                 raise RenderError(
                     f"{self.name}: the template for label {key!r} is a list; "
-                    "give a string or dict(round=[...])",
+                    "give a string or dict(round=[...])", key_path=self.path("template", key),
                 )
             elif isinstance(value, dict):
                 if not is_dialogue(value) or "round" not in value:
                     raise RenderError(
                         f"{self.name}: the template for label {key!r} is a dict with keys "
                         f"{sorted(map(str, value))}, not begin/round/end",
+                        key_path=self.path("template", key),
                     )
                 for part, part_value in value.items():
-                    self._check_dialogue_part(part, part_value)
+                    self._check_dialogue_part(part, part_value, ("template", key))
 
-    def _check_dialogue_part(self, key: str, value: Any) -> None:
+    def _check_dialogue_part(self, key: str, value: Any, where: tuple = ("template",)) -> None:
         if key == "round" and not isinstance(value, list):
             raise RenderError(
                 f"{self.name}: 'round' must be a list, got {type(value).__name__}",
                 hint="write round=[dict(role='HUMAN', prompt='...'), ...]",
+                key_path=self.path(*where, key),
             )
         if isinstance(value, list):
-            for item in value:
+            for i, item in enumerate(value):
                 if not isinstance(item, (str, dict)):
                     raise RenderError(
                         f"{self.name}: items of '{key}' must be strings or role dicts, "
-                        f"got {item!r}"
+                        f"got {item!r}", key_path=self.path(*where, key, i),
                     )
                 if isinstance(item, dict) and "section" not in item and "role" not in item:
                     raise RenderError(
                         f"{self.name}: an item of '{key}' has no 'role': {item!r}",
                         hint="each dialogue item is dict(role='HUMAN'|'BOT'|'SYSTEM', prompt=...)",
+                        key_path=self.path(*where, key, i),
                     )
         if isinstance(value, str) and self.ice_token and self.ice_token not in value:
             # The docs (meta_template.md) show a plain-string `end` beside an ice_token;
@@ -150,7 +161,7 @@ class PromptTemplate:
             raise RenderError(
                 f"{self.name}: no template for label {label!r} "
                 f"(labels: {', '.join(repr(k) for k in self.template)})",
-                hint="make the label dict's keys match the labels used",
+                hint="make the label dict's keys match the labels used", key_path=self.path("template"),
             ) from None
 
     def encode(self, template: Any, ice: bool) -> PromptType:
@@ -252,6 +263,7 @@ def _insert_ice(template: PromptType, token: str, ice: PromptType, name: str) ->
             f"{name}: a string template cannot take dialogue in-context examples "
             "(TypeError: replace() argument 2 must be str, not PromptList)",
             hint="make the ice_template a string too, or make this template a dialogue",
+            key_path=("infer_cfg", name, "template"),
         )
     return template.replace(token, ice)
 
@@ -262,10 +274,12 @@ def build_template(cfg: Mapping[str, Any] | None, name: str, notes: Notes,
     if cfg is None:
         return None
     if not isinstance(cfg, Mapping):
-        raise RenderError(f"{name} must be a dict(type=PromptTemplate, template=...), got {cfg!r}")
+        raise RenderError(f"{name} must be a dict(type=PromptTemplate, template=...), got {cfg!r}",
+                          key_path=("infer_cfg", name))
     if "template" not in cfg:
         raise RenderError(f"{name} has no 'template'",
-                          hint="add template='...' or template=dict(round=[...])")
+                          hint="add template='...' or template=dict(round=[...])",
+                          key_path=("infer_cfg", name))
     return PromptTemplate(
         cfg["template"],
         cfg.get("ice_token"),

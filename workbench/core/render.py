@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
 from .result import PairError, PairWarning, RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
-from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, type_name
+from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .text import ICE, ROW, Origin, PStr
 from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
 
@@ -32,12 +33,24 @@ from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
 
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate"}
+INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
 @dataclass(frozen=True)
 class RenderOptions:
     predictions: PredictionLookup | None = None
+
+
+@contextmanager
+def about(key_path: tuple) -> Iterator[None]:
+    """A RenderError raised inside is about this part of the dataset's config (unless it names
+    a finer part itself)."""
+    try:
+        yield
+    except RenderError as exc:
+        exc.at(key_path)
+        raise
 
 
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
@@ -71,7 +84,8 @@ class PairRenderer:
         if "reader_cfg" not in cfg:
             raise RenderError(f"dataset {dataset.abbr!r} has no reader_cfg",
                               hint="add reader_cfg=dict(input_columns=[...], output_column=...)")
-        self.reader = ReaderConfig.from_cfg(cfg["reader_cfg"])
+        with about(("reader_cfg",)):
+            self.reader = ReaderConfig.from_cfg(cfg["reader_cfg"])
         if dataset.rows is None:
             raise RenderError(f"dataset {dataset.abbr!r} has no rows", hint="pass --data FILE")
         n, k = cfg.get("n", 1), cfg.get("k", 1)
@@ -82,13 +96,16 @@ class PairRenderer:
         inferencer_cfg = infer_cfg.get("inferencer")
         if not isinstance(inferencer_cfg, Mapping) or "type" not in inferencer_cfg:
             raise RenderError("infer_cfg.inferencer must be a dict with a type",
-                              hint="e.g. inferencer=dict(type=GenInferencer)")
+                              hint="e.g. inferencer=dict(type=GenInferencer)", key_path=INFERENCER)
         self.inferencer = type_name(inferencer_cfg["type"])
-        self.plan: Plan = build_plan(self.inferencer, inferencer_cfg, self.notes)
+        with about(INFERENCER):
+            self.plan: Plan = build_plan(self.inferencer, inferencer_cfg, self.notes)
         if "retriever" not in infer_cfg:
-            raise RenderError("infer_cfg has no retriever", hint="e.g. retriever=dict(type=ZeroRetriever)")
-        self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
-                                                    self.notes, type_name)
+            raise RenderError("infer_cfg has no retriever", hint="e.g. retriever=dict(type=ZeroRetriever)",
+                              key_path=("infer_cfg",))
+        with about(RETRIEVER):
+            self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
+                                                        self.notes, type_name)
         self._engines: dict[bool, Engine] = {}
         fast = self.engine(False)
         self.model_kind = fast.model.kind
@@ -99,8 +116,10 @@ class PairRenderer:
                 f"model an {names.get(model.framework, model.framework)} one: neither framework runs "
                 "this pair as written; rendered with the dataset's templates and the model's parser"
             )
-        self.plan.check(fast)
-        self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
+        with about(INFERENCER):
+            self.plan.check(fast)
+        with about(RETRIEVER):
+            self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._warn_unfilled(fast)
         self._warn_dropped_examples(fast)
@@ -109,6 +128,10 @@ class PairRenderer:
 
     # -- set-up ------------------------------------------------------------------
     def _template(self, key: str, notes: Notes, provenance: bool) -> PromptTemplate | None:
+        with about(("infer_cfg", key)):
+            return self._build_template(key, notes, provenance)
+
+    def _build_template(self, key: str, notes: Notes, provenance: bool) -> PromptTemplate | None:
         cfg = self.infer_cfg.get(key)
         if cfg is None:
             return None
@@ -318,6 +341,17 @@ class PairRenderer:
                 self.notes.warn(message)
 
 
+def error_source(exc: RenderError, dataset: DatasetSpec, model: ModelSpec | None) -> Source:
+    """Where an error points: its own file (a chat template's), else the line the part of the
+    config it names was written on, else the dataset's dict."""
+    if exc.file:
+        return Source(exc.file, exc.line)
+    spec = model if exc.in_model else dataset
+    if exc.key_path is not None and spec is not None:
+        return locate(spec, exc.key_path)
+    return dataset.source
+
+
 def render_workspace(
     datasets: Sequence[DatasetSpec],
     models: Sequence[ModelSpec],
@@ -331,10 +365,9 @@ def render_workspace(
             try:
                 pair = PairRenderer(dataset, model, options)
             except RenderError as exc:
-                source = dataset.source
-                result.errors.append(PairError(
-                    dataset.abbr, model.abbr if model else None, exc.message,
-                    exc.file or source.file, exc.line or source.line, exc.hint))
+                where = error_source(exc, dataset, model)
+                result.errors.append(PairError(dataset.abbr, model.abbr if model else None, exc.message,
+                                               where.file, where.line, exc.hint))
                 continue
             result.pairs.append(pair)
             for message in pair.notes.messages:

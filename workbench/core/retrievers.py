@@ -41,7 +41,8 @@ class Retriever:
             ids = list(self.params["fix_id_list"])
             for i in ids:
                 if not isinstance(i, int) or isinstance(i, bool):
-                    raise RenderError(f"FixKRetriever: fix_id_list holds {i!r}, not an int index")
+                    raise RenderError(f"FixKRetriever: fix_id_list holds {i!r}, not an int index",
+                                      hint="fix_id_list lists train rows by index, e.g. [0, 1, 2]")
                 if i >= len(train):
                     raise RenderError(
                         f"FixKRetriever: Index {i} is out of range of {len(train)}",

@@ -38,6 +38,21 @@ class Source:
     line: int | None = None
 
 
+#: A path through a config: dict keys and list indices, e.g. ``("infer_cfg", "retriever")``.
+KeyPath = tuple[Any, ...]
+
+
+def locate(spec: DatasetSpec | ModelSpec, path: KeyPath) -> Source:
+    """Where the part of ``spec.cfg`` at ``path`` was written: the deepest recorded location on
+    the way to it, else where the whole dataset or model dict was defined."""
+    locations = spec.locations
+    for end in range(len(path), 0, -1):
+        found = locations.get(tuple(path[:end]))
+        if found is not None:
+            return found
+    return spec.source
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     abbr: str
@@ -46,6 +61,8 @@ class DatasetSpec:
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
     rows_origin: str | None = None  # where the rows came from, for display
+    #: Where each dict (and, in JSON/YAML/TOML configs, each list) inside ``cfg`` was written.
+    locations: Mapping[KeyPath, Source] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -54,6 +71,7 @@ class ModelSpec:
     cfg: Mapping[str, Any]
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
+    locations: Mapping[KeyPath, Source] = field(default_factory=dict)
     #: The model's local files as the loader read them (chat templates, tokenizer); None for a
     #: spec built by hand, which renders as a model whose folder is not local.
     assets: ModelAssets | None = None

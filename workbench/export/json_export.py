@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from ..core.errors import RenderError
 from ..core.prompt_list import to_json
+from ..core.render import error_source
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 
 SCHEMA = "prompt-workbench/render@1"
@@ -112,9 +113,9 @@ def write_render_json(result: RenderResult, out: TextIO,
 
 def stopped_error(pair: Any, exc: RenderError) -> PairError:
     """A pair that failed part-way: its error, pointing at the failure or the dataset."""
+    where = error_source(exc, pair.dataset, pair.model_spec)
     return PairError(pair.dataset_abbr, pair.model_abbr, f"{exc.message} (rendering stopped there)",
-                     exc.file or pair.dataset.source.file, exc.line or pair.dataset.source.line,
-                     exc.hint)
+                     where.file, where.line, exc.hint)
 
 
 def collect_warnings(result: RenderResult) -> RenderResult:

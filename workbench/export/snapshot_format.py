@@ -231,8 +231,8 @@ def inputs_hash(pair: Any, cache: dict[int, bytes] | None = None) -> str:
 
     h = hashlib.sha256()
     _feed(h, MAGIC)
-    h.update(digest(pair.dataset, ("source", "rows_origin")))  # shared by the dataset's pairs: cached
-    h.update(digest(pair.model_spec, ("source",)))
+    h.update(digest(pair.dataset, ("source", "rows_origin", "locations")))  # shared by its pairs: cached
+    h.update(digest(pair.model_spec, ("source", "locations")))
     return "sha256:" + h.hexdigest()
 
 

@@ -81,7 +81,8 @@ class SampleStream:
                     yield kept
             self.progress.advance(len(samples), label)
             if error is not None:
-                raise RenderError(error[0], hint=error[1], file=error[2], line=error[3])
+                raise RenderError(error[0], hint=error[1], file=error[2], line=error[3], key_path=error[4],
+                                  in_model=error[5])
 
     def close(self) -> None:
         self.progress.close()
@@ -98,7 +99,9 @@ class SampleStream:
 
 # -- worker processes -----------------------------------------------------------------
 
-ChunkResult = tuple[list[Sample], list[str], "tuple[str, str | None, str | None, int | None] | None"]
+# (message, hint, file, line, key_path, in_model) of a pair that failed part-way
+ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool]
+ChunkResult = tuple[list[Sample], list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}
 
 
@@ -121,7 +124,7 @@ def _render_chunk(position: int, abbrs: tuple[str, str | None], indices: Sequenc
         for i in indices:
             samples.append(pair.sample(i))
     except RenderError as exc:
-        error = (exc.message, exc.hint, exc.file, exc.line)
+        error = (exc.message, exc.hint, exc.file, exc.line, exc.key_path, exc.in_model)
     seen = [m for m in pair.notes.messages if pair.notes.count(m) > before.get(m, 0)]
     return samples, seen, error
 

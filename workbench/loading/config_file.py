@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..core.errors import ConfigError
-from .plain import dotted_name, to_plain
+from .plain import MAX_DEPTH, dotted_name, plain_key, to_plain
 from .python_config import FRAMEWORK_ROOTS, Executor, FrameworkRef, is_stdlib
 
 
@@ -84,6 +84,29 @@ def _type_notes(value: Any, out: dict[str, str]) -> None:
             stack.extend(item)
 
 
+def _locations(value: Any, executor: Executor) -> list[list[Any]]:
+    """``[key path, file, line]`` for every dict and list inside a dataset or model dict whose
+    line the executor recorded (the dict itself is the entry's own file and line)."""
+    out: list[list[Any]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if path:
+            where = executor.line_of(node)
+            if where is not None:
+                out.append([path, where[0], where[1]])
+        if len(path) >= MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            items: Iterable[tuple[Any, Any]] = ((plain_key(k), v) for k, v in dict.items(node))
+        elif isinstance(node, (list, tuple)):
+            items = enumerate(node)
+        else:
+            continue
+        stack.extend((v, (*path, k)) for k, v in items if isinstance(v, (dict, list, tuple)))
+    return out
+
+
 def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[str, str]) -> list[dict]:
     entries = []
     for item, where in found:
@@ -96,6 +119,7 @@ def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[st
                                   file=file, line=line, hint=f"each {kind} is a dict(...)")
             _type_notes(item, notes)
             entry["cfg"] = to_plain(item)
+            entry["locations"] = _locations(item, executor)
         except ConfigError as exc:
             entry["error"] = error_dict(ConfigError(exc.message, file=exc.file or file,
                                                     line=exc.line or line, hint=exc.hint))

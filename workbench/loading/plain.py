@@ -48,7 +48,7 @@ def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> Any:
         seen.add(id(value))
         try:
             if isinstance(value, dict):
-                return {_key(k): to_plain(v, seen, _depth + 1) for k, v in dict.items(value)}
+                return {plain_key(k): to_plain(v, seen, _depth + 1) for k, v in dict.items(value)}
             items = [to_plain(v, seen, _depth + 1) for v in value]
             return items if isinstance(value, list) else tuple(items)
         finally:
@@ -60,11 +60,12 @@ def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> Any:
     return repr(value)
 
 
-def _key(key: Any) -> Any:
+def plain_key(key: Any) -> Any:
+    """A dict key as :func:`to_plain` writes it."""
     if key is None or isinstance(key, (bool, int, float, str)):
         return key
     if isinstance(key, tuple):
-        return tuple(_key(k) for k in key)
+        return tuple(plain_key(k) for k in key)
     return to_plain(key)
 
 

@@ -886,7 +886,8 @@ class _ImportScan(ast.NodeTransformer):
 
 
 class _DictTracker(ast.NodeTransformer):
-    """Wraps ``{...}``, ``{k: v for ...}`` and ``dict(...)`` so each dict knows its line."""
+    """Wraps ``{...}``, ``{k: v for ...}``, ``dict(...)`` and ``[...]`` so each dict and list
+    knows its line (errors and the template tree point at it)."""
 
     def __init__(self, file: str) -> None:
         self.file = file
@@ -903,6 +904,10 @@ class _DictTracker(ast.NodeTransformer):
     def visit_DictComp(self, node: ast.DictComp) -> Any:
         self.generic_visit(node)
         return self._wrap(node)
+
+    def visit_List(self, node: ast.List) -> Any:
+        self.generic_visit(node)
+        return self._wrap(node) if isinstance(node.ctx, ast.Load) else node
 
     def visit_Call(self, node: ast.Call) -> Any:
         self.generic_visit(node)

@@ -94,6 +94,11 @@ def _default_framework(file: str | None) -> str:
     return AISBENCH if "ais_bench" in parts else OPENCOMPASS
 
 
+def _locations(entry: Mapping[str, Any]) -> dict[tuple, Source]:
+    """Where each dict (and list) inside a dataset or model dict was written."""
+    return {tuple(path): Source(file, line) for path, file, line in entry.get("locations") or ()}
+
+
 def _error(data: Mapping[str, Any]) -> ConfigError:
     return ConfigError(data["message"], file=data.get("file"), line=data.get("line"),
                        hint=data.get("hint"))
@@ -243,7 +248,8 @@ class Loader:
             workspace.add_file(file)
         framework = _framework_of(cfg, _default_framework(source.file))
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
-                                              source=source, rows_origin=found.origin))
+                                              source=source, rows_origin=found.origin,
+                                              locations=_locations(entry)))
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
                    chat_template: str | None = None) -> None:
@@ -272,7 +278,7 @@ class Loader:
         if chat_template is not None:
             cfg = {**cfg, OVERRIDE_KEY: chat_template}
         self._model_files(cfg, source, config, workspace)
-        spec = ModelSpec(abbr=abbr, cfg=cfg, framework=framework, source=source)
+        spec = ModelSpec(abbr=abbr, cfg=cfg, framework=framework, source=source, locations=_locations(entry))
         spec = replace(spec, assets=model_assets(spec))
         for path in asset_files(spec):
             workspace.add_file(path)

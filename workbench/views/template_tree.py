@@ -3,8 +3,9 @@ and models (meta template roles), as plain nodes any front end can draw.
 
 Each node carries a stable ``key`` (its path through the config, so a reload can keep
 what was expanded and selected) and a ``location``.  Locations come from a
-:data:`Locator`; the default answers with where the dataset or model dict was defined,
-and a loader that records finer positions can pass its own without touching the views.
+:data:`Locator`; the default answers with the line the loader recorded for that part of
+the config (each dict and list knows where it was written), else the nearest enclosing
+part's, else where the dataset or model dict was defined.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from rich.text import Text
 from rich.tree import Tree
 
-from ..core.spec import DatasetSpec, ModelSpec, Source, type_name
+from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .options import ViewOptions, display_path, located
 from .parts import badge, faint, snippet
 from .safe import one_line
@@ -29,8 +30,8 @@ Locator = Callable[[Spec, Key], "Source | None"]
 
 
 def spec_locator(spec: Spec, path: Key) -> Source | None:
-    """Where the whole dataset or model dict was defined (all the loader records today)."""
-    return spec.source
+    """Where the part of the config at ``path`` was written (the deepest location recorded)."""
+    return locate(spec, path)
 
 
 @dataclass(frozen=True)
