@@ -152,6 +152,22 @@ def test_cancel_stops_a_running_load(tmp_path):
         assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors
 
 
+def test_cancel_skips_the_configs_a_load_has_not_read_yet(tmp_path):
+    """A newer save wins: the superseded load stops at once, not after its remaining files."""
+    loop = write(tmp_path / "loop.py", "while True:\n    pass\n")
+    second = write(tmp_path / "second.py", "while True:\n    pass\n")
+    with Loader(timeout=30) as loader:
+        timer = threading.Timer(0.5, loader.cancel)
+        timer.start()
+        started = time.monotonic()
+        workspace = loader.load([loop, second])
+        assert time.monotonic() - started < 5
+        assert [e.message for e in workspace.errors] == [
+            "the load was cancelled", "the load was cancelled: a newer change replaced it"]
+        assert workspace.errors[1].file == str(second)
+        assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors  # later loads run
+
+
 def test_a_config_cannot_poison_the_next_load(tmp_path, loader):
     poison = write(tmp_path / "poison.py", (
         "import json, builtins\n"

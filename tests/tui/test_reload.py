@@ -155,3 +155,38 @@ async def test_mixed_save_styles_under_stress_end_on_the_final_content(workspace
                 await pilot.pause()
         await wait_for(pilot, lambda: shows(app, "final-input", "Stress 199.") and not banner(app), timeout=15)
         assert not stale(app)
+
+
+async def test_creating_a_settings_file_reloads(workspace):
+    """workbench.toml does not exist yet, but its creation changes the rows: it is watched."""
+    (workspace / "data" / "alt.jsonl").write_text('{"question": "What colour is the sky?", "answer": "Blue"}\n'
+                                                  '{"question": "What is 1 + 1?", "answer": "2"}\n')
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", "What is 2 + 2?"))
+        assert workspace / "workbench.toml" in app.latest.absent
+        (workspace / "workbench.toml").write_text('[data]\nqa = "data/alt.jsonl"\n')
+        await wait_for(pilot, lambda: shows(app, "final-input", "What colour is the sky?"))
+        assert not banner(app)
+
+
+async def test_a_newer_change_cancels_the_running_load(workspace):
+    from workbench.loading.workspace import Loader
+
+    class Counting(Loader):
+        cancels = 0
+
+        def cancel(self) -> None:
+            Counting.cancels += 1
+            super().cancel()
+
+    with Counting() as loader:
+        app = make_app(workspace / "eval_fixture.py", loader=loader)
+        async with app.run_test() as pilot:
+            await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+            edit(workspace / "datasets" / "qa_gen.py", OLD, NEW)
+            app.request_load()
+            app.request_load()  # supersedes the first while it runs
+            assert Counting.cancels == 1
+            await wait_for(pilot, lambda: shows(app, "final-input", NEW))
+            assert not banner(app) and not stale(app)

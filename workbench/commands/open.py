@@ -23,15 +23,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def inputs_of(args: argparse.Namespace):
+    """The app's inputs from the command line (every load of the session uses all of them)."""
+    from ..tui.session import Inputs
+
+    return Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
+                  models=tuple(args.models), roots=tuple(args.config_root),
+                  chat_template=args.chat_template, timeout=args.timeout)
+
+
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..tui.session import Inputs, load
+    from ..tui.session import load
     from ..views.options import ViewOptions
 
-    inputs = Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
-                    models=tuple(args.models), roots=tuple(args.config_root))
+    inputs = inputs_of(args)
     # Load while Textual imports and paints its first frame: they take about as long.
     preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()))
     from ..tui.app import create_app

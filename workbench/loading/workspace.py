@@ -119,6 +119,7 @@ class Loader:
         self.isolate = isolate and worker.available()
         self._worker: worker.ConfigWorker | None = None
         self._lock = threading.Lock()
+        self._epoch = 0  # bumped by cancel(): a load started before it stops at its next file
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -139,9 +140,14 @@ class Loader:
         return self._worker.pid if self._worker else None
 
     def cancel(self) -> None:
-        """Stop the config that is running now (the TUI calls this when a newer save wins)."""
-        if self._worker is not None:
-            self._worker.cancel()
+        """Stop the load that is running now (the TUI calls this when a newer save wins): the
+        config running in the worker stops, and that load skips the files it has not read yet.
+        Loads started afterwards are not affected."""
+        with self._lock:
+            self._epoch += 1
+            running = self._worker
+        if running is not None:
+            running.cancel()
 
     def close(self) -> None:
         with self._lock:
@@ -166,12 +172,15 @@ class Loader:
         ``chat_template`` is ``--chat-template FILE|NAME`` for every model.
         """
         workspace = Workspace(configs=[str(c) for c in configs])
+        epoch = self._epoch
         root_dirs = config_roots(roots)
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
+            if self._cancelled(epoch, path, workspace):
+                return workspace
             result = self.load_file(path, root_dirs, timeout=timeout)
             self._take(result, workspace)
             if result["error"]:
@@ -184,6 +193,8 @@ class Loader:
         for model_file in model_files:
             path = Path(model_file)
             workspace.add_file(path)
+            if self._cancelled(epoch, path, workspace):
+                return workspace
             result = self.load_file(path, root_dirs, want_datasets=False, timeout=timeout)
             self._take(result, workspace)
             if result["error"]:
@@ -196,6 +207,13 @@ class Loader:
         for entry, config in raw_models:
             self._add_model(entry, config, workspace, override)
         return workspace
+
+    def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
+        if epoch == self._epoch:
+            return False
+        workspace.errors.append(ConfigError("the load was cancelled: a newer change replaced it",
+                                            file=str(path), hint="the newer load follows"))
+        return True
 
     def _take(self, result: Mapping[str, Any], workspace: Workspace) -> None:
         for file in result["files"]:

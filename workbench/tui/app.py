@@ -46,7 +46,7 @@ from .screens.ask import AskScreen
 from .screens.help import HelpScreen
 from .session import Inputs, Loaded, load, model_kinds
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
-from .watcher import watch_changes, watch_folders
+from .watcher import watch_changes
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
 LONG_TEXT = 24_000  # characters of one text shown until `a` asks for all (head and tail, cut marked)
@@ -128,7 +128,8 @@ class WorkbenchApp(App[int]):
         self._pending_load = False
         self._pending_frame = False
         self._known_files: set[Path] = set()
-        self._watching: tuple[Path, ...] = ()
+        self._absent_files: set[Path] = set()  # files whose creation would change the load
+        self._watching: frozenset[Path] = frozenset()
         self._stop_watch: asyncio.Event | None = None
         self._last_search = ""
         if config.deterministic:
@@ -174,10 +175,17 @@ class WorkbenchApp(App[int]):
         """Load again; the newest request wins (older workers' results are dropped)."""
         if forget_missing:
             self._known_files = set()
+        if self._pending_load:
+            self._loader().cancel()  # the running load's result would be dropped anyway
         self._generation += 1
         self._pending_load = True
         self._update_status()
         self._load(self._generation, frozenset(self._known_files))
+
+    def _loader(self):
+        from ..loading.workspace import shared_loader
+
+        return self.config.loader or shared_loader()
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def _load(self, generation: int, known: frozenset[Path]) -> None:
@@ -188,7 +196,7 @@ class WorkbenchApp(App[int]):
                 loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, self.options,
                                                             kinds=model_kinds(loaded.catalog)))
         else:
-            loaded = load(self.inputs, generation, self.options, known)
+            loaded = load(self.inputs, generation, self.options, known, loader=self._loader())
         if not get_current_worker().is_cancelled:
             self.post_message(WorkspaceLoaded(loaded))
 
@@ -201,6 +209,7 @@ class WorkbenchApp(App[int]):
         self.loads += 1
         self.latest = loaded
         self._known_files |= set(loaded.files)
+        self._absent_files = set(loaded.absent) - self._known_files
         if loaded.ok:
             self.good = loaded
             self.selection = loaded.catalog.normalize(self.selection) if loaded.catalog else self.selection
@@ -224,16 +233,18 @@ class WorkbenchApp(App[int]):
 
     # -- watching ----------------------------------------------------------------------
     def _restart_watcher(self) -> None:
+        """Watch every file the workspace was built from, and the absent ones whose creation
+        would change it (a workbench.toml beside a config, a model's chat template)."""
         if not self.config.watch:
             return
-        folders = watch_folders(self._known_files)
-        if folders == self._watching:
+        files = frozenset(self._known_files | self._absent_files)
+        if files == self._watching:
             return
-        self._watching = folders
+        self._watching = files
         if self._stop_watch is not None:
             self._stop_watch.set()
         self._stop_watch = asyncio.Event()
-        self._watch(frozenset(self._known_files), self._stop_watch)
+        self._watch(files, self._stop_watch)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def _watch(self, files: frozenset[Path], stop: asyncio.Event) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .session import Inputs, Loaded
 
@@ -20,3 +21,6 @@ class AppConfig:
     force_polling: bool | None = None  # watchfiles: poll instead of inotify (also WATCHFILES_FORCE_POLLING)
     # The first load, started by the CLI before Textual is imported so the two overlap.
     preload: Future[Loaded] | None = None
+    # The Loader every load goes through (None: the process's shared one); the app cancels
+    # its running load when a newer change supersedes it.
+    loader: Any = None

@@ -24,12 +24,15 @@ from ..views.template_tree import TreeNode, template_tree
 
 @dataclass(frozen=True)
 class Inputs:
-    """What ``workbench [CONFIG...] --data --models --config-root`` asked for."""
+    """What ``workbench [CONFIG...] --data --models --config-root --chat-template --timeout``
+    asked for."""
 
     configs: tuple[str, ...]
     data: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
+    chat_template: str | None = None  # FILE|NAME for every chat-template model
+    timeout: float | None = None  # seconds for each Python config (None: the loader's default)
 
     def named_files(self) -> list[Path]:
         """Files the user named: watched even before (or while) they load."""
@@ -59,6 +62,7 @@ class Loaded:
     tree: tuple[TreeNode, ...] = ()
     problems: tuple[Problem, ...] = ()
     files: tuple[Path, ...] = ()  # every file the workspace was built from (or tried)
+    absent: tuple[Path, ...] = ()  # files that would change the load if they appeared (watched too)
     seconds: float = 0.0
     datasets: Sequence[Any] = field(default_factory=tuple)
     models: Sequence[Any] = field(default_factory=tuple)
@@ -79,12 +83,15 @@ def missing(files: Iterable[Path]) -> list[Path]:
     return out
 
 
-def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = ()) -> Loaded:
+def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = (),
+         loader: Any = None) -> Loaded:
     """Load and render the workspace; every failure comes back as a problem.
 
     ``known`` are files earlier loads were built from: one that has gone missing makes
     this load not ok even when the loader copes without it (a data file falls back to
     placeholder rows), so a file deleted mid-save never replaces the good render.
+    ``loader`` is the :class:`~workbench.loading.workspace.Loader` to use (default: the
+    process's shared one), so the app can cancel a load a newer change supersedes.
     """
     started = time.perf_counter()
     named = inputs.named_files()
@@ -94,7 +101,9 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         from ..loading.workspace import load_workspace
 
         workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
-                                   model_files=list(inputs.models), roots=list(inputs.roots))
+                                   model_files=list(inputs.models), roots=list(inputs.roots),
+                                   timeout=inputs.timeout, loader=loader,
+                                   chat_template=inputs.chat_template)
         result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs))
         catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
         tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog))
@@ -117,5 +126,6 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                          hint="press r to reload without it if it is gone for good") for f in gone]
     return Loaded(generation, ok=not workspace.errors and not gone, workspace=workspace, catalog=catalog,
                   tree=tree, problems=tuple(problems), files=tuple(files),
+                  absent=tuple(Path(f) for f in workspace.absent_files if Path(f) not in files),
                   seconds=time.perf_counter() - started,
                   datasets=tuple(workspace.datasets), models=tuple(workspace.models))
