@@ -97,7 +97,7 @@ EXPECTED: dict[str, tuple[str, int | None, str]] = {
     "inferencer_no_type.py": ("inferencer_no_type.py", 12, "infer_cfg.inferencer must be a dict with a type"),
     "meta_role_duplicate.py": ("meta_role_duplicate.py", 27, "role HUMAN in meta prompt must be unique!"),
     "missing_column.py": ("missing_column.py", 7, "in-context example 0 has no output column 'answer'"),
-    "no_infer_cfg.py": ("no_infer_cfg.py", 2, "dataset 'demo' has no infer_cfg dict"),
+    "no_infer_cfg.py": ("no_infer_cfg.py", 3, "dataset 'demo' has no infer_cfg dict"),
     # rows and settings files
     "data_file_bad_line.py": ("_data/bad_line.jsonl", 2,
                               "invalid JSON: Expecting property name enclosed in double quotes (column 34)"),

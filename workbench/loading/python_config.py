@@ -37,6 +37,7 @@ import types
 import uuid
 import warnings
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,13 +112,23 @@ class _FrameworkCall(Exception):
         self.path = path
 
 
+#: The running executor's "this copy was written where its original was" (the copies
+#: ConfigDict makes keep the line of the dict or list they copy).
+_COPIED: ContextVar[Callable[[Any, Any], None] | None] = ContextVar("_COPIED", default=None)
+
+
 def _hook(value: Any) -> Any:
     """ConfigDict's ``_hook``: plain dicts become ConfigDicts, lists/tuples are rebuilt."""
     if type(value) is dict:
-        return ConfigDict(value)
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
-        return type(value)(_hook(v) for v in value)
-    return value
+        made: Any = ConfigDict(value)
+    elif isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        made = type(value)(_hook(v) for v in value)
+    else:
+        return value
+    copied = _COPIED.get()
+    if copied is not None:
+        copied(value, made)
+    return made
 
 
 class ConfigDict(dict):
@@ -340,7 +351,16 @@ class Executor:
     # entry point -----------------------------------------------------------------------
     def run(self, path: str | os.PathLike) -> ConfigModule:
         """Run a top-level config; raises ConfigError located at file:line."""
-        return self._run_file(Path(os.path.abspath(path)), importer=None)
+        token = _COPIED.set(self._copied)
+        try:
+            return self._run_file(Path(os.path.abspath(path)), importer=None)
+        finally:
+            _COPIED.reset(token)
+
+    def _copied(self, original: Any, copy: Any) -> None:
+        where = self.dict_lines.get(id(original))
+        if where is not None:
+            self._at(copy, *where)
 
     def _run_file(self, path: Path, importer: tuple[Path, int] | None,
                   lazy: bool | None = None) -> ConfigModule:
