@@ -98,6 +98,11 @@ EXPECTED: dict[str, tuple[str, int | None, str]] = {
     "meta_role_duplicate.py": ("meta_role_duplicate.py", 27, "role HUMAN in meta prompt must be unique!"),
     "missing_column.py": ("missing_column.py", 7, "in-context example 0 has no output column 'answer'"),
     "no_infer_cfg.py": ("no_infer_cfg.py", 3, "dataset 'demo' has no infer_cfg dict"),
+    "custom_dataset.py": ("custom_dataset.py", 3,
+                          "dataset 'my_qa' has no infer_cfg: it is an OpenCompass custom dataset (no "
+                          "`type`, data_type='qa', infer_method='gen'), whose reader_cfg and infer_cfg "
+                          "OpenCompass builds at run time from the data file and its .meta.json "
+                          "(make_custom_dataset_config), so the config holds no prompt to show"),
     # rows and settings files
     "data_file_bad_line.py": ("_data/bad_line.jsonl", 2,
                               "invalid JSON: Expecting property name enclosed in double quotes (column 34)"),

@@ -53,6 +53,29 @@ def about(key_path: tuple) -> Iterator[None]:
         raise
 
 
+#: Keys only an OpenCompass custom dataset has (advanced_guides/custom_dataset.md).
+CUSTOM_DATASET_KEYS = ("data_type", "infer_method", "meta_path")
+
+
+def _no_infer_cfg(dataset: DatasetSpec) -> RenderError:
+    """No infer_cfg; for a custom dataset (no ``type``) that is expected, and the message says why."""
+    cfg = dataset.cfg
+    given = [k for k in CUSTOM_DATASET_KEYS if k in cfg]
+    if "type" not in cfg and (given or ("reader_cfg" not in cfg and isinstance(cfg.get("path"), str))):
+        keys = "".join(f", {k}={cfg[k]!r}" for k in given)
+        return RenderError(
+            f"dataset {dataset.abbr!r} has no infer_cfg: it is an OpenCompass custom dataset (no "
+            f"`type`{keys}), whose reader_cfg and infer_cfg OpenCompass builds at run time from the "
+            "data file and its .meta.json (make_custom_dataset_config), so the config holds no prompt "
+            "to show",
+            hint="to see its prompts here, write it as a regular dataset: type=..., "
+            "reader_cfg=dict(input_columns=[...], output_column=...), infer_cfg=dict(prompt_template=..., "
+            "retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer))",
+        )
+    return RenderError(f"dataset {dataset.abbr!r} has no infer_cfg dict",
+                       hint="add infer_cfg=dict(prompt_template=..., retriever=..., inferencer=...)")
+
+
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
     out: FillPairs = []
     for k, v in row.items():
@@ -78,8 +101,7 @@ class PairRenderer:
         cfg = dataset.cfg
         infer_cfg = cfg.get("infer_cfg")
         if not isinstance(infer_cfg, Mapping):
-            raise RenderError(f"dataset {dataset.abbr!r} has no infer_cfg dict",
-                              hint="add infer_cfg=dict(prompt_template=..., retriever=..., inferencer=...)")
+            raise _no_infer_cfg(dataset)
         self.infer_cfg = infer_cfg
         if "reader_cfg" not in cfg:
             raise RenderError(f"dataset {dataset.abbr!r} has no reader_cfg",
@@ -121,7 +143,7 @@ class PairRenderer:
         with about(RETRIEVER):
             self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
         self._ice_cache: dict[tuple[int, ...], Any] = {}
-        self._warn_unfilled(fast)
+        self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         if self.splits.test:
             self._first = self.sample(0)
@@ -253,7 +275,23 @@ class PairRenderer:
                 "fills: the framework fills the whole prompt once, after inserting the examples"
             )
 
-    def _warn_unfilled(self, engine: Engine) -> None:
+    def _warn_missing_inputs(self) -> set[str]:
+        """Input columns the rows lack (neither framework checks them); returns their names."""
+        missing: set[str] = set()
+        used = (("test", self.splits.test), ("train", self.splits.train if any(self.picks) else []))
+        for split, rows in used:
+            have = {str(c) for c in rows[0]} if rows else None
+            for column in map(str, self.reader.input_columns):
+                if have is not None and column not in have and column not in missing:
+                    missing.add(column)
+                    self.notes.warn(
+                        f"reader_cfg.input_columns lists {column!r}, but the {split} rows have no such "
+                        f"column, so {{{column}}} is sent as written (the frameworks do not check input "
+                        "columns)"
+                    )
+        return missing
+
+    def _warn_unfilled(self, engine: Engine, warned: set[str] | None = None) -> None:
         columns: set[str] = set()
         for row in (*self.splits.train[:1], *self.splits.test[:1]):
             columns.update(str(c) for c in row)
@@ -266,7 +304,7 @@ class PairRenderer:
             else:
                 filled = columns
             found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)}
-            for name in sorted(found - filled):
+            for name in sorted(found - filled - (warned or set())):
                 self.notes.warn(
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
                     "as written"
