@@ -33,6 +33,11 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
+    parser.add_argument("--embedding-model", metavar="DIR", default=None,
+                        help="a local sentence-transformers model folder for TopkRetriever and "
+                        "VotekRetriever (default: the config's sentence_transformers_model_name when "
+                        "it is a folder; needs pip install 'prompt-workbench[embeddings]'; never "
+                        "downloads)")
 
 
 def load(args: argparse.Namespace):
@@ -43,6 +48,14 @@ def load(args: argparse.Namespace):
     return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
                           timeout=getattr(args, "timeout", None),
                           chat_template=getattr(args, "chat_template", None))
+
+
+def render_options(args: argparse.Namespace):
+    """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with)."""
+    from ..core.render import RenderOptions
+    from ..loading.embeddings import embedding_lookup
+
+    return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)))
 
 
 def report_errors(errors) -> None:

@@ -29,7 +29,8 @@ def inputs_of(args: argparse.Namespace):
 
     return Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
                   models=tuple(args.models), roots=tuple(args.config_root),
-                  chat_template=args.chat_template, timeout=args.timeout)
+                  chat_template=args.chat_template, timeout=args.timeout,
+                  embedding_model=args.embedding_model)
 
 
 def run(argv: Sequence[str]) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
-from .common import add_inputs, demo_config, load
+from .common import add_inputs, demo_config, load, render_options
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
@@ -59,7 +59,8 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
 
     workspace = load(args)
     result = render_workspace(workspace.datasets, workspace.models,
-                              config=" ".join(args.configs) or str(demo_config()))
+                              config=" ".join(args.configs) or str(demo_config()),
+                              options=render_options(args))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
     return workspace, result

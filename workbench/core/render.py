@@ -15,6 +15,7 @@ from typing import Any
 
 from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
 from .dataset_reader import ReaderConfig, Splits, build_splits
+from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError
 from .inferencers import Engine, Plan, build_plan
 from .model_input import ModelAdapter
@@ -40,6 +41,8 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 @dataclass(frozen=True)
 class RenderOptions:
     predictions: PredictionLookup | None = None
+    # finds the local sentence-embedding model TopK/VoteK rank with (the loader's)
+    embeddings: EmbedderLookup | None = None
 
 
 @contextmanager
@@ -141,7 +144,8 @@ class PairRenderer:
         with about(INFERENCER):
             self.plan.check(fast)
         with about(RETRIEVER):
-            self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns)
+            self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
+                                             self.options.embeddings, self.notes, dataset.source.file)
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)

@@ -6,20 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError
 from .notes import OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptList, PromptType
 from .prompt_template import PromptTemplate
 from .text import GLUE, Origin, PStr, join
 
-EMBEDDING_RETRIEVERS = {
-    "TopkRetriever": "TopK",
-    "VotekRetriever": "VoteK",
-    "DPPRetriever": "DPP",
-    "MDLRetriever": "MDL",
-    "ConERetriever": "ConE",
-}
-SUPPORTED = "ZeroRetriever, FixKRetriever, RandomRetriever, BM25Retriever, SlidingWindowRetriever"
+# Rank by sentence embeddings (core/embedding_retrievers.py), with a local model the loader finds.
+EMBEDDING_RETRIEVERS = {"TopkRetriever": "TopK", "VotekRetriever": "VoteK"}
+SUPPORTED = ("ZeroRetriever, FixKRetriever, RandomRetriever, BM25Retriever, SlidingWindowRetriever, "
+             "TopkRetriever, VotekRetriever")
+_EMBEDDING_PARAMS = {"sentence_transformers_model_name", "tokenizer_name", "batch_size"}
 
 
 @dataclass(frozen=True)
@@ -32,8 +30,10 @@ class Retriever:
     ice_num: int
     params: Mapping[str, Any]
 
-    def pick(self, train: Sequence[Mapping], test: Sequence[Mapping],
-             input_columns: Sequence[str]) -> list[list[int]]:
+    def pick(self, train: Sequence[Mapping], test: Sequence[Mapping], input_columns: Sequence[str],
+             embeddings: EmbedderLookup | None = None, notes: Notes | None = None,
+             config_file: str | None = None) -> list[list[int]]:
+        """``embeddings`` finds the local sentence-embedding model TopK/VoteK rank with."""
         name = self.type_name
         if name == "ZeroRetriever":
             return [[] for _ in test]
@@ -67,6 +67,13 @@ class Retriever:
                 [corpus_text(r, input_columns) for r in test],
                 self.ice_num,
             )
+        if name in EMBEDDING_RETRIEVERS:
+            from .embedding_retrievers import embedding_picks
+
+            return embedding_picks(name, self.params, self.ice_num,
+                                   [corpus_text(r, input_columns, name) for r in train],
+                                   [corpus_text(r, input_columns, name) for r in test],
+                                   embeddings, notes, config_file)
         if name == "SlidingWindowRetriever":
             k = int(self.params["k"])
             picks = []
@@ -122,12 +129,12 @@ class Retriever:
         return join(separator, items) + eos if items else eos
 
 
-def corpus_text(row: Mapping, input_columns: Sequence[str]) -> str:
+def corpus_text(row: Mapping, input_columns: Sequence[str], retriever: str = "BM25Retriever") -> str:
     """``DatasetReader.generate_input_field_prompt``: input columns joined by spaces."""
     try:
         return " ".join(str(row[c]) for c in input_columns)
     except KeyError as exc:
-        raise RenderError(f"BM25Retriever: the rows have no input column {exc}") from None
+        raise RenderError(f"{retriever}: the rows have no input column {exc}") from None
 
 
 _DEFAULTS = {
@@ -137,6 +144,31 @@ _DEFAULTS = {
     "RandomRetriever": ("\n", "\n", 1, {"seed"}),
     "BM25Retriever": ("\n", "\n", 1, set()),
     "SlidingWindowRetriever": ("\n", "\n", 1, {"k"}),
+    "TopkRetriever": ("\n", "\n", 1, _EMBEDDING_PARAMS),
+    "VotekRetriever": ("\n", "\n", 1, _EMBEDDING_PARAMS | {"votek_k"}),
+}
+
+# Retrievers no render can reproduce, and why (checked against OpenCompass 0.5.4's code).
+REFUSED = {
+    "DPPRetriever": (
+        "DPPRetriever: TypeError: only integer scalar arrays can be converted to a scalar index "
+        "(OpenCompass 0.5.4's dpp_search indexes the Python list fast_map_dpp returns with a numpy "
+        "array, so it fails on the first test row, whatever the data)",
+        "TopkRetriever with ice_num=candidate_num shows the candidates DPP would choose among",
+    ),
+    "MDLRetriever": (
+        "MDLRetriever picks each test row's examples by running a causal language model "
+        "(ce_model_name, default gpt2-xl) on every candidate prompt and keeping the candidate set "
+        "of lowest entropy over the labels; the workbench runs no language model, so it cannot know "
+        "which set wins",
+        "TopkRetriever with the same ice_num shows MDL's first candidate (the nearest rows by "
+        "embedding); the other candidates are seeded random draws from the candidate_num nearest",
+    ),
+    "ConERetriever": (
+        "ConERetriever is not part of OpenCompass 0.5.4 (later releases score candidates with a "
+        "language model, which the workbench does not run)",
+        "use TopkRetriever, BM25Retriever or FixKRetriever",
+    ),
 }
 
 
@@ -149,12 +181,9 @@ def build_retriever(cfg: Any, inferencer_cfg: Mapping[str, Any], notes: Notes,
             hint="e.g. retriever=dict(type=ZeroRetriever)",
         )
     name = type_name(cfg["type"])
-    if name in EMBEDDING_RETRIEVERS:
-        raise RenderError(
-            f"{name} ({EMBEDDING_RETRIEVERS[name]}) picks examples with a sentence-embedding "
-            f"model, which this workbench does not run; supported: {SUPPORTED}",
-            hint="render with FixKRetriever or ZeroRetriever to see the template's shape",
-        )
+    if name in REFUSED:
+        message, hint = REFUSED[name]
+        raise RenderError(message, hint=hint)
     if name not in _DEFAULTS:
         raise RenderError(f"unknown retriever {name}; supported: {SUPPORTED}")
     separator, eos, ice_num, allowed = _DEFAULTS[name]

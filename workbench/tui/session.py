@@ -24,8 +24,8 @@ from ..views.template_tree import TreeNode, template_tree
 
 @dataclass(frozen=True)
 class Inputs:
-    """What ``workbench [CONFIG...] --data --models --config-root --chat-template --timeout``
-    asked for."""
+    """What ``workbench [CONFIG...] --data --models --config-root --chat-template --timeout
+    --embedding-model`` asked for."""
 
     configs: tuple[str, ...]
     data: tuple[str, ...] = ()
@@ -33,6 +33,7 @@ class Inputs:
     roots: tuple[str, ...] = ()
     chat_template: str | None = None  # FILE|NAME for every chat-template model
     timeout: float | None = None  # seconds for each Python config (None: the loader's default)
+    embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
 
     def named_files(self) -> list[Path]:
         """Files the user named: watched even before (or while) they load."""
@@ -97,14 +98,16 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     named = inputs.named_files()
     known = tuple(known)
     try:
-        from ..core.render import render_workspace
+        from ..core.render import RenderOptions, render_workspace
+        from ..loading.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 
         workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template)
-        result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs))
+        result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
+                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model)))
         catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
         tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog))
     except Exception as exc:  # a bug below us: show it, keep the last good render
