@@ -234,7 +234,7 @@ def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int
     Raises when the votes choose fewer than ``select_num`` rows: OpenCompass then draws
     the rest with Python's unseeded ``random.sample``, which no render can reproduce.
     """
-    from .bm25 import numpy_argsort  # numpy 1.x's introsort, ties included
+    from .bm25 import numpy_argsort, numpy_argsort_top  # numpy 1.x's introsort, ties included
 
     n = len(vectors)
     unit = _normalized(vectors)
@@ -243,7 +243,9 @@ def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int
     vote_stat: dict[int, list[int]] = {}
     for i in range(n):
         scores = inner_products(rows, unit[i], np)
-        for idx in numpy_argsort(scores)[-k - 1:-1]:
+        # np.argsort(scores)[-k - 1:-1], sorting only the positions it keeps.
+        nearest = numpy_argsort_top(scores, k + 1)[:0:-1] if k >= 0 else numpy_argsort(scores)[-k - 1:-1]
+        for idx in nearest:
             if idx != i:
                 vote_stat.setdefault(idx, []).append(i)
     votes = sorted(vote_stat.items(), key=lambda item: len(item[1]), reverse=True)
