@@ -107,6 +107,17 @@ class MMPromptTemplate(PromptTemplate):
 
     def generate_mm(self, pairs: FillPairs, content: str | None) -> PromptList:
         self.check_shape()
+        if isinstance(self.template, dict) and self.prompt_type != "meta":
+            raise RenderError(
+                f"{self.name}: MMPromptTemplate needs a dialogue template dict(round=[...]), "
+                "not a label dict (KeyError: 'round')",
+            )
+        if content is not None and not isinstance(content, str):
+            raise RenderError(
+                f"MMPromptTemplate splits the row's 'content' column on its tags, and it is a "
+                f"{type(content).__name__}, not a str",
+                hint="put the tagged text/image/audio/video parts in a 'content' string",
+            )
         template = self.encode(self.template, ice=False)
         out = PromptList()
         for item in template:

@@ -19,16 +19,19 @@ template line it was raised on.
 from __future__ import annotations
 
 import json
+import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache, lru_cache, wraps
 from typing import Any, ClassVar
 
 import jinja2
 import jinja2.ext
 import jinja2.nodes
+import jinja2.sandbox
 import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -150,12 +153,110 @@ class _TemplateNamespace(jinja2.utils.Namespace):
         jinja2.utils.Namespace.__setitem__(self, name, value)
 
 
+# -- bounds -------------------------------------------------------------------------------
+# A chat template comes with a model folder nobody here wrote.  transformers' sandbox keeps
+# it from Python's internals but not from the memory or the clock: `'a' * 10**10`, a
+# doubling loop, or `range(100000)` nested in itself.  These bounds are far above what any
+# real template builds, so real templates render exactly as before.
+
+#: The most characters (or items) a template may build in one value, or write in all.
+MAX_TEMPLATE_SIZE = 16 * 1024 * 1024
+#: The most loop steps over ``range(...)`` one render may take, all ranges together.
+MAX_RANGE_STEPS = 1_000_000
+
+_budget = threading.local()
+
+
+def _refuse_size(what: str, size: int) -> None:
+    raise jinja2.exceptions.SecurityError(
+        f"{what} would make {size:,} characters or items; the sandbox allows {MAX_TEMPLATE_SIZE:,}")
+
+
+def _check_args(args: Iterable[Any]) -> None:
+    for arg in args:
+        if type(arg) is int and abs(arg) > MAX_TEMPLATE_SIZE:
+            _refuse_size(f"an argument of {arg:,}", abs(arg))
+
+
+_LONG_NUMBER = re.compile(r"\d{8,}")
+
+
+def _check_format(fmt: Any) -> None:
+    """A width or precision in a format string ('%1000000000s', '{:>1000000000}') is a size too."""
+    if isinstance(fmt, str):
+        for digits in _LONG_NUMBER.findall(fmt):
+            size = int(digits[:19])  # at least as large as the number, whatever its length
+            if size > MAX_TEMPLATE_SIZE:
+                _refuse_size(f"the format width {digits[:19]}", size)
+
+
+def _bounded_range(*args: Any) -> range:
+    steps = jinja2.sandbox.safe_range(*args)  # refuses a range of more than 100,000 steps
+    _budget.steps = getattr(_budget, "steps", 0) + len(steps)
+    if _budget.steps > MAX_RANGE_STEPS:
+        raise jinja2.exceptions.SecurityError(
+            f"the template's loops over range() take more than {MAX_RANGE_STEPS:,} steps")
+    return steps
+
+
+def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(function)  # keeps jinja's pass_context/pass_environment marks
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _check_args((*args, *kwargs.values()))
+        if function.__name__ == "do_format" and args:
+            _check_format(args[0])
+        return function(*args, **kwargs)
+
+    return call
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """transformers' sandbox, with sizes bounded and unsafe attributes refused at once."""
+
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+
+    def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
+        # jinja returns an Undefined that prints as '' and fails only when used further:
+        # `{{ cycler.__init__ }}` would render empty; say what was refused instead.
+        raise jinja2.exceptions.SecurityError(
+            f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe.")
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        sized = (str, list, tuple)
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, sized) and type(times) is int and len(seq) * times > MAX_TEMPLATE_SIZE:
+                    _refuse_size("'*'", len(seq) * times)
+            if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > 65536:
+                raise jinja2.exceptions.SecurityError("'*' of numbers this large is refused by the sandbox")
+        elif operator == "%":
+            _check_format(left)
+        elif operator == "+":
+            if isinstance(left, sized) and isinstance(right, sized) and \
+                    len(left) + len(right) > MAX_TEMPLATE_SIZE:
+                _refuse_size("'+'", len(left) + len(right))
+        elif operator == "**" and type(right) is int and abs(right) > 1024 and \
+                isinstance(left, (int, float)) and abs(left) > 1:
+            raise jinja2.exceptions.SecurityError(f"'**' with an exponent of {right:,} is refused "
+                                                  "by the sandbox")
+        return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        _check_args((*args, *kwargs.values()))
+        if getattr(__obj, "__name__", None) in ("format", "format_map"):
+            method = getattr(__obj, "__wrapped__", __obj)  # jinja wraps str.format for its sandbox
+            _check_format(getattr(method, "__self__", None))
+        return super().call(__context, __obj, *args, **kwargs)
+
+
 @lru_cache(maxsize=1)
 def _environment() -> ImmutableSandboxedEnvironment:
-    env = ImmutableSandboxedEnvironment(
+    env = _Sandbox(
         trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols]
     )
     env.filters["tojson"] = _tojson
+    env.filters = {name: _bounded_filter(f) for name, f in env.filters.items()}
+    env.globals["range"] = _bounded_range
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     env.globals["dict"] = _TemplateDict()
@@ -250,9 +351,17 @@ def render_chat_template(
     tokens = special_tokens if special_tokens is not None else template.default_tokens
     variables: dict[str, Any] = {k: str(v) for k, v in tokens.items() if v is not None}
     variables.update(_plain(dict(kwargs or {})))
+    _budget.steps = 0
     try:
-        return compiled.render(messages=chat, tools=None, documents=None,
-                               add_generation_prompt=add_generation_prompt, **variables)
+        out: list[str] = []
+        size = 0
+        for chunk in compiled.generate(messages=chat, tools=None, documents=None,
+                                       add_generation_prompt=add_generation_prompt, **variables):
+            size += len(chunk)
+            if size > MAX_TEMPLATE_SIZE:
+                _refuse_size("the template's output", size)
+            out.append(chunk)
+        return "".join(out)
     except _TemplateRaised as exc:
         raise ChatTemplateError(str(exc.message), template=template,
                                 template_line=_template_line(sys.exc_info()[2]),

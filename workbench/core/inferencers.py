@@ -146,6 +146,9 @@ class LabelPlan(Plan):
                 "use a GenInferencer config for API and chat-template models",
             )
         labels = self.cfg.get("labels")
+        if labels and not isinstance(labels, (list, tuple)):
+            raise RenderError(f"{self.name}: labels must be a list, got {labels!r}",
+                              hint="e.g. labels=['A', 'B', 'C', 'D'], or leave them to the template")
         self._labels = list(labels) if labels else engine.prompter.labels(  # type: ignore[union-attr]
             engine.all_test_rows(), engine.output_column)
         main = engine.prompter.main  # type: ignore[union-attr]
@@ -275,9 +278,9 @@ class ChatPlan(Plan):
             return [m for e in entries for m in from_entry(e)]
         if len(inputs) == 1 and isinstance(item.get(inputs[0]), list) and all(
                 isinstance(x, dict) for x in item[inputs[0]]):
-            return [dict(m) for m in item[inputs[0]]]
+            return _chat_messages(item[inputs[0]], inputs[0])
         if "dialogue" in inputs:
-            return [dict(m) for m in item["dialogue"]]
+            return _chat_messages(item.get("dialogue"), "dialogue")
         raise RenderError("Cannot construct chat from the dataset.",
                           hint="ChatInferencer wants string columns, lists of strings, or a chat")
 
@@ -321,6 +324,19 @@ class ChatPlan(Plan):
         return messages
 
 
+def _chat_messages(value: Any, column: str) -> list[dict]:
+    """A row's ready-made chat, checked: the framework indexes each message's role and content."""
+    if not isinstance(value, list) or not all(
+            isinstance(m, Mapping) and isinstance(m.get("role"), str)
+            and isinstance(m.get("content"), (str, type(None))) for m in value):
+        raise RenderError(
+            f"ChatInferencer reads the row's {column!r} column as a chat, and it is not a list of "
+            "{'role': str, 'content': str} dicts",
+            hint="give the column a list of messages such as {'role': 'user', 'content': '...'}",
+        )
+    return [dict(m) for m in value]
+
+
 def _to_openai(prompt: PromptType, notes: Notes) -> list[dict]:
     """ChatInferencer's promptlist_to_openai."""
     if isinstance(prompt, str):
@@ -338,7 +354,7 @@ def _to_openai(prompt: PromptType, notes: Notes) -> list[dict]:
         if isinstance(item, str):
             if item:
                 out.append({"role": "user", "content": item})
-        elif item.get("role") in roles:
+        elif isinstance(item.get("role"), str) and item["role"] in roles:
             out.append({"role": roles[item["role"]], "content": item.get("prompt")})
     return out
 
@@ -359,6 +375,10 @@ def build_plan(name: str, cfg: Mapping[str, Any], notes: Notes) -> Plan:
             f"inferencer {name} is not supported yet; supported: {SUPPORTED}",
             hint="the template still shows in the tree; render with GenInferencer to see prompts",
         )
+    replace_token = cfg.get("gen_field_replace_token")
+    if replace_token is not None and not isinstance(replace_token, str):
+        raise RenderError(f"{name}: gen_field_replace_token must be a str, got {replace_token!r}",
+                          hint="it replaces the output column's field in the prompt, e.g. ''")
     plan = PLANS[name](name, cfg, notes)
     plan.needs_prompter = name != "ChatInferencer"
     return plan

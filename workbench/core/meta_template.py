@@ -8,7 +8,7 @@ each round is laid out in the meta template's own role order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from .errors import RenderError
@@ -84,6 +84,9 @@ class _RoleTable:
                     if "role" not in item:
                         raise RenderError(f"meta_template {key} item has no role: {item!r}",
                                           key_path=where, in_model=True)
+                    if not isinstance(item["role"], str):
+                        raise RenderError(f"meta_template {key} item's role must be a str, "
+                                          f"got {item['role']!r}", key_path=where, in_model=True)
                     if item["role"] in self.roles:
                         raise RenderError(f"role {item['role']} in meta prompt must be unique!",
                                           hint="each role appears once across round and reserved_roles",
@@ -96,6 +99,12 @@ class _RoleTable:
                                 "supported yet.",
                                 hint=f"write meta_template role {item['role']}'s {part} as a string",
                                 key_path=where, in_model=True,
+                            )
+                    for part in ("begin", "end", "prompt", "api_role"):
+                        if part in role and not isinstance(role[part], str):
+                            raise RenderError(
+                                f"meta_template role {item['role']}'s {part} must be a str, "
+                                f"got {role[part]!r}", key_path=(*where, part), in_model=True,
                             )
                     if provenance:
                         for part in ("begin", "end", "prompt"):
@@ -219,6 +228,10 @@ class _SectionWalker:
             elif isinstance(item, dict):
                 if not stack:
                     raise RenderError(f"a role item outside any section: {item!r}")
+                for key in ("role", "fallback_role"):
+                    if not isinstance(item.get(key), Hashable):
+                        raise RenderError(f"a dialogue item's {key} must be a str, got {item[key]!r} "
+                                          "(TypeError: unhashable type in the framework)")
                 if stack[-1][0] in ("begin", "end"):
                     generate = self.on_single(item, mode)
             else:
@@ -242,6 +255,11 @@ class LMParser(_SectionWalker):
         self.meta = meta or None
         self.framework = framework
         super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
+        for part in ("begin", "end"):
+            if self.table is not None and not isinstance(getattr(self.table, part), str):
+                raise RenderError(f"meta_template {part} must be a str for a local model, "
+                                  f"got {getattr(self.table, part)!r}", key_path=(*META_KEY, part),
+                                  in_model=True)
 
     def parse(self, prompt: PromptType, mode: str) -> str:
         if isinstance(prompt, str):

@@ -16,6 +16,11 @@ from .text import PStr, concat
 
 FillPairs = list[tuple[str, str]]  # ("{column}", value text), in row column order
 
+#: The longest text one fill may make.  Columns are filled in order, so a row value holding
+#: a later column's ``{field}`` is filled again, once per copy: without a bound a hostile row
+#: asks for gigabytes (the frameworks would try).  Far above any model's context.
+MAX_FILLED_CHARS = 32 * 1024 * 1024
+
 
 def fill_pairs(entry: Mapping[str, Any]) -> FillPairs:
     """The replacements a row makes, in the row's column order.
@@ -32,6 +37,15 @@ def safe_format(text: str, pairs: FillPairs) -> str:
     if "{" not in text:
         return text
     for token, value in pairs:
+        if len(text) + len(text) // max(len(token), 1) * len(value) > MAX_FILLED_CHARS:
+            size = len(text) + text.count(token) * (len(value) - len(token))
+            if size > MAX_FILLED_CHARS:
+                raise RenderError(
+                    f"filling {token} would make a text of {size:,} characters (the limit is "
+                    f"{MAX_FILLED_CHARS:,})",
+                    hint="no model takes a prompt this long: check the rows for a huge value, or for "
+                    "a value holding a {field} that a later column fills (once per copy)",
+                )
         text = text.replace(token, value)
     return text
 
@@ -67,6 +81,12 @@ class PromptList(list):
                 if isinstance(dst, str):
                     out.append(item.replace(src, dst))
                 else:
+                    if not src:
+                        raise RenderError(
+                            "the ice_token is empty, so the in-context examples have no place in "
+                            "the dialogue (ValueError: empty separator)",
+                            hint="set ice_token='</E>' and put '</E>' where the examples go",
+                        )
                     pieces = item.split(src)
                     for i, piece in enumerate(pieces):
                         if piece:

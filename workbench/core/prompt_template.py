@@ -141,6 +141,14 @@ class PromptTemplate:
                         hint="each dialogue item is dict(role='HUMAN'|'BOT'|'SYSTEM', prompt=...)",
                         key_path=self.path(*where, key, i),
                     )
+                if isinstance(item, dict) and "prompt" in item and not isinstance(item["prompt"], str):
+                    # the frameworks fill it with str.replace, which fails on anything else
+                    raise RenderError(
+                        f"{self.name}: the prompt of an item of '{key}' must be a str, "
+                        f"got {item['prompt']!r}",
+                        hint="write prompt='...' (a string with {column} fields)",
+                        key_path=self.path(*where, key, i, "prompt"),
+                    )
         if isinstance(value, str) and self.ice_token and self.ice_token not in value:
             # The docs (meta_template.md) show a plain-string `end` beside an ice_token;
             # OpenCompass's legacy check demands the token in every string value.

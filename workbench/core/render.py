@@ -114,7 +114,12 @@ class PairRenderer:
         if dataset.rows is None:
             raise RenderError(f"dataset {dataset.abbr!r} has no rows", hint="pass --data FILE")
         n, k = cfg.get("n", 1), cfg.get("k", 1)
-        if (max(k) if isinstance(k, list) and k else k) > n:
+        try:
+            k_over_n = (max(k) if isinstance(k, list) and k else k) > n
+        except TypeError:
+            raise RenderError(f"dataset k={k!r} and n={n!r} must be ints (k may be a list of ints)",
+                              hint="e.g. n=4, k=[1, 2, 4]") from None
+        if k_over_n:
             raise RenderError("Maximum value of `k` must less than or equal to `n`")
         self.splits: Splits = build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
         self._warn_list_splits(dataset)

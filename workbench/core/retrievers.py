@@ -38,12 +38,16 @@ class Retriever:
         if name == "ZeroRetriever":
             return [[] for _ in test]
         if name == "FixKRetriever":
-            ids = list(self.params["fix_id_list"])
+            ids = self.params["fix_id_list"]
+            if not isinstance(ids, (list, tuple)):
+                raise RenderError(f"FixKRetriever: fix_id_list must be a list of ints, got {ids!r}",
+                                  hint="e.g. fix_id_list=[0, 1, 2, 3, 4]")
+            ids = list(ids)
             for i in ids:
                 if not isinstance(i, int) or isinstance(i, bool):
                     raise RenderError(f"FixKRetriever: fix_id_list holds {i!r}, not an int index",
                                       hint="fix_id_list lists train rows by index, e.g. [0, 1, 2]")
-                if i >= len(train):
+                if not -len(train) <= i < len(train):
                     raise RenderError(
                         f"FixKRetriever: Index {i} is out of range of {len(train)}",
                         hint="fix_id_list indexes the train split; give more train rows "
@@ -62,11 +66,18 @@ class Retriever:
         if name == "BM25Retriever":
             from .bm25 import bm25_picks
 
-            return bm25_picks(
-                [corpus_text(r, input_columns) for r in train],
-                [corpus_text(r, input_columns) for r in test],
-                self.ice_num,
-            )
+            try:
+                return bm25_picks(
+                    [corpus_text(r, input_columns) for r in train],
+                    [corpus_text(r, input_columns) for r in test],
+                    self.ice_num,
+                )
+            except ZeroDivisionError:  # rank_bm25 divides by the corpus size and its vocabulary
+                raise RenderError(
+                    "BM25Retriever: the train split has no words to index "
+                    "(ZeroDivisionError in BM25Okapi, as in the framework)",
+                    hint="give the train split rows with text in the input columns",
+                ) from None
         if name in EMBEDDING_RETRIEVERS:
             from .embedding_retrievers import embedding_picks
 
@@ -75,7 +86,19 @@ class Retriever:
                                    [corpus_text(r, input_columns, name) for r in test],
                                    embeddings, notes, config_file)
         if name == "SlidingWindowRetriever":
-            k = int(self.params["k"])
+            try:
+                k = int(self.params["k"])
+            except (TypeError, ValueError, OverflowError):
+                raise RenderError(f"SlidingWindowRetriever: k must be an int, got {self.params['k']!r}",
+                                  hint="e.g. k=5") from None
+            if test and k > 2 * len(train):
+                # the padding indexes the train rows from len(train) - k: negative indices count
+                # from the end, as the framework's dataset takes them, down to -len(train)
+                raise RenderError(
+                    f"SlidingWindowRetriever: k={k} pads the first test row with train rows from index "
+                    f"{len(train) - k}, and the train split has {len(train)} (IndexError in the framework)",
+                    hint="give k at most twice the number of train rows",
+                )
             picks = []
             for current in range(len(test)):
                 if current < k:
@@ -84,6 +107,13 @@ class Retriever:
                     shots = list(range(len(train) - pad, len(train))) + shots
                 else:
                     shots = list(range(current - k, current))
+                if shots and shots[-1] >= len(train):
+                    raise RenderError(
+                        f"SlidingWindowRetriever: test row {current} takes train rows up to "
+                        f"{shots[-1]}, and the train split has {len(train)} (IndexError in the framework)",
+                        hint="the window follows the test rows' positions; give the train split "
+                        "as many rows as the test split",
+                    )
                 picks.append(shots)
             return picks
         raise AssertionError(name)

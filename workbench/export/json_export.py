@@ -15,8 +15,9 @@ from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 SCHEMA = "prompt-workbench/render@1"
 
 # Characters JSON may carry raw but a terminal would act on (DEL, C1 controls, bidi
-# overrides, zero-width and line/paragraph separators): always written as \uXXXX.
-_UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# overrides, zero-width and line/paragraph separators), and lone surrogates (a row's
+# "\ud800", which UTF-8 cannot carry): always written as \uXXXX.
+_UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
 def dumps(value: Any, indent: int | None = None) -> str:

@@ -98,6 +98,8 @@ def read_json(path: Path, text: str, record) -> Any:
                           line=exc.lineno, hint="check the JSON syntax at that line") from None
     except RecursionError:
         raise ConfigError("the JSON nests too deeply", file=str(path)) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ConfigError(f"invalid JSON: {str(exc).split(';')[0]}", file=str(path)) from None
 
 
 # -- YAML -----------------------------------------------------------------------------------
@@ -172,6 +174,10 @@ def read_toml(path: Path, text: str, record) -> Any:
             message = message[: where.start()]
         raise ConfigError(f"invalid TOML: {message}", file=str(path), line=line,
                           hint="check the TOML syntax at that line") from None
+    except RecursionError:
+        raise ConfigError("the TOML nests too deeply", file=str(path)) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ConfigError(f"invalid TOML: {str(exc).split(';')[0]}", file=str(path)) from None
     # tomllib keeps no positions: top-level names and [[array]] entries by their headers
     seen: dict[str, int] = {}
     for number, raw in enumerate(text.splitlines(), 1):

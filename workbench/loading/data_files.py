@@ -25,6 +25,9 @@ def _decode(path: Path) -> str:
         raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
     except OSError as exc:
         raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ConfigError("data file is UTF-16 text, not UTF-8", file=str(path),
+                          hint="re-save the file as UTF-8")
     if b"\x00" in raw[:8192]:
         raise ConfigError("data file is binary, not JSON/JSONL/CSV text", file=str(path),
                           hint="give a .jsonl, .json or .csv file of rows")
@@ -34,6 +37,13 @@ def _decode(path: Path) -> str:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
                           line=line, hint="re-save the file as UTF-8") from None
+
+
+def _json_refusal(exc: ValueError | RecursionError) -> str:
+    """What ``json.loads`` refuses besides syntax: absurd nesting, numbers of thousands of digits."""
+    if isinstance(exc, RecursionError):
+        return "the JSON nests too deeply"
+    return f"invalid JSON: {str(exc).split(';')[0]}"
 
 
 def _no_duplicate_keys(path: Path, line_of: Any = None):
@@ -77,6 +87,8 @@ def _read_jsonl(path: Path, text: str) -> list[Any]:
         except json.JSONDecodeError as exc:
             raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
                               line=number, hint="each line of a .jsonl file is one JSON object") from None
+        except (ValueError, RecursionError) as exc:
+            raise ConfigError(_json_refusal(exc), file=str(path), line=number) from None
         if not isinstance(row, dict):
             raise ConfigError(f"a .jsonl line must be a JSON object, got {type(row).__name__}",
                               file=str(path), line=number)
@@ -90,6 +102,8 @@ def _read_json(path: Path, text: str) -> list[Any] | dict[str, list[Any]]:
     except json.JSONDecodeError as exc:
         raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path),
                           line=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(_json_refusal(exc), file=str(path)) from None
     if isinstance(data, list):
         return data
     if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
@@ -132,7 +146,8 @@ def _read_csv(path: Path, text: str) -> list[dict[str, Any]]:
                 continue
             if len(cells) != len(header):
                 raise ConfigError(
-                    f"CSV row has {len(cells)} cells but the header has {len(header)}",
+                    f"CSV row has {len(cells)} cell{'s' if len(cells) != 1 else ''} but the header "
+                    f"has {len(header)}",
                     file=str(path), line=reader.line_num,
                     hint="quote cells that contain commas or newlines",
                 )

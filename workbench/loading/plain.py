@@ -115,9 +115,9 @@ def _tagged(obj: dict) -> Any:
 def dumps(value: Any) -> bytes:
     """Plain data to bytes (raises TypeError for anything that is not plain)."""
     return _json_dumps(_encode(value), ensure_ascii=False, separators=(",", ":"),
-                      check_circular=False).encode("utf-8")
+                      check_circular=False).encode("utf-8", "surrogatepass")
 
 
 def loads(data: bytes) -> Any:
     """Bytes from :func:`dumps` back to plain data (ValueError if malformed)."""
-    return _json_loads(data.decode("utf-8"), object_hook=_tagged)
+    return _json_loads(data.decode("utf-8", "surrogatepass"), object_hook=_tagged)
