@@ -229,6 +229,13 @@ class Recorder:
         self.ll: list[tuple[Any, Any]] = []  # (parsed, cont) per get_loglikelihood input
         self.logits: list[Any] = []  # get_logits inputs (CLPInferencer)
         self.encoded: list[Any] = []  # tokenizer.encode inputs (CLPInferencer's choices)
+        # GenInferencer(multiround=True): answer each turn visibly, numbered per row
+        self.multiround = False
+        self.turn = 0
+        self.gen_turns: list[int] = []
+        self.mink: list[Any] = []  # get_mink_percent inputs
+        self.tokenwise: list[tuple[Any, Any, Any]] = []  # (template, parsed, label) per row
+        self.tot: list[tuple[Any, Any]] = []  # ToT: (entry, parse_template(entry, 'gen'))
 
 
 def assistant_turns(history: Any) -> int:
@@ -247,10 +254,15 @@ class FakeTokenizer:
 
     padding_side = "left"
 
+    vocab_size = 32000  # SWCELossInferencer picks its id dtype from it
+
     def __init__(self, rec: Recorder) -> None:
         self.rec = rec
 
     def encode(self, text, *args, **kwargs):
+        if not isinstance(text, str):  # what a Hugging Face tokenizer says to a PromptList
+            raise ValueError(f"Input {text} is not valid. Should be a string, a list/tuple of strings "
+                             "or a list/tuple of integers.")
         self.rec.encoded.append(text)
         return [sum(map(ord, str(text))) % FAKE_VOCAB]
 
@@ -343,6 +355,14 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
 
         def generate(self, inputs, max_out_len=None, **kwargs):
             pending = _record(rec.gen, self, list(inputs))
+            if rec.multiround:
+                outs = []
+                for _ in inputs:
+                    rec.gen_idx.append(rec.cur_index)
+                    rec.gen_turns.append(rec.turn)
+                    outs.append(PREDICTION_TEXT.format(rec.turn))
+                    rec.turn += 1
+                return outs
             if not rec.chat:
                 return ["" for _ in inputs]
             # ChatInferencer: answer turn N (= assistant messages so far) visibly
@@ -370,6 +390,32 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
             return np.zeros(len(inputs), dtype=float)
 
         ns["get_loglikelihood"] = get_loglikelihood
+    if owner_of(real_cls, "get_ppl_tokenwise") not in base_owners:
+        base_messages = getattr(sys.modules.get(real_cls.__module__), "_convert_base_messages", None)
+
+        def get_ppl_tokenwise_from_template(self, templates, label, mask_length=None):
+            self._pending = list(templates)
+            self._pending_labels = list(label)
+            return real_cls.get_ppl_tokenwise_from_template(self, templates, label, mask_length)
+
+        def get_ppl_tokenwise(self, inputs, label, mask_length=None):
+            pending = getattr(self, "_pending", None) or [None] * len(inputs)
+            labels = getattr(self, "_pending_labels", None) or list(label)
+            sent = base_messages(inputs) if base_messages is not None else list(inputs)
+            for tpl, x, lab in zip(pending, sent, labels):
+                rec.tokenwise.append((copy.deepcopy(tpl), copy.deepcopy(x), copy.deepcopy(lab)))
+            return [0.0] * len(inputs), [0] * len(inputs)
+
+        ns["get_ppl_tokenwise_from_template"] = get_ppl_tokenwise_from_template
+        ns["get_ppl_tokenwise"] = get_ppl_tokenwise
+    if hasattr(real_cls, "get_mink_percent"):
+
+        def get_mink_percent(self, inputs, k=20):
+            for x in inputs:
+                rec.mink.append(copy.deepcopy(x))
+            return np.zeros(len(inputs), dtype=float)
+
+        ns["get_mink_percent"] = get_mink_percent
     if hasattr(real_cls, "get_logits") and owner_of(real_cls, "get_logits") not in base_owners:
 
         def get_logits(self, inputs, *args, **kwargs):
@@ -449,11 +495,14 @@ def make_ais_fake(real_cls: type, rec: Recorder) -> type:
 
         if owner_of(real_cls, "generate") not in {BaseModel, BaseLMModel}:
 
-            def generate(self, inputs, max_out_len=None, **kwargs):
+            def generate(self, inputs, *args, **kwargs):
+                # GenInferencer: generate(inputs, max_out_len=...); LMMGenInferencer:
+                # generate(inputs, outputs, **datum), filling the outputs it is given
+                given = args[0] if args and isinstance(args[0], list) else None
                 outs = []
-                for x in inputs:
+                for i, x in enumerate(inputs):
                     rec.gen.append((None, _parsed(copy.deepcopy(x))))
-                    o = Output()
+                    o = given[i] if given is not None else Output()
                     o.success = True
                     o.content = ""
                     outs.append(o)
@@ -540,8 +589,30 @@ def new_samples(n: int, ice: list[list[int]]) -> list[dict]:
     return samples
 
 
+PREDICTION_RE = re.compile("\u2039prediction turn (\\d+)\u203a")
+
+
+def answered_turns(value: Any) -> list[int]:
+    """The turns whose (fake) model answer the framework wrote into this prompt."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.update(int(n) for n in PREDICTION_RE.findall(item))
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return sorted(found)
+
+
 def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = None, **extra: Any) -> dict:
-    """One request; ``extra`` holds what else the model receives (LL continuation, CLP choices)."""
+    """One request; ``extra`` holds what else the model receives (LL continuation, CLP choices).
+
+    ``depends_on_turns``: the turns whose answer the framework put into this request (found by
+    the fake model's ``‹prediction turn N›`` text), only when there are some.
+    """
     out = {
         "label": label_json(label),
         "turn": turn,
@@ -549,6 +620,9 @@ def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = N
         "model_input": to_json(model_input),
         "model_text": None,
     }
+    depends = answered_turns(out["prompt_list"]) or answered_turns(out["model_input"])
+    if depends:
+        out["depends_on_turns"] = depends
     out.update({k: to_json(v) for k, v in extra.items()})
     return out
 
@@ -611,15 +685,40 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
             patches.append(
                 mock.patch.object(infer_cls, name, _chat_turn_tracker(rec, getattr(infer_cls, name)))
             )
-    if inferencer_name == "CLPInferencer" and not getattr(model, "is_api", False):
+    if inferencer_name in ("CLPInferencer", "SWCELossInferencer") and not getattr(model, "is_api", False):
         model.tokenizer = FakeTokenizer(rec)
+    if inferencer_name == "SWCELossInferencer":
+        from opencompass.openicl.icl_inferencer.icl_sw_ce_loss_inferencer import SlidingWindowEvalDataset
 
-    task_cfg = ConfigDict(models=[model_cfg], datasets=[[dcfg]], work_dir=str(workdir))
-    task = OpenICLInferTask(task_cfg)
+        if not getattr(model, "is_api", False):
+            model.model = _FakeTorchModel()
+        # the windows are what the model scores; the harness records the encoded text only
+        patches.append(mock.patch.object(SlidingWindowEvalDataset, "__len__", lambda self: 0))
+    gen_cfg = infer_cfg["inferencer"]
+    if inferencer_name == "GenInferencer" and gen_cfg.get("multiround"):
+        rec.multiround = True
+        infer_cls = gen_cfg["type"]
+        patches.append(
+            mock.patch.object(infer_cls, "_generate_multiround",
+                              _multiround_tracker(rec, infer_cls._generate_multiround))
+        )
+    if inferencer_name == "ToTInferencer":
+        infer_cls = gen_cfg["type"]
+
+        def tot_solve(self, x):
+            rec.tot.append((copy.deepcopy(x), copy.deepcopy(self.model.parse_template(x, mode="gen"))))
+            return []
+
+        patches.append(mock.patch.object(infer_cls, "tot_solve", tot_solve))
+
     with contextlib.ExitStack() as stack:
         for p in patches:
             stack.enter_context(p)
-        task.run(cur_model=model, cur_model_abbr=model_abbr)
+        if inferencer_name == "AttackInferencer":
+            run_oc_attack(model, model_cfg, dcfg, rec, workdir)
+        else:
+            task_cfg = ConfigDict(models=[model_cfg], datasets=[[dcfg]], work_dir=str(workdir))
+            OpenICLInferTask(task_cfg).run(cur_model=model, cur_model_abbr=model_abbr)
 
     n = len(rec.ice) if rec.ice else test_size(data, reader_cfg)
     samples = new_samples(n, rec.ice)
@@ -644,6 +743,47 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
             )
         for i, (tpl, parsed) in enumerate(zip(rec.gen_tpls, rec.logits)):
             samples[i]["requests"].append(request(tpl, parsed, choices=list(rec.encoded)))
+    elif inferencer_name == "AttackInferencer":
+        # predict(prompt) for each original prompt in turn: prompts outer, rows inner
+        k = len(infer_cfg["inferencer"]["original_prompt_list"])
+        if len(rec.gen) != n * k:
+            raise RuntimeError(f"harness: {len(rec.gen)} generate prompts for {n} rows x {k} prompts")
+        for j, (tpl, parsed) in enumerate(rec.gen):
+            samples[j % n]["requests"].append(request(tpl, parsed))
+    elif inferencer_name == "PPLOnlyInferencer":
+        if len(rec.ppl) != n:
+            raise RuntimeError(f"harness: {len(rec.ppl)} ppl calls for {n} rows")
+        for i, (tpl, parsed) in enumerate(rec.ppl):
+            samples[i]["requests"].append(request(tpl, parsed))
+    elif inferencer_name == "MinKPercentInferencer":
+        if len(rec.mink) != n or len(rec.gen_tpls) != n:
+            raise RuntimeError(f"harness: {len(rec.mink)} get_mink_percent inputs for {n} rows")
+        for i, (tpl, parsed) in enumerate(zip(rec.gen_tpls, rec.mink)):
+            samples[i]["requests"].append(request(tpl, parsed))
+    elif inferencer_name == "InferencePPLOnlyInferencer":
+        if len(rec.tokenwise) != n:
+            raise RuntimeError(f"harness: {len(rec.tokenwise)} get_ppl_tokenwise inputs for {n} rows")
+        for i, (tpl, parsed, label) in enumerate(rec.tokenwise):
+            samples[i]["requests"].append(request(tpl, parsed, label_spans=label))
+    elif inferencer_name == "SWCELossInferencer":
+        if len(rec.encoded) != n:
+            raise RuntimeError(f"harness: {len(rec.encoded)} encoded prompts for {n} rows")
+        for i, text in enumerate(rec.encoded):
+            samples[i]["requests"].append(request(text, text))
+    elif inferencer_name == "SCInferencer":
+        size = gen_cfg.get("sc_size", 1)
+        if len(rec.gen) != n * size:
+            raise RuntimeError(f"harness: {len(rec.gen)} generate prompts for {n} rows x {size}")
+        for k, (tpl, parsed) in enumerate(rec.gen):
+            samples[k // size]["requests"].append(request(tpl, parsed))
+    elif inferencer_name == "ToTInferencer":
+        if len(rec.tot) != n:
+            raise RuntimeError(f"harness: {len(rec.tot)} ToT entries for {n} rows")
+        for i, (tpl, parsed) in enumerate(rec.tot):
+            samples[i]["requests"].append(request(tpl, parsed))
+    elif rec.multiround:
+        for idx, turn, (tpl, parsed) in zip(rec.gen_idx, rec.gen_turns, rec.gen):
+            samples[idx]["requests"].append(request(tpl, parsed, turn=turn))
     elif rec.ppl or rec.labels:
         if len(rec.labels) != len(rec.ppl):
             raise RuntimeError(f"harness: {len(rec.labels)} label prompts, {len(rec.ppl)} ppl calls")
@@ -661,6 +801,62 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
         "inferencer": inferencer_name,
         "samples": samples,
     }
+
+
+class _FakeTorchModel:
+    """``model.model`` for SWCELossInferencer: it reads ``.device`` before any window."""
+
+    device = "cpu"
+
+
+def _multiround_tracker(rec: Recorder, orig):
+    """Wrap GenInferencer._generate_multiround: one batch = one row (batch_size 1)."""
+
+    def run(self, entry, extra_gen_kwargs):
+        rec.cur_index = rec.multiround_rows if hasattr(rec, "multiround_rows") else 0
+        rec.multiround_rows = rec.cur_index + 1
+        rec.turn = 0
+        return orig(self, entry, extra_gen_kwargs)
+
+    return run
+
+
+def run_oc_attack(model, model_cfg, dcfg, rec: Recorder, workdir: Path) -> None:
+    """``OpenICLAttackTask._inference`` up to its prompt selection, without promptbench.
+
+    The task builds templates, retriever and inferencer exactly as here, then (after importing
+    promptbench) calls ``inferencer.predict(prompt)`` for every ``original_prompt_list`` entry;
+    the attack that follows depends on the scores.
+    """
+    from opencompass.registry import ICL_INFERENCERS, ICL_PROMPT_TEMPLATES, ICL_RETRIEVERS
+    from opencompass.utils import build_dataset_from_cfg
+
+    infer_cfg = dcfg["infer_cfg"]
+    dataset = build_dataset_from_cfg(dcfg)
+    ice_template = (ICL_PROMPT_TEMPLATES.build(infer_cfg["ice_template"])
+                    if "ice_template" in infer_cfg else None)
+    prompt_template = (ICL_PROMPT_TEMPLATES.build(infer_cfg["prompt_template"])
+                       if "prompt_template" in infer_cfg else None)
+    retriever_cfg = dict(infer_cfg["retriever"])
+    retriever_cfg["dataset"] = dataset
+    retriever = ICL_RETRIEVERS.build(retriever_cfg)
+    inferencer_cfg = dict(infer_cfg["inferencer"])
+    inferencer_cfg["model"] = model
+    for key in ("max_out_len", "batch_size"):
+        if key not in inferencer_cfg:
+            value = model_cfg.get(key, None)
+            assert value, f"{key} must be specified!"
+            inferencer_cfg[key] = value
+    inferencer_cfg["max_seq_len"] = model_cfg["max_seq_len"]
+    inferencer_cfg["dataset_cfg"] = dcfg
+    inferencer = ICL_INFERENCERS.build(inferencer_cfg)
+    inferencer.retriever = retriever
+    inferencer.prompt_template = prompt_template
+    inferencer.ice_template = ice_template
+    inferencer.output_json_filepath = str(workdir)
+    inferencer.output_json_filename = "attack.json"
+    for prompt in infer_cfg["inferencer"]["original_prompt_list"]:
+        inferencer.predict(prompt)
 
 
 def _chat_turn_tracker(rec: Recorder, orig):

@@ -7,7 +7,9 @@ Writes ``tests/parity/cases/<case_id>/config.py`` and ``data.json`` for
 * ``oc_*``    real OpenCompass 0.5.4 dataset configs, flattened into
   self-contained configs (1-2 datasets each);
 * ``ais_*``   real AISBench 3.1.20260630 dataset configs, flattened likewise;
-* ``x_*``     what the workbench claims beyond those (tools/parity_x_cases.py).
+* ``x_*``     what the workbench claims beyond those (tools/parity_x_cases.py);
+* ``r_*``     RawPromptTemplate, the other inferencers and shipped-config quirks
+  (tools/parity_r_cases.py).
 
 Each config gets the same five model kinds (see ``OC_MODELS`` / ``AIS_MODELS``).
 Rows are synthetic and seeded by the case id, so a rerun writes identical files.
@@ -1222,16 +1224,18 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
 
 
 def emit_x_case(case: tuple) -> str:
-    """One ``x_*`` case of tools/parity_x_cases.py: configs written from real classes."""
+    """One ``x_*`` / ``r_*`` case of tools/parity_x_cases.py / parity_r_cases.py: configs
+    written from real classes."""
     cid, fw, doc, dsets, rows, *more = case
     w = PyWriter(PUBLIC_MODULES_OC if fw == "oc" else PUBLIC_MODULES_AIS)
-    var = cid.removeprefix("x_") + "_datasets"
+    var = cid.split("_", 1)[1] + "_datasets"
     body = f"{var} = {w.lit(dsets)}\n"
     imports = w.import_lines()
     extra_models = more[0] if more else ""
     if "VLLMCustomAPI," in extra_models:
         imports.append("from ais_bench.benchmark.models import VLLMCustomAPI")
-    header = f"Parity case {cid}: {doc}. Written by tools/parity_x_cases.py."
+    source = "parity_r_cases" if cid.startswith("r_") else "parity_x_cases"
+    header = f"Parity case {cid}: {doc}. Written by tools/{source}.py."
     if fw == "oc":
         write_case(cid, header, body, imports, rows, MODELS_IMPORT_OC, MODELS_BLOCK_OC, extra_models)
     else:
@@ -1264,9 +1268,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if got:
                 written.append(got)
+    from parity_r_cases import all_cases as r_cases
     from parity_x_cases import all_cases
 
-    for case in all_cases():
+    for case in [*all_cases(), *r_cases()]:
         if only and case[0] not in only:
             continue
         written.append(emit_x_case(case))

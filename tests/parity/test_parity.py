@@ -34,7 +34,9 @@ def _key(entry: dict) -> tuple:
 
 
 def _comparable(request: dict) -> dict:
-    return {k: request.get(k) for k in ("label", "turn", "prompt_list", "model_input", "model_text")}
+    out = {k: request.get(k) for k in ("label", "turn", "prompt_list", "model_input", "model_text")}
+    out["depends_on_turns"] = request.get("depends_on_turns", [])
+    return out
 
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[p.name for p in CASE_DIRS])

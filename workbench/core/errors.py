@@ -51,3 +51,9 @@ class RenderError(WorkbenchError):
 
 class ConfigError(WorkbenchError):
     """A config file cannot be loaded at all."""
+
+
+class UnsupportedError(RenderError):
+    """The framework would render this pair; the workbench cannot (it would need code it does
+    not run, such as a dataset's own template class).  Told apart from the framework's own
+    refusals so coverage can be counted honestly."""

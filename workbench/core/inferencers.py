@@ -7,23 +7,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
-from .errors import RenderError
+from .errors import RenderError, UnsupportedError
 from .model_input import API, CHAT, LM, ModelAdapter
 from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptList, PromptType
 from .prompt_template import PromptTemplate
 from .prompting import Prompter
+from .raw_prompt_template import RawPromptTemplate
 from .result import Request
 from .retrievers import Retriever
-from .text import PREDICTION, Origin, PStr
+from .text import ICE, PREDICTION, ROW, Origin, PStr
 from .truncation import Limiter, fit_examples
 
 GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
 PPL_FAMILY = {"PPLInferencer", "LLInferencer"}
-SUPPORTED = (
-    "GenInferencer, PPLInferencer, LLInferencer, CLPInferencer, ChatInferencer, "
-    "MultiTurnGenInferencer"
-)
 Predictions = Callable[[int, int], "str | None"]  # (sample index, turn) -> model output
 
 
@@ -52,10 +49,34 @@ class Engine:
     predictions: Predictions | None = None
     all_test_rows: Callable[[], Sequence[Mapping[str, Any]]] = field(default=lambda: [])
     limiter: Limiter | None = None  # OpenCompass's max_seq_len loop, when the model config sets one
+    train_row: Callable[[int], Mapping[str, Any]] = field(default=lambda i: {})
 
     def ice(self, idx_list: Sequence[int]) -> PromptType:
+        if isinstance(self.ice_template, RawPromptTemplate):
+            return self._raw_ice(idx_list)  # type: ignore[return-value]
         return self.retriever.generate_ice(idx_list, self.ice_template, self.train_label,
                                            self.ice_pairs, self.provenance)
+
+    def _raw_ice(self, idx_list: Sequence[int]) -> list:
+        """``generate_ice``'s raw branch: every example's messages, one list, no separators."""
+        out: list = []
+        for k, idx in enumerate(idx_list):
+            self.train_label(idx)  # the framework reads the label first (KeyError without it)
+            origin = (lambda c, k=k: Origin(ICE, column=c, example=k)) if self.provenance else None
+            out.extend(self.ice_template.generate_ice_item(  # type: ignore[union-attr]
+                self.ice_pairs(k, idx), self.train_row(idx), origin))
+        return out
+
+    def row_origin(self) -> Callable[[str], Origin] | None:
+        return (lambda c: Origin(ROW, column=c)) if self.provenance else None
+
+    def gen_prompt(self, index: int, idx_list: Sequence[int], replace_token: str = "",
+                   output_column: Any = "") -> PromptType:
+        """``generate_prompt_for_generate_task``: the prompt a generation-style inferencer builds."""
+        column = self.output_column if output_column == "" else output_column
+        return self.prompter.for_gen(  # type: ignore[union-attr]
+            self.test_pairs(index), self.ice(idx_list), column, replace_token,
+            row=self.test_row(index), origin=self.row_origin())
 
     def output(self, index: int, turn: int) -> str:
         text = self.predictions(index, turn) if self.predictions else None
@@ -84,29 +105,84 @@ class Plan:
 class GenPlan(Plan):
     def requests(self, engine, index, ice_idx):
         template = engine.prompter.main  # type: ignore[union-attr]
+        replace = self.cfg.get("gen_field_replace_token", "") or ""
         if isinstance(template, MMPromptTemplate):
             row = engine.test_row(index)
             prompt: PromptType = template.generate_mm(engine.test_pairs(index), row.get("content"))
-        else:
-            def build(idx: Sequence[int]) -> PromptType:
-                return engine.prompter.for_gen(  # type: ignore[union-attr]
-                    engine.test_pairs(index), engine.ice(idx), engine.output_column,
-                    self.cfg.get("gen_field_replace_token", "") or "",
+            return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"))]
+        if engine.prompter.raw:  # type: ignore[union-attr]
+            if engine.limiter is not None:
+                self.notes.warn(
+                    "max_seq_len with RawPromptTemplate messages: OpenCompass measures the str() of "
+                    "each parsed message, which the workbench does not reproduce; every in-context "
+                    "example is kept"
                 )
+            prompt = engine.gen_prompt(index, ice_idx, replace)
+            if self.cfg.get("multiround"):
+                return multiround_requests(engine, index, prompt, self.notes)
+            return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"))]
+        if self.cfg.get("multiround"):
+            engine.model.parse(engine.gen_prompt(index, ice_idx, replace), "gen")  # parsed_entries
+            self.notes.warn(
+                f"{self.name}(multiround=True) answers the empty assistant messages of "
+                "RawPromptTemplate messages, and this prompt is not raw messages, so no request "
+                "is sent"
+            )
+            return []
 
-            prompt, cut = fit_examples(engine.limiter, ice_idx, build, "gen")
-            return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"),
-                            truncation=cut)]
-        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"))]
+        def build(idx: Sequence[int]) -> PromptType:
+            return engine.prompter.for_gen(  # type: ignore[union-attr]
+                engine.test_pairs(index), engine.ice(idx), engine.output_column, replace,
+            )
+
+        prompt, cut = fit_examples(engine.limiter, ice_idx, build, "gen")
+        return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"),
+                        truncation=cut)]
+
+
+def multiround_requests(engine: Engine, index: int, chat: list, notes: Notes) -> list[Request]:
+    """GenInferencer(multiround=True): each empty assistant message of raw messages, in turn.
+
+    The history of turn k holds the model's answers to turns 0..k-1 (stand-ins or
+    ``--predictions``), as ``_generate_multiround`` writes each answer back into the chat.
+    """
+    if engine.model.kind == LM:
+        # GenInferencer parses every prompt before generating (parsed_entries), and a local
+        # model's LMTemplateParser fails on raw messages there, even with nothing to answer.
+        engine.model.parse(chat, "gen")
+    chat = [dict(m) if isinstance(m, dict) else m for m in chat]
+    slots = [i for i, m in enumerate(chat)
+             if isinstance(m, dict) and m.get("role") == "assistant" and not m.get("content", "")]
+    if not slots:
+        notes.warn("multiround=True answers the empty assistant messages, and these messages have "
+                   "none, so no request is sent")
+        return []
+    out = []
+    for turn, i in enumerate(slots):
+        history = chat[:i]
+        out.append(Request(prompt_list=history, model_input=engine.model.parse(history, "gen"),
+                           turn=turn, depends_on=tuple(range(turn))))
+        chat[i] = {**chat[i], "content": engine.output(index, turn)}
+    return out
 
 
 class CLPPlan(Plan):
     def check(self, engine):
-        if engine.model.kind != LM:
+        from .likelihood_plans import implements
+
+        model = engine.model
+        is_api = model.info.is_api if model.info is not None else model.kind == API
+        if is_api:
             raise RenderError(
                 "API model is not supported for conditional log probability inference and skip "
                 "this exp.",
                 hint="CLPInferencer needs a local model",
+            )
+        if model.spec is not None and not implements(model, "get_logits"):
+            raise RenderError(
+                f"'{model.class_name}' object has no attribute 'get_logits' (AttributeError: "
+                "CLPInferencer scores the choices with the model's logits)",
+                hint="CLPInferencer needs a local model class with get_logits, e.g. HuggingFaceCausalLM",
             )
 
     def requests(self, engine, index, ice_idx):
@@ -166,7 +242,8 @@ class LabelPlan(Plan):
         for label in self._labels:
             def build(idx: Sequence[int], label: Any = label) -> PromptType:
                 return engine.prompter.for_label(engine.test_pairs(index), engine.ice(idx),  # type: ignore[union-attr]
-                                                 label)
+                                                 label, row=engine.test_row(index),
+                                                 origin=engine.row_origin())
 
             prompt, cut = fit_examples(engine.limiter, ice_idx, build, "ppl", start=current)
             if cut is not None:
@@ -265,7 +342,11 @@ class ChatPlan(Plan):
                         {"role": "assistant", "content": entry.get(output, "")}]
             if template is not None:
                 pairs = [("{" + str(k) + "}", v if isinstance(v, str) else str(v)) for k, v in entry.items()]
-                chat = _to_openai(template.generate_item(pairs), self.notes)
+                if isinstance(template, RawPromptTemplate):
+                    prompt: Any = template.generate_item(pairs, entry)
+                else:
+                    prompt = template.generate_item(pairs)
+                chat = _to_openai(prompt, self.notes)
                 if not chat or chat[-1]["role"] != "assistant":
                     chat.append({"role": "assistant", "content": entry.get(output, "")})
                 return chat
@@ -369,16 +450,43 @@ PLANS: dict[str, type[Plan]] = {
 }
 
 
+def _all_plans() -> dict[str, type[Plan]]:
+    # The other plans build on the classes above, so they are registered lazily.
+    from .generation_plans import GENERATION_PLANS
+    from .likelihood_plans import LIKELIHOOD_PLANS
+
+    return {**PLANS, **LIKELIHOOD_PLANS, **GENERATION_PLANS}
+
+
+#: Inferencers the frameworks ship that no shipped dataset config uses and the workbench does
+#: not render (their requests come from code paths outside the template language).
+NOT_RENDERED = {
+    "ParallelGenInferencer": "OpenCompass's thread-pool GenInferencer",
+    "ParallelChatInferencer": "OpenCompass's thread-pool ChatInferencer",
+    "ChatMLInferencer": "OpenCompass's ChatML pipeline (chatml_datasets)",
+    "ParallelChatMLInferencer": "OpenCompass's ChatML pipeline (chatml_datasets)",
+}
+
+
 def build_plan(name: str, cfg: Mapping[str, Any], notes: Notes) -> Plan:
-    if name not in PLANS:
+    plans = _all_plans()
+    if name in NOT_RENDERED:
+        raise UnsupportedError(
+            f"inferencer {name} ({NOT_RENDERED[name]}) is not rendered by the workbench; "
+            f"supported: {', '.join(sorted(plans))}",
+            hint="render with GenInferencer to see the prompts; the template still shows in the tree",
+        )
+    if name not in plans:
         raise RenderError(
-            f"inferencer {name} is not supported yet; supported: {SUPPORTED}",
-            hint="the template still shows in the tree; render with GenInferencer to see prompts",
+            f"{name} is not an inferencer OpenCompass 0.5.4 or AISBench 3.1.20260630 ships "
+            f"(KeyError in the ICL_INFERENCERS registry); the workbench renders: "
+            f"{', '.join(sorted(plans))}",
+            hint="check the inferencer's type; the template still shows in the tree",
         )
     replace_token = cfg.get("gen_field_replace_token")
     if replace_token is not None and not isinstance(replace_token, str):
         raise RenderError(f"{name}: gen_field_replace_token must be a str, got {replace_token!r}",
                           hint="it replaces the output column's field in the prompt, e.g. ''")
-    plan = PLANS[name](name, cfg, notes)
-    plan.needs_prompter = name != "ChatInferencer"
+    plan = plans[name](name, cfg, notes)
+    plan.needs_prompter = plan.needs_prompter and name not in ("ChatInferencer", "AgentInferencer")
     return plan

@@ -6,10 +6,18 @@ from typing import Any
 
 from .errors import RenderError
 from .meta_template import APIParser, LMParser, to_chat_messages
-from .model_classes import AmbiguousModelClassError, ModelClassInfo, lookup_model_class, ppl_refusal
+from .model_classes import (
+    OUT_OF_SCOPE_CLASSES,
+    AmbiguousModelClassError,
+    ModelClassInfo,
+    lookup_model_class,
+    ppl_refusal,
+)
 from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import PromptType
+from .raw_prompt_template import check_list_meta_template, is_raw_messages, parse_for_api
 from .spec import AISBENCH, ModelSpec, type_name
+from .text import META, Origin, PStr
 
 LM, API, CHAT = "lm", "api", "chat_template"
 
@@ -41,7 +49,13 @@ class ModelAdapter:
                                   hint="e.g. type=HuggingFacewithChatTemplate", key_path=(), in_model=True)
             name = raw_type if isinstance(raw_type, str) else type_name(raw_type)
             self.info = find_model_class(name, spec.framework)
-            if self.info is None:
+            if self.info is None and type_name(name) in OUT_OF_SCOPE_CLASSES:
+                notes.warn(
+                    f"model type {type_name(name)!r} wraps an agent framework "
+                    f"({OUT_OF_SCOPE_CLASSES[type_name(name)].split(':')[0]}): the LLM's prompts come "
+                    "from the agent's protocol, which the workbench does not run"
+                )
+            elif self.info is None:
                 notes.warn(
                     f"model type {type_name(name)!r} is not a class the frameworks ship; "
                     "treated as a local model that parses its meta template into one string"
@@ -54,6 +68,22 @@ class ModelAdapter:
         else:
             self.kind = LM
             framework = AIS_VERSION if spec and spec.framework == AISBENCH else OC_VERSION
+        self.list_meta: list | None = None
+        if isinstance(meta, list) and meta and self.kind != LM and framework == OC_VERSION:
+            # OpenCompass's APITemplateParser also takes a list of {role, content} messages,
+            # which only raw messages (RawPromptTemplate) use; a PromptList then fails.
+            check_list_meta_template(meta)
+            self.list_meta, meta = meta, None
+            if provenance:
+                self.list_meta = [
+                    {**m, "content": PStr(m["content"], Origin(META, detail=f"{m['role']}.content"))}
+                    if isinstance(m.get("content"), str) else m for m in self.list_meta]
+        if isinstance(meta, list) and meta and self.kind == LM:
+            raise RenderError(
+                "round is required in meta template (AssertionError in LMTemplateParser): a list "
+                "meta template is for API models and RawPromptTemplate messages",
+                hint="meta_template=dict(round=[...], reserved_roles=[...])",
+            )
         if meta is not None and not isinstance(meta, dict):
             raise RenderError(
                 f"meta_template must be a dict, got {type(meta).__name__}",
@@ -75,7 +105,49 @@ class ModelAdapter:
             return None
         return ppl_refusal(self.info, self.spec.cfg if self.spec else None)
 
+    @property
+    def class_name(self) -> str:
+        if self.info is not None:
+            return self.info.name
+        return type_name(self.spec.cfg.get("type")) if self.spec else "no model"
+
+    def raw_refusal(self) -> str | None:
+        """Why this model cannot take RawPromptTemplate messages (None when it can)."""
+        if self.spec is None or (self.kind == API and self.framework == OC_VERSION):
+            return None
+        name = self.class_name
+        if self.kind == LM:
+            return (f"raw messages (RawPromptTemplate) go to API models only: {name} parses with "
+                    "LMTemplateParser, which takes the list of messages for a batch and fails on "
+                    "each message dict (AssertionError)")
+        if self.kind == CHAT:
+            return (f"raw messages (RawPromptTemplate) go to API models only: {name} turns the "
+                    "parsed prompt into chat messages through item['prompt'], and raw messages "
+                    "have 'content' (KeyError: 'prompt')")
+        return (f"raw messages (RawPromptTemplate) go to OpenCompass API models only: {name} is "
+                f"{self.framework}'s, whose APITemplateParser has no raw-messages branch "
+                "(AssertionError)")
+
+    def parse_raw(self, messages: list) -> Any:
+        """RawPromptTemplate messages: as the API model's parser returns them, or its refusal."""
+        refusal = self.raw_refusal()
+        if refusal:
+            raise RenderError(refusal, hint="render this dataset with an API model (e.g. type=OpenAI), "
+                              "or write the template as a PromptTemplate dialogue")
+        if self.spec is None:
+            return [dict(m) if isinstance(m, dict) else m for m in messages]
+        return parse_for_api(messages, self.list_meta)
+
     def parse(self, prompt: PromptType, mode: str) -> Any:
+        if is_raw_messages(prompt):
+            return self.parse_raw(prompt)  # type: ignore[arg-type]
+        if self.list_meta is not None and not isinstance(prompt, str):
+            raise RenderError(
+                "this model's meta template is a list of messages, which OpenCompass's "
+                "APITemplateParser only merges into raw messages (RawPromptTemplate); a PromptList "
+                "fails on it (TypeError: list indices must be integers or slices, not str)",
+                hint="give the model a dict meta template (round=[...]) for PromptTemplate datasets",
+            )
         if not isinstance(prompt, str) and not self._keeps_multimodal and any(
                 isinstance(item, dict) and "prompt_mm" in item for item in prompt):
             self.notes.warn(

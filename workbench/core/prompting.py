@@ -7,13 +7,15 @@ crashes on (ZeroRetriever with only an ice_template that has no ice_token).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from .errors import RenderError
 from .notes import OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptType
 from .prompt_template import PromptTemplate
+from .raw_prompt_template import RawPromptTemplate
+from .text import Origin
 
 
 class Prompter:
@@ -59,21 +61,38 @@ class Prompter:
     def main(self) -> PromptTemplate:
         return self._main
 
+    @property
+    def raw(self) -> bool:
+        """The prompt is RawPromptTemplate messages (a plain list), not a PromptList."""
+        return isinstance(self._main, RawPromptTemplate)
+
     def for_gen(self, pairs: FillPairs, ice: PromptType, output_column: str | None,
-                replace_token: str = "") -> PromptType:
+                replace_token: str = "", row: Mapping[str, Any] | None = None,
+                origin: Callable[[str], Origin] | None = None) -> PromptType:
+        if isinstance(self._main, RawPromptTemplate):
+            # RawPromptTemplate ignores output_field: the output column is not masked.
+            return self._main.generate_item(pairs, row or {}, ice, origin)  # type: ignore[return-value]
         return self._main.generate_item(
             pairs, output_field=output_column, output_field_replace_token=replace_token,
             ice_field_replace_token=ice,
         )
 
     def for_label(self, pairs: FillPairs, ice: PromptType, label: Hashable,
-                  remain_sep: bool = False) -> PromptType:
+                  remain_sep: bool = False, row: Mapping[str, Any] | None = None,
+                  origin: Callable[[str], Origin] | None = None) -> PromptType:
+        if isinstance(self._main, RawPromptTemplate):
+            # generate_label_prompt_item is generate_item(entry): no examples, no label.
+            return self._main.generate_item(pairs, row or {}, "", origin)  # type: ignore[return-value]
         return self._main.generate_label_prompt_item(pairs, ice, label, remain_sep)
 
     def labels(self, test_rows: Sequence[dict], output_column: str | None) -> list[Any]:
         """``get_labels``: the template dict's keys, else the output column's distinct values."""
-        if self.prompt is not None and isinstance(self.prompt.raw, dict):
-            return list(self.prompt.raw.keys())
+        if self.prompt is not None:
+            _no_labels_in_raw(self.prompt)
+            if isinstance(self.prompt.raw, dict):
+                return list(self.prompt.raw.keys())
+        if self.ice is not None and self.ice.ice_token is not None:
+            _no_labels_in_raw(self.ice)
         if self.ice is not None and self.ice.ice_token is not None and isinstance(self.ice.raw, dict):
             return list(self.ice.raw.keys())
         if output_column is None:
@@ -102,6 +121,16 @@ class Prompter:
             "(list(set(...))) varies between runs, shown here sorted"
         )
         return distinct
+
+
+def _no_labels_in_raw(template: Any) -> None:
+    if isinstance(template, RawPromptTemplate):
+        raise RenderError(
+            f"{template.name}: PPL labels come from the template's `template` dict, and a "
+            "RawPromptTemplate has none (AttributeError: 'RawPromptTemplate' object has no "
+            "attribute 'template')",
+            hint="give the inferencer labels=[...]",
+        )
 
 
 def _hash_randomised(value: Any) -> bool:

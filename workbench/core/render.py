@@ -16,7 +16,7 @@ from typing import Any
 from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
 from .dataset_reader import ReaderConfig, Splits, build_splits
 from .embedding_retrievers import EmbedderLookup
-from .errors import RenderError
+from .errors import RenderError, UnsupportedError
 from .inferencers import Engine, Plan, build_plan
 from .model_input import ModelAdapter
 from .model_text import ModelText
@@ -24,6 +24,7 @@ from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, iter_texts
 from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
+from .raw_prompt_template import RawPromptTemplate, build_raw_template
 from .result import PairError, PairWarning, RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
@@ -33,7 +34,7 @@ from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
 
-TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate"}
+TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
@@ -43,6 +44,8 @@ class RenderOptions:
     predictions: PredictionLookup | None = None
     # finds the local sentence-embedding model TopK/VoteK rank with (the loader's)
     embeddings: EmbedderLookup | None = None
+    # model_text, token counts and the max_seq_len loop; off where only the prompts matter
+    measure: bool = True
 
 
 @contextmanager
@@ -158,23 +161,29 @@ class PairRenderer:
             self._first = self.sample(0)
 
     # -- set-up ------------------------------------------------------------------
-    def _template(self, key: str, notes: Notes, provenance: bool) -> PromptTemplate | None:
+    def _template(self, key: str, notes: Notes,
+                  provenance: bool) -> PromptTemplate | RawPromptTemplate | None:
         with about(("infer_cfg", key)):
             return self._build_template(key, notes, provenance)
 
-    def _build_template(self, key: str, notes: Notes, provenance: bool) -> PromptTemplate | None:
+    def _build_template(self, key: str, notes: Notes,
+                        provenance: bool) -> PromptTemplate | RawPromptTemplate | None:
         cfg = self.infer_cfg.get(key)
         if cfg is None:
             return None
         if not isinstance(cfg, Mapping):
             raise RenderError(f"{key} must be a dict(type=PromptTemplate, template=...), got {cfg!r}")
         kind = type_name(cfg.get("type", "PromptTemplate"))
-        if kind == "RawPromptTemplate":
-            raise RenderError("RawPromptTemplate is not supported yet",
-                              hint="its OpenAI-style messages render once RawPromptTemplate lands")
         if kind not in TEMPLATE_CLASSES:
-            raise RenderError(f"{key}: template class {kind} is not supported "
-                              f"(supported: {', '.join(sorted(TEMPLATE_CLASSES))})")
+            raise UnsupportedError(f"{key}: template class {kind} is not supported "
+                              f"(supported: {', '.join(sorted(TEMPLATE_CLASSES))})",
+                              hint="a dataset's own template class builds prompts in Python code "
+                              "the workbench does not run")
+        if kind == "RawPromptTemplate":
+            if self.dataset.framework == AISBENCH:
+                raise RenderError(f"{key}: AISBench 3.1.20260630 has no RawPromptTemplate "
+                                  "(it is OpenCompass's)", hint="use PromptTemplate")
+            return build_raw_template(cfg, key, notes, provenance)
         if kind != "PromptTemplate":
             return build_aisbench_template(kind, cfg, key, notes, provenance)
         return build_template(cfg, key, notes, provenance)
@@ -196,7 +205,7 @@ class PairRenderer:
         if self.plan.needs_prompter:
             prompter = Prompter(ice_t, prompt_t, notes, self.retriever.type_name == "ZeroRetriever")
         model = ModelAdapter(self.model_spec, notes, provenance)
-        if not provenance and self.model_spec is not None:
+        if not provenance and self.model_spec is not None and self.options.measure:
             self._set_up_model_text(model, notes)
         train, test = self.splits.train, self.splits.test
         out = self.reader.output_column
@@ -226,7 +235,7 @@ class PairRenderer:
             retriever=self.retriever, output_column=out, input_columns=self.reader.input_columns,
             notes=notes, provenance=provenance, test_pairs=test_pairs, ice_pairs=ice_pairs,
             train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
-            all_test_rows=lambda: test, limiter=self.limiter,
+            all_test_rows=lambda: test, limiter=self.limiter, train_row=lambda i: train[i],
         )
         if not provenance:
             engine.ice = self._cached_ice(engine)  # type: ignore[method-assign]
@@ -306,6 +315,10 @@ class PairRenderer:
             columns.update(str(c) for c in row)
         templates = [t for t in (engine.ice_template, engine.prompt_template) if t is not None]
         for template in templates:
+            if isinstance(template, RawPromptTemplate):
+                main = engine.prompter is not None and engine.prompter.main is template
+                template.warn_fields(columns, self.reader.output_column if main else None)
+                continue
             if isinstance(template, MultiTurnPromptTemplate):
                 filled = {"question", "answer"}
             elif isinstance(template, MMPromptTemplate):
@@ -335,7 +348,11 @@ class PairRenderer:
         main = engine.prompter.main if engine.prompter else None
         if main is None or main.ice_token is None or not any(self.picks):
             return
-        if not any(main.ice_token in text for text in iter_texts(main.raw)):
+        if isinstance(main, RawPromptTemplate):
+            used = main.uses_ice_token
+        else:
+            used = any(main.ice_token in text for text in iter_texts(main.raw))
+        if not used:
             self.notes.warn(
                 f"{main.name} declares ice_token {main.ice_token!r} but never uses it, so the "
                 "retrieved in-context examples are built and then dropped"

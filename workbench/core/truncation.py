@@ -21,7 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: Inferencers whose OpenCompass implementation runs a max_seq_len loop.
-TRUNCATING = {"GenInferencer", "GLMChoiceInferencer", "PPLInferencer", "LLInferencer", "CLPInferencer"}
+TRUNCATING = {"GenInferencer", "GLMChoiceInferencer", "PPLInferencer", "LLInferencer", "CLPInferencer",
+              # the same loop, copied into each (measured in gen mode)
+              "SCInferencer", "ToTInferencer", "AttackInferencer", "PPLOnlyInferencer",
+              "MinKPercentInferencer"}
 
 
 @dataclass(frozen=True)

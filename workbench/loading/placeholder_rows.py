@@ -59,6 +59,29 @@ def _media(prompt_template: Any) -> list[tuple[str, str]]:
     return found or [_MEDIA["text"], _MEDIA["image"]]
 
 
+def _expanded_columns(infer_cfg: Mapping[str, Any]) -> list[str]:
+    """Columns a RawPromptTemplate splices in with ``{'expand_column': col}``."""
+    found: list[str] = []
+    for key in ("ice_template", "prompt_template"):
+        cfg = infer_cfg.get(key)
+        messages = cfg.get("messages") if isinstance(cfg, Mapping) else None
+        for item in messages if isinstance(messages, list) else []:
+            column = item.get("expand_column") if isinstance(item, Mapping) else None
+            if isinstance(column, str) and column not in found:
+                found.append(column)
+    return found
+
+
+def _chat(column: str, mark: str, multiround: bool) -> list[dict[str, str]]:
+    """A small chat for an expand_column: empty assistant turns are what multiround answers."""
+    if multiround:
+        return [{"role": "user", "content": f"‹{column}{mark} turn 1›"}, {"role": "assistant", "content": ""},
+                {"role": "user", "content": f"‹{column}{mark} turn 2›"}, {"role": "assistant", "content": ""}]
+    return [{"role": "user", "content": f"‹{column}{mark} turn 1›"},
+            {"role": "assistant", "content": f"‹{column}{mark} reply 1›"},
+            {"role": "user", "content": f"‹{column}{mark} turn 2›"}]
+
+
 def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     reader = cfg.get("reader_cfg") or {}
     infer_cfg = cfg.get("infer_cfg") or {}
@@ -78,6 +101,8 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     inferencer_kind = type_name(inferencer.get("type", "")) if isinstance(inferencer, Mapping) else ""
     labels = _labels(infer_cfg)
     media = _media(prompt_template) if template_kind == "MMPromptTemplate" else []
+    expanded = _expanded_columns(infer_cfg)
+    multiround = isinstance(inferencer, Mapping) and bool(inferencer.get("multiround"))
 
     def row(n: int | None, mark: str) -> dict[str, Any]:
         out: dict[str, Any] = {c: f"‹{c}{mark}›" for c in columns}
@@ -87,12 +112,20 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
         if template_kind == "MMPromptTemplate":
             out["content"] = "".join(f"<AIS_{tag}_START>‹{field}{mark}›<AIS_CONTENT_TAG>"
                                      for tag, field in media)
+        for column in expanded:
+            out[column] = _chat(column, mark, multiround)
+        if inferencer_kind in ("ChatInferencer", "AgentInferencer") and "dialogue" in out:
+            # ChatInferencer takes a `dialogue` input column as the row's own chat
+            out["dialogue"] = [*_chat("dialogue", mark, False),
+                               {"role": "assistant", "content": f"‹dialogue{mark} reply 2›"}]
         if output and labels and n is not None:
             out[str(output)] = labels[n % len(labels)]
         return out
 
     if inferencer_kind == "LLInferencer" and "cont" not in columns:
         columns.append("cont")  # the dataset loaders that feed LLInferencer add this column
+    if inferencer_kind == "InferencePPLOnlyInferencer" and "label" not in columns:
+        columns.append("label")  # the token spans it scores, added by InferencePPLDataset
     needed = _needed_train_rows(infer_cfg)
     train_split = reader.get("train_split", "train")
     test_split = reader.get("test_split", "test")

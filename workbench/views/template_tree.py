@@ -123,6 +123,11 @@ class _Builder:
         for token_key in ("ice_token", "sep_token"):
             if cfg.get(token_key):
                 bits.append(f"{token_key} {cfg[token_key]!r}")
+        if "messages" in cfg and "template" not in cfg:  # RawPromptTemplate
+            if cfg.get("format_variables") is False:
+                bits.append("format_variables=False")
+            children = self.template_body(spec, (*key, "messages"), cfg.get("messages"))
+            return self.node(spec, key, _name(which, opts, " · ".join(bits)), children)
         children = self.template_body(spec, (*key, "template"), cfg.get("template"))
         return self.node(spec, key, _name(which, opts, " · ".join(bits)), children)
 
@@ -162,9 +167,14 @@ class _Builder:
                                             opts, 28))
             elif "prompt" in item:
                 label.append_text(_snip(item["prompt"], opts))
+            elif "content" in item:  # RawPromptTemplate messages
+                label.append_text(_snip(item["content"], opts))
             else:
                 label.append_text(faint("(no prompt)", opts))
             return self.node(spec, key, label)
+        if isinstance(item, Mapping) and "expand_column" in item:
+            column = one_line(str(item["expand_column"]), 40)
+            return self.node(spec, key, _name("expand_column", opts, column))
         if isinstance(item, str):
             return self.node(spec, key, _snip(item, opts))
         return self.node(spec, key, faint(one_line(repr(item), 60), opts))
@@ -180,6 +190,9 @@ class _Builder:
         meta = cfg.get("meta_template")
         if isinstance(meta, Mapping):
             children.append(self.meta(spec, (*base, "meta_template"), meta))
+        elif isinstance(meta, (list, tuple)):  # a list of messages, merged into raw messages
+            kids = [self.item(spec, (*base, "meta_template", i), m) for i, m in enumerate(meta)]
+            children.append(self.node(spec, (*base, "meta_template"), _name("meta_template", opts), kids))
         elif meta is None:
             note = ("chat template from the tokenizer" if kind == "chat_template"
                     else "none: prompts are joined")

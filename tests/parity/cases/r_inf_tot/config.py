@@ -1,0 +1,110 @@
+"""Parity case r_inf_tot: OpenCompass ToTInferencer: the problem prompt each tree search starts from. Written by tools/parity_r_cases.py."""
+
+from opencompass.datasets import Game24PromptWrapper
+from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, OpenAI
+from opencompass.openicl.icl_inferencer import ToTInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+inf_tot_datasets = [
+    dict(
+        abbr='tot_game24_string',
+        type='ParityJsonDataset',
+        path='parity/x',
+        reader_cfg=dict(
+            input_columns=['input'],
+            output_column='output',
+        ),
+        infer_cfg=dict(
+            prompt_template=dict(
+                type=PromptTemplate,
+                template='{input}',
+            ),
+            retriever=dict(
+                type=ZeroRetriever,
+            ),
+            inferencer=dict(
+                type=ToTInferencer,
+                method_generate='propose',
+                method_evaluate='value',
+                method_select='greedy',
+                n_evaluate_sample=3,
+                n_select_sample=5,
+                prompt_wrapper=dict(
+                    type=Game24PromptWrapper,
+                ),
+                max_out_len=16,
+            ),
+        ),
+    ),
+    dict(
+        abbr='tot_game24_dialogue',
+        type='ParityJsonDataset',
+        path='parity/x',
+        reader_cfg=dict(
+            input_columns=['input'],
+            output_column='output',
+        ),
+        infer_cfg=dict(
+            prompt_template=dict(
+                type=PromptTemplate,
+                template=dict(
+                    round=[
+                        dict(
+                            role='HUMAN',
+                            prompt='Numbers: {input}',
+                        ),
+                    ],
+                ),
+            ),
+            retriever=dict(
+                type=ZeroRetriever,
+            ),
+            inferencer=dict(
+                type=ToTInferencer,
+                prompt_wrapper=dict(
+                    type=Game24PromptWrapper,
+                ),
+                max_out_len=16,
+            ),
+        ),
+    ),
+]
+
+# ---- the five model kinds every parity case renders against ----------------
+_internlm_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='<|im_start|>user\n', end='<|im_end|>\n'),
+        dict(role='BOT', begin='<|im_start|>assistant\n', end='<|im_end|>\n', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', begin='<|im_start|>system\n', end='<|im_end|>\n')],
+    eos_token_id=92542,
+)
+_llama2_chat_meta = dict(
+    round=[
+        dict(role='HUMAN', begin='[INST] ', end=' [/INST]'),
+        dict(role='BOT', begin=' ', end=' ', generate=True),
+    ],
+)
+_api_meta = dict(
+    round=[
+        dict(role='HUMAN', api_role='HUMAN'),
+        dict(role='BOT', api_role='BOT', generate=True),
+    ],
+    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
+)
+models = [
+    dict(abbr='internlm-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/internlm-chat',
+         meta_template=_internlm_chat_meta, max_out_len=64, batch_size=1),
+    dict(abbr='llama2-chat-style', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/llama2-chat',
+         meta_template=_llama2_chat_meta, max_out_len=64, batch_size=1),
+    dict(abbr='plain-base', type=HuggingFaceCausalLM,
+         path='/nonexistent/parity/base-model',
+         max_out_len=64, batch_size=1),
+    dict(abbr='openai-api', type=OpenAI, path='gpt-4o-mini', key='EMPTY',
+         meta_template=_api_meta, max_out_len=64, batch_size=1),
+    dict(abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
+         path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
+]
