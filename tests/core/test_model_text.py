@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.model_text import OVERRIDE_KEY
-from workbench.core.render import PairRenderer, render_workspace
+from workbench.core.render import PairRenderer, RenderOptions, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens import SECTIONS, tokenizers_available
 from workbench.loading.model_assets import (
@@ -61,7 +61,9 @@ def pair(model_cfg: dict, source: Source | None = None, cwd: Path | None = None)
     """The pair with the model's files read as the loader reads them (relative paths from ``cwd``)."""
     (model,) = attach_assets([ModelSpec(abbr="m", cfg={"abbr": "m", **model_cfg}, source=source or Source())],
                              cwd)
-    return PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), model)
+    # Sections are asked for, as the text exports and panes ask for them.
+    return PairRenderer(DatasetSpec(abbr="qa", cfg=DATASET, rows=ROWS), model,
+                        RenderOptions(token_sections=True))
 
 
 def first(p: PairRenderer):

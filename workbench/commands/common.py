@@ -55,7 +55,12 @@ def render_options(args: argparse.Namespace):
     from ..core.render import RenderOptions
     from ..loading.embeddings import embedding_lookup
 
-    return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)))
+    # Token counts by section cost a second render per sample: on where a person reads
+    # them (text, markdown, html, svg), or when asked for.
+    sections = getattr(args, "token_sections", False) or getattr(args, "format", None) in (
+        "text", "markdown", "html", "svg")
+    return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)),
+                         token_sections=bool(sections))
 
 
 def report_errors(errors) -> None:

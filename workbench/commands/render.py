@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--raw", action="store_true",
                      help="text: write the exact characters, escape sequences included (for "
                      "piping into other tools; never to a terminal)")
+    out.add_argument("--token-sections", action="store_true",
+                     help="count tokens by section (meta template, examples, test row) in json too; "
+                     "text, markdown, html and svg always do")
     out.add_argument("--width", type=int, default=100, metavar="COLUMNS",
                      help="html/svg: the width of the recorded panes (default 100)")
     add_run_options(parser)

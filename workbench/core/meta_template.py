@@ -8,6 +8,7 @@ each round is laid out in the meta template's own role order.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -247,6 +248,47 @@ class _SectionWalker:
     def on_single(self, item: dict, mode: str) -> bool: ...
 
 
+class _Layout:
+    """A compiled meta-template layout: constant text and numbered slots for item texts."""
+
+    __slots__ = ("constants", "slots")
+
+    def __init__(self, constants: list[str], slots: list[int]) -> None:
+        self.constants = constants  # len(slots) + 1 pieces around the slots
+        self.slots = slots
+
+    @classmethod
+    def compile(cls, parser: LMParser, source: PromptList, mode: str) -> _Layout | None:
+        symbolic = PromptList()
+        for i, item in enumerate(source):
+            if isinstance(item, str):
+                symbolic.append(f"\x00{i}\x00")
+            elif isinstance(item, dict) and "section" not in item:
+                if not isinstance(item.get("prompt", ""), str):
+                    return None
+                symbolic.append({**item, "prompt": f"\x00{i}\x00"} if "prompt" in item else item)
+            else:
+                symbolic.append(item)
+        text = parser._walk_to_text(symbolic, mode)
+        pieces = _SLOT.split(text)
+        constants, slots = pieces[0::2], [int(s) for s in pieces[1::2]]
+        if any("\x00" in c for c in constants):
+            return None  # a meta-template string holds NUL itself: keep walking
+        return cls(constants, slots)
+
+    def apply(self, prompt: PromptList) -> str:
+        constants = self.constants
+        parts = [constants[0]]
+        for k, slot in enumerate(self.slots):
+            item = prompt[slot]
+            parts.append(item if isinstance(item, str) else item["prompt"])
+            parts.append(constants[k + 1])
+        return "".join(parts)
+
+
+_SLOT = re.compile(r"\x00(\d+)\x00")
+
+
 class LMParser(_SectionWalker):
     """A PromptList to the one string a local model receives."""
 
@@ -254,6 +296,8 @@ class LMParser(_SectionWalker):
                  framework: str = OC_VERSION) -> None:
         self.meta = meta or None
         self.framework = framework
+        self.provenance = provenance
+        self._layouts: dict[tuple[int, str], list] = {}
         super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
         for part in ("begin", "end"):
             if self.table is not None and not isinstance(getattr(self.table, part), str):
@@ -266,6 +310,34 @@ class LMParser(_SectionWalker):
             return prompt
         if not self.meta:
             return join_without_meta(prompt)
+        source = prompt.filled_from if isinstance(prompt, PromptList) else None
+        if source is not None and not self.provenance and len(source) == len(prompt):
+            layout = self._compiled(source, mode)
+            if layout is not None:
+                return layout.apply(prompt)
+        return self._walk_to_text(prompt, mode)
+
+    def _compiled(self, source: PromptList, mode: str) -> _Layout | None:
+        """The layout of a prepared template, compiled on its second use.
+
+        With a meta template a local model's string is a pure concatenation: meta-template
+        text, and each item's (filled) prompt or string, in an order that depends only on the
+        items' roles and sections, never on their text. So the walk is done once with a
+        numbered slot in place of each text, and every row after that only fills the slots.
+        """
+        key = (id(source), mode)
+        entry = self._layouts.get(key)
+        if entry is None or entry[0] is not source:
+            if len(self._layouts) > 256:
+                self._layouts.clear()
+            self._layouts[key] = [source, None, False]
+            return None
+        if not entry[2]:
+            entry[2] = True
+            entry[1] = _Layout.compile(self, source, mode)
+        return entry[1]
+
+    def _walk_to_text(self, prompt: PromptList, mode: str) -> str:
         self._out = ""
         generate = self.walk(prompt, mode)
         out = self.table.begin + self._out

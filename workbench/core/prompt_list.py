@@ -57,16 +57,26 @@ def is_section_marker(item: Any) -> bool:
 class PromptList(list):
     """A list of prompt items with the frameworks' string-like operations."""
 
+    # The PromptList this one was filled from, when that template is a cached, prepared one
+    # (see PromptTemplate.generate_item): a meta-template parser can then reuse its layout.
+    filled_from: PromptList | None = None
+
     def format(self, pairs: FillPairs) -> PromptList:
+        """Fill every string item and role prompt; items that do not change are shared."""
         out = PromptList()
+        append = out.append
         for item in self:
             if isinstance(item, dict):
-                new_item = dict(item)
-                if "prompt" in item:
-                    new_item["prompt"] = safe_format(item["prompt"], pairs)
-                out.append(new_item)
+                prompt = item.get("prompt")
+                if isinstance(prompt, str) and "{" in prompt:
+                    filled = safe_format(prompt, pairs)
+                    if filled is not prompt:
+                        item = {**item, "prompt": filled}
+                elif "prompt" in item and not isinstance(prompt, str):
+                    item = {**item, "prompt": safe_format(prompt, pairs)}
+                append(item)
             else:
-                out.append(safe_format(item, pairs))
+                append(safe_format(item, pairs))
         return out
 
     def replace(self, src: str, dst: str | PromptList) -> PromptList:

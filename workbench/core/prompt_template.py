@@ -210,15 +210,41 @@ class PromptTemplate:
             tp = tp.replace(self.ice_token, "")
         return _fill(tp, pairs)
 
+    def _prepared(self, key: tuple, ice: PromptType, build) -> PromptType:
+        """A template with its examples inserted, before the test row fills it.
+
+        Everything up to the fill depends only on the examples (and label), so it is built
+        once per example set; plain strings as examples are keyed by value, PromptLists by
+        identity (the retriever caches them, and the cache keeps them alive).
+        """
+        cache = self.__dict__.setdefault("_prepared_cache", {})
+        full_key = (*key, ice if isinstance(ice, str) else id(ice))
+        hit = cache.get(full_key)
+        if hit is not None and (isinstance(ice, str) or hit[0] is ice):
+            return hit[1]
+        if len(cache) > 1024:
+            cache.clear()
+        template = build()
+        cache[full_key] = (ice, template)
+        return template
+
     def generate_label_prompt_item(
         self, pairs: FillPairs, ice: PromptType, label: Hashable, remain_sep: bool = False
     ) -> PromptType:
-        template = self.encode(self._pick(label), ice=False)
-        if not remain_sep and self.sep_token is not None:
-            template = template.replace(self.sep_token, "")
-        if self.ice_token is not None:
-            template = _insert_ice(template, self.ice_token, ice, self.name)
-        return _fill(template, pairs)
+        def build() -> PromptType:
+            template = self.encode(self._pick(label), ice=False)
+            if not remain_sep and self.sep_token is not None:
+                template = template.replace(self.sep_token, "")
+            if self.ice_token is not None:
+                template = _insert_ice(template, self.ice_token, ice, self.name)
+            return template
+
+        try:
+            key = ("label", label, remain_sep)
+            hash(key)
+        except TypeError:
+            return _fill(build(), pairs)
+        return _fill(self._prepared(key, ice, build), pairs)
 
     def generate_item(
         self,
@@ -227,17 +253,21 @@ class PromptTemplate:
         output_field_replace_token: str = "",
         ice_field_replace_token: PromptType = "",
     ) -> PromptType:
-        if isinstance(self.template, str):
-            template: PromptType = self.template
-        elif self.prompt_type == "origin":
-            # GenInferencer with a label dict uses the first label's template.
-            template = self.encode(next(iter(self.template.values())), ice=False)
-        else:
-            template = self.encode(self.template, ice=False)
-        if self.ice_token is not None:
-            template = _insert_ice(template, self.ice_token, ice_field_replace_token, self.name)
-        if self.sep_token is not None:
-            template = template.replace(self.sep_token, "")
+        def build() -> PromptType:
+            if isinstance(self.template, str):
+                template: PromptType = self.template
+            elif self.prompt_type == "origin":
+                # GenInferencer with a label dict uses the first label's template.
+                template = self.encode(next(iter(self.template.values())), ice=False)
+            else:
+                template = self.encode(self.template, ice=False)
+            if self.ice_token is not None:
+                template = _insert_ice(template, self.ice_token, ice_field_replace_token, self.name)
+            if self.sep_token is not None:
+                template = template.replace(self.sep_token, "")
+            return template
+
+        template = self._prepared(("gen",), ice_field_replace_token, build)
         if output_field is not None:
             pairs = mask_output(pairs, output_field, output_field_replace_token)
         return _fill(template, pairs)
@@ -262,7 +292,9 @@ def _extend(out: PromptList, part: Any) -> None:
 def _fill(template: PromptType, pairs: FillPairs) -> PromptType:
     if isinstance(template, str):
         return safe_format(template, pairs)
-    return template.format(pairs)
+    filled = template.format(pairs)
+    filled.filled_from = template
+    return filled
 
 
 def _insert_ice(template: PromptType, token: str, ice: PromptType, name: str) -> PromptType:

@@ -46,6 +46,10 @@ class RenderOptions:
     embeddings: EmbedderLookup | None = None
     # model_text, token counts and the max_seq_len loop; off where only the prompts matter
     measure: bool = True
+    # token counts by section (meta template, examples, test row) for every sample; they need
+    # a second, provenance-carrying render, so exports ask for them only where they are shown
+    # (a sample rendered with provenance, as the panes do, always has them)
+    token_sections: bool = False
 
 
 @contextmanager
@@ -377,7 +381,12 @@ class PairRenderer:
         ice_idx = self.picks[index]
         requests: list[Request] = self.plan.requests(engine, index, ice_idx)
         if self.model_text is not None:
-            traced = requests if provenance else self._traced(index, ice_idx, requests)
+            if provenance:
+                traced = requests
+            elif self.options.token_sections:
+                traced = self._traced(index, ice_idx, requests)
+            else:
+                traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from .text import GLUE, ICE, META, ROW, TEMPLATE, Span
@@ -66,6 +67,7 @@ _PIECES = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def _estimate_piece(piece: str) -> int:
     if piece.startswith("<") and piece.endswith(">") and len(piece) > 2:
         return 1
@@ -96,7 +98,7 @@ class Estimate:
         return starts
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        return sum(_estimate_piece(m.group()) for m in _PIECES.finditer(text))
+        return sum(map(_estimate_piece, _PIECES.findall(text)))
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
         return None
@@ -276,6 +278,9 @@ def count_tokens(counter: Counter, text: str, section_map: SectionMap | None,
     A token belongs to the section of its first character; tokens the tokenizer adds
     (BOS/EOS) belong to ``added_section``.
     """
+    if section_map is None:
+        return TokenCount(total=counter.count(text, add_special_tokens), exact=counter.exact,
+                          method=counter.method, sections=())
     starts = counter.token_starts(text, add_special_tokens)
     sections = dict.fromkeys(SECTIONS, 0)
     for start in starts:

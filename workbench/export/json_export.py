@@ -38,7 +38,7 @@ def request_json(request: Request) -> dict[str, Any]:
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
         out["tokens"] = {"total": tokens.total, "exact": tokens.exact, "method": tokens.method,
-                         "sections": dict(tokens.sections)}
+                         "sections": dict(tokens.sections) if tokens.sections else None}
     truncation = getattr(request, "truncation", None)
     if truncation is not None:
         out["truncation"] = {"max_seq_len": truncation.max_seq_len,
