@@ -28,7 +28,7 @@ from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static, Tree
+from textual.widgets import Static, Tree
 from textual.worker import get_current_worker
 
 from ..views.errors import error_banner
@@ -39,6 +39,7 @@ from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
 from .config import AppConfig
 from .editor import editor_command
+from .footer import WorkbenchFooter
 from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
@@ -150,7 +151,7 @@ class WorkbenchApp(App[int]):
                     yield ViewPane("PromptList", Text("loading…", style="italic"), id="prompt-list")
                     yield ViewPane("Final input", id="final-input")
                     yield ViewPane("Timeline", id="timeline")
-        yield Footer(compact=True)
+        yield WorkbenchFooter(compact=True)
 
     def on_mount(self) -> None:
         for theme in self.workbench_themes.values():
