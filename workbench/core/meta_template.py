@@ -271,16 +271,27 @@ class _Layout:
                 symbolic.append(item)
         text = parser._walk_to_text(symbolic, mode)
         pieces = _SLOT.split(text)
-        constants, slots = pieces[0::2], [int(s) for s in pieces[1::2]]
-        if any("\x00" in c for c in constants):
+        if any("\x00" in c for c in pieces[0::2]):
             return None  # a meta-template string holds NUL itself: keep walking
+        # Items no row can change (no `{` in them) are folded into the constant text.
+        changing = set(source.fill_plan())
+        constants, slots = [pieces[0]], []
+        for k in range(1, len(pieces), 2):
+            slot = int(pieces[k])
+            if slot in changing:
+                slots.append(slot)
+                constants.append(pieces[k + 1])
+            else:
+                item = list.__getitem__(source, slot)
+                constants[-1] += (item if isinstance(item, str) else item["prompt"]) + pieces[k + 1]
         return cls(constants, slots)
 
     def apply(self, prompt: PromptList) -> str:
         constants = self.constants
         parts = [constants[0]]
+        get = list.__getitem__
         for k, slot in enumerate(self.slots):
-            item = prompt[slot]
+            item = get(prompt, slot)
             parts.append(item if isinstance(item, str) else item["prompt"])
             parts.append(constants[k + 1])
         return "".join(parts)

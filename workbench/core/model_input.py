@@ -138,6 +138,21 @@ class ModelAdapter:
             return [dict(m) if isinstance(m, dict) else m for m in messages]
         return parse_for_api(messages, self.list_meta)
 
+    def _has_multimodal(self, prompt: list) -> bool:
+        """Whether any item carries prompt_mm (asked once per prepared template: structural)."""
+        source = getattr(prompt, "filled_from", None)
+        if source is not None:
+            seen = self.__dict__.setdefault("_multimodal_seen", {})
+            hit = seen.get(id(source))
+            if hit is not None and hit[0] is source:
+                return hit[1]
+        found = any(isinstance(item, dict) and "prompt_mm" in item for item in prompt)
+        if source is not None:
+            if len(seen) > 256:
+                seen.clear()
+            seen[id(source)] = (source, found)
+        return found
+
     def parse(self, prompt: PromptType, mode: str) -> Any:
         if is_raw_messages(prompt):
             return self.parse_raw(prompt)  # type: ignore[arg-type]
@@ -148,8 +163,7 @@ class ModelAdapter:
                 "fails on it (TypeError: list indices must be integers or slices, not str)",
                 hint="give the model a dict meta template (round=[...]) for PromptTemplate datasets",
             )
-        if not isinstance(prompt, str) and not self._keeps_multimodal and any(
-                isinstance(item, dict) and "prompt_mm" in item for item in prompt):
+        if not isinstance(prompt, str) and not self._keeps_multimodal and self._has_multimodal(prompt):
             self.notes.warn(
                 "this model's template parser reads only `prompt`, so the multimodal `prompt_mm` "
                 "parts are dropped and the turn is sent empty (only AISBench API-style models "

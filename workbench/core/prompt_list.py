@@ -37,7 +37,9 @@ def safe_format(text: str, pairs: FillPairs) -> str:
     if "{" not in text:
         return text
     for token, value in pairs:
-        if len(text) + len(text) // max(len(token), 1) * len(value) > MAX_FILLED_CHARS:
+        if token not in text:
+            continue
+        if len(value) > len(token):
             size = len(text) + text.count(token) * (len(value) - len(token))
             if size > MAX_FILLED_CHARS:
                 raise RenderError(
@@ -77,6 +79,37 @@ class PromptList(list):
                 append(item)
             else:
                 append(safe_format(item, pairs))
+        return out
+
+    def fill_plan(self) -> list[int]:
+        """Positions of the items a fill can change (those holding a ``{``), worked out once."""
+        plan = self.__dict__.get("_fill_plan")
+        if plan is None:
+            plan = []
+            for i, item in enumerate(self):
+                if isinstance(item, dict):
+                    if "prompt" in item and (not isinstance(item["prompt"], str) or "{" in item["prompt"]):
+                        plan.append(i)
+                elif not isinstance(item, str) or "{" in item:
+                    plan.append(i)
+            self._fill_plan = plan
+        return plan
+
+    def fill_prepared(self, pairs: FillPairs) -> PromptList:
+        """``format`` for a template filled once per row: only items holding a ``{`` are visited.
+
+        Which items can change is decided once (the template does not change), so a row costs
+        the replacements it needs, not a pass over every item.
+        """
+        out = PromptList(self)
+        for i in self.fill_plan():
+            item = list.__getitem__(self, i)
+            if isinstance(item, dict):
+                filled = safe_format(item["prompt"], pairs)
+                if filled is not item["prompt"]:
+                    out[i] = {**item, "prompt": filled}
+            else:
+                out[i] = safe_format(item, pairs)
         return out
 
     def replace(self, src: str, dst: str | PromptList) -> PromptList:

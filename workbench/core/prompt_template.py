@@ -244,7 +244,7 @@ class PromptTemplate:
             hash(key)
         except TypeError:
             return _fill(build(), pairs)
-        return _fill(self._prepared(key, ice, build), pairs)
+        return _fill(self._prepared(key, ice, build), pairs, prepared=True)
 
     def generate_item(
         self,
@@ -270,7 +270,7 @@ class PromptTemplate:
         template = self._prepared(("gen",), ice_field_replace_token, build)
         if output_field is not None:
             pairs = mask_output(pairs, output_field, output_field_replace_token)
-        return _fill(template, pairs)
+        return _fill(template, pairs, prepared=True)
 
 
 def mask_output(pairs: FillPairs, column: str, replacement: str) -> FillPairs:
@@ -289,10 +289,13 @@ def _extend(out: PromptList, part: Any) -> None:
         out.append(part)
 
 
-def _fill(template: PromptType, pairs: FillPairs) -> PromptType:
+def _fill(template: PromptType, pairs: FillPairs, prepared: bool = False) -> PromptType:
+    """Fill with the row; ``prepared`` templates (cached, reused per row) fill only what can change."""
     if isinstance(template, str):
         return safe_format(template, pairs)
-    filled = template.format(pairs)
+    if not prepared:
+        return template.format(pairs)
+    filled = template.fill_prepared(pairs)
     filled.filled_from = template
     return filled
 
