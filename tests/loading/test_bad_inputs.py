@@ -270,6 +270,46 @@ CASES: dict[str, Case] = {
         ("eval.py", 19, "meta_template role HUMAN's begin must be a str, got 1")),
 }
 
+# -- model folders: tokenizer files nobody here wrote ------------------------------------------------
+CHAT_MODEL = ("from opencompass.models import HuggingFacewithChatTemplate\n"
+              "models = [dict(type=HuggingFacewithChatTemplate, abbr='m', path='models/m')]\n")
+TOKENIZER_CONFIG = json.dumps({"chat_template": "{% for m in messages %}{{ m.content }}{% endfor %}"})
+WORDLEVEL = json.dumps({"version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+                        "normalizer": None, "pre_tokenizer": None, "post_processor": None, "decoder": None,
+                        "model": {"type": "WordLevel", "vocab": {}, "unk_token": "<unk>"}})
+
+
+def model_folder(**files: str | bytes) -> dict:
+    return {"eval.py": dataset_config(models=CHAT_MODEL), "rows.jsonl": GOOD_ROWS,
+            **{f"models/m/{name.replace('__', '.')}": text for name, text in files.items()}}
+
+
+CASES.update({
+    "a tokenizer_config.json nested deeper than the parser's stack": Case(
+        model_folder(tokenizer_config__json='{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+        ("eval.py", 6, "chat template: cannot read <dir>/models/m/tokenizer_config.json: the JSON nests too deeply")),
+    "a tokenizer_config.json whose added token ids are not numbers": Case(
+        model_folder(tokenizer_config__json=json.dumps({"added_tokens_decoder": {"abc": {"content": "<x>"}}})),
+        ("eval.py", 6, "chat template: cannot read <dir>/models/m/tokenizer_config.json: added_tokens_decoder has "
+                       "the key 'abc', which is not a token id")),
+    "a tokenizer_config.json that is not UTF-8": Case(
+        model_folder(tokenizer_config__json=b'{"chat_template": "\xff"}'),
+        ("eval.py", 6, "chat template: cannot read <dir>/models/m/tokenizer_config.json: 'utf-8' codec can't "
+                       "decode byte 0xff in position 19: invalid start byte")),
+    "a tokenizer.json that loads but cannot encode": Case(
+        model_folder(tokenizer_config__json=TOKENIZER_CONFIG, tokenizer__json=WORDLEVEL),
+        ("eval.py", 6, "tokenizer.json (m) cannot encode the text: WordLevel error: Missing [UNK] token from the "
+                       "vocabulary")),
+    "a chat template that reaches for os": Case(
+        model_folder(chat_template__jinja="{{ cycler.__init__.__globals__.os.system('id') }}"),
+        ("models/m/chat_template.jinja", 1, "<dir>/models/m/chat_template.jinja, line 1: sandbox: access to attribute '__init__' of "
+                       "'type' object is unsafe.")),
+    "a chat template that would write gigabytes": Case(
+        model_folder(chat_template__jinja="{{ 'a' * 10**10 }}"),
+        ("models/m/chat_template.jinja", 1, "<dir>/models/m/chat_template.jinja, line 1: sandbox: '*' would make 10,000,000,000 "
+                       "characters or items; the sandbox allows 16,777,216")),
+})
+
 
 def test_the_corpus_is_large():
     from .test_broken_corpus import EXPECTED

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from .errors import RenderError
 from .text import GLUE, ICE, META, ROW, TEMPLATE, Span
 
 #: Section names of :class:`TokenCount` (in display order).
@@ -166,7 +167,12 @@ class HFTokenizer:
         if enc is None:
             if len(self._cache) > 2048:
                 self._cache.clear()
-            enc = self._tok.encode(text, add_special_tokens=add_special_tokens)
+            try:
+                enc = self._tok.encode(text, add_special_tokens=add_special_tokens)
+            except Exception as exc:  # a tokenizer.json that loads but cannot encode (no unk token...)
+                raise RenderError(f"{self.method} cannot encode the text: {exc}",
+                                  hint="the model folder's tokenizer.json is broken; the frameworks "
+                                  "would fail on it too") from None
             self._cache[key] = enc
         return enc
 

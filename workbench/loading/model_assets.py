@@ -85,8 +85,10 @@ def _read_json(path: Path, files: list[str]) -> Any:
     files.append(str(path))
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ChatTemplateError(f"cannot read {path}: {exc}") from None
+    except RecursionError:
+        raise ChatTemplateError(f"cannot read {path}: the JSON nests too deeply") from None
+    except (OSError, ValueError) as exc:  # not UTF-8, not JSON, a number of 5000 digits
+        raise ChatTemplateError(f"cannot read {path}: {str(exc).split(';')[0]}") from None
 
 
 def _read_text(path: Path, files: list[str]) -> str:
@@ -195,7 +197,12 @@ def _read_folder(folder: Path, files: list[str]) -> ModelFolder:
             text = _token_text(tok)
             if text is not None:
                 special = bool(isinstance(tok, Mapping) and tok.get("special"))
-                added[text] = AddedToken(int(idx), text, special)
+                try:
+                    number = int(idx)
+                except ValueError:  # transformers fails on it too (int(key) in from_pretrained)
+                    raise ChatTemplateError(f"cannot read {config_path}: added_tokens_decoder has the "
+                                            f"key {str(idx)[:40]!r}, which is not a token id") from None
+                added[text] = AddedToken(number, text, special)
     tokenizer_json: Path | None = folder / TOKENIZER_JSON
     adds_bos: bool | None = None
     tokenizer = None
@@ -204,8 +211,10 @@ def _read_folder(folder: Path, files: list[str]) -> ModelFolder:
         try:
             text = tokenizer_json.read_text(encoding="utf-8")
             data = json.loads(text)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             text, data = None, {}
+        if not isinstance(data, dict):
+            data = {}
         for tok in data.get("added_tokens") or []:
             if isinstance(tok, Mapping) and isinstance(tok.get("content"), str):
                 token = AddedToken(tok.get("id"), tok["content"], bool(tok.get("special")))
@@ -232,12 +241,14 @@ def _post_processor_adds_bos(processor: Any, bos: str | None) -> bool | None:
         return None if processor is not None else False
     kind = processor.get("type")
     if kind == "Sequence":
-        results = [_post_processor_adds_bos(p, bos) for p in processor.get("processors") or []]
+        processors = processor.get("processors")
+        processors = processors if isinstance(processors, list) else []
+        results = [_post_processor_adds_bos(p, bos) for p in processors]
         return any(r for r in results if r) if results else False
     if kind == "TemplateProcessing":
-        single = processor.get("single") or []
-        first = single[0] if single else None
-        if isinstance(first, Mapping) and "SpecialToken" in first:
+        single = processor.get("single")
+        first = single[0] if isinstance(single, list) and single else None
+        if isinstance(first, Mapping) and isinstance(first.get("SpecialToken"), Mapping):
             token = first["SpecialToken"].get("id")
             return bos is None or token == bos
         return False
