@@ -76,6 +76,9 @@ def run(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be 1 or more")
+    from ..loading.worker import prestart
+
+    prestart()  # the config worker boots while the rest of the workbench is imported
     if len(args.rev) > 2:
         parser.error("--rev takes one revision (against the working tree) or two")
     if not args.rev and len(args.configs) != 2:

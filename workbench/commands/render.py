@@ -114,6 +114,9 @@ def run(argv: Sequence[str]) -> int:
         parser.error("--raw applies to --format text only")
     if args.jobs < 1:
         parser.error("--jobs must be 1 or more")
+    from ..loading.worker import prestart
+
+    prestart()  # the config worker boots while the rest of the workbench is imported
     from pathlib import Path
 
     from ..export.atomic import atomic_write, terminate_as_exit

@@ -57,6 +57,9 @@ def run(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be 1 or more")
+    from ..loading.worker import prestart
+
+    prestart()  # the config worker boots while the rest of the workbench is imported
     from pathlib import Path
 
     from ..export.atomic import terminate_as_exit

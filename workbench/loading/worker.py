@@ -489,3 +489,36 @@ class ConfigWorker:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+_prestarted: ConfigWorker | None = None
+_prestart_lock = threading.Lock()
+
+
+def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
+    """Start the config worker now, so its interpreter boots while this one imports the rest.
+
+    A command calls this first thing; the Loader then adopts the running worker instead of
+    starting one when the first config is loaded.
+    """
+    global _prestarted
+    if not available():
+        return
+    with _prestart_lock:
+        if _prestarted is None:
+            started = ConfigWorker(memory_limit)
+            with started._lock:
+                started._start()
+            _prestarted = started
+
+
+def adopt_prestarted(memory_limit: int | None) -> ConfigWorker | None:
+    """The worker ``prestart`` began, if it was started with these limits (once)."""
+    global _prestarted
+    with _prestart_lock:
+        found, _prestarted = _prestarted, None
+    if found is not None and found.memory_limit != memory_limit:
+        found.close()
+        return None
+    return found
+

@@ -130,7 +130,8 @@ class Loader:
             return load_config_file(os.fspath(path), text_roots, want_datasets)
         with self._lock:
             if self._worker is None:
-                self._worker = worker.ConfigWorker(self.memory_limit)
+                self._worker = (worker.adopt_prestarted(self.memory_limit)
+                                or worker.ConfigWorker(self.memory_limit))
             running = self._worker
         return running.load(os.path.abspath(path), text_roots, want_datasets,
                             self.timeout if timeout is None else timeout)
