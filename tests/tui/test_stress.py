@@ -199,9 +199,11 @@ class Session:
 
     async def finish(self, app: WorkbenchApp) -> None:
         """Save the final files, and bring the view back to the qa dataset, plain text."""
-        save(self.prompt, self.good_prompt.replace(OLD, "Final answer."), 1, -1)
+        # rows first: after `r` (reload, forgetting missing files) a deleted rows file is no longer
+        # watched, and the config saves after it make the load that finds it again
         save(self.rows, self.good_rows.replace("What is 2 + 2?", "What is 40 + 2?"), 1, -2)
         save(self.model, self.good_model, 1, -3)
+        save(self.prompt, self.good_prompt.replace(OLD, "Final answer."), 1, -1)
         if app.screen.maximized is not None:  # a zoomed pane: restore the layout
             app.screen.minimize()
         if app.options.whitespace:
