@@ -21,7 +21,9 @@ _UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u206
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    # Without indent, json uses its C encoder; PromptLists and PStr (list and str
+    # subclasses) encode as they are, anything else through to_json.
+    text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -29,8 +31,8 @@ def request_json(request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {
         "label": request.label,
         "turn": request.turn,
-        "prompt_list": to_json(request.prompt_list),
-        "model_input": to_json(request.model_input),
+        "prompt_list": request.prompt_list,
+        "model_input": request.model_input,
         "model_text": request.model_text,
     }
     if request.depends_on:
@@ -73,8 +75,15 @@ def warning_json(warning: PairWarning) -> dict[str, Any]:
     return {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
 
 
-def _indent(text: str, prefix: str) -> str:
-    return text.replace("\n", "\n" + prefix)
+def sample_text(sample: Sample, indent: str) -> str:
+    """One sample: its fields on a line, then one compact line per request (fast to write,
+    and a request stays greppable)."""
+    head = dumps({"index": sample.index, "source_index": sample.source_index,
+                  "ice_indices": list(sample.ice_indices)})[:-1]
+    if not sample.requests:
+        return head + ', "requests": []}'
+    lines = f",\n{indent}  ".join(dumps(request_json(r)) for r in sample.requests)
+    return f'{head}, "requests": [\n{indent}  {lines}\n{indent}]}}'
 
 
 def write_render_json(result: RenderResult, out: TextIO,
@@ -99,7 +108,7 @@ def write_render_json(result: RenderResult, out: TextIO,
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                out.write(_indent(dumps(sample_json(sample), indent=2), "        "))
+                out.write(sample_text(sample, "        "))
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write("\n      ]\n    }")
