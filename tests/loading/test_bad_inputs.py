@@ -400,3 +400,18 @@ def test_the_cli_reports_bad_inputs_without_a_traceback(fmt, tmp_path):
         assert "Traceback" not in done.stderr + done.stdout, (name, done.stderr)
         assert done.returncode in (2, 3), (name, done.returncode, done.stderr)
         assert case.expected[2].replace("<dir>", str(folder)) in done.stderr, (name, done.stderr)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_a_lone_surrogate_in_a_row_survives_every_format(fmt, tmp_path):
+    """'\\ud800' is valid JSON and a valid Python string, but UTF-8 cannot carry it: the JSON
+    export used to fail to encode it; every format shows it as an escape instead."""
+    (tmp_path / "rows.jsonl").write_text('{"question": "a\\ud800b", "answer": "4"}\n')
+    (tmp_path / "eval.py").write_text(dataset_config())
+    done = subprocess.run([sys.executable, "-m", "workbench", "render", "eval.py", "--format", fmt],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "\\ud800" in done.stdout
+    if fmt == "json":
+        request = json.loads(done.stdout)["renders"][0]["samples"][0]["requests"][0]
+        assert request["model_input"] == "Q: a\ud800b"
