@@ -9,6 +9,7 @@ each round is laid out in the meta template's own role order.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -185,6 +186,9 @@ class _SectionWalker:
     def __init__(self, table: _RoleTable, notes: Notes) -> None:
         self.table = table
         self.notes = notes
+        # A walk keeps its output on the parser; a pair may be rendered from two threads
+        # (the panes and a search), so one walk at a time.
+        self._walk_lock = threading.RLock()
 
     def walk(self, prompt: PromptList, mode: str) -> bool:
         """Returns whether generation went on to the end (meta ``end`` applies)."""
@@ -349,9 +353,10 @@ class LMParser(_SectionWalker):
         return entry[1]
 
     def _walk_to_text(self, prompt: PromptList, mode: str) -> str:
-        self._out = ""
-        generate = self.walk(prompt, mode)
-        out = self.table.begin + self._out
+        with self._walk_lock:
+            self._out = ""
+            generate = self.walk(prompt, mode)
+            out = self.table.begin + self._out
         if generate:
             out += self.table.end
         return out
@@ -402,15 +407,17 @@ class APIParser(_SectionWalker):
                         parts += item.get("prompt_mm") or []
                 return parts if parts else text
             return text
-        self._out: list[dict] = []
-        self.walk(prompt, mode)
-        if not self._out:
+        with self._walk_lock:
+            self._out: list[dict] = []
+            self.walk(prompt, mode)
+            messages = self._out
+        if not messages:
             raise RenderError(
                 "the model would be sent no messages (IndexError in APITemplateParser)",
                 hint="the template's first turn stops generation; check the meta template roles",
             )
-        merged = [dict(self._out[0])]
-        for item in self._out[1:]:
+        merged = [dict(messages[0])]
+        for item in messages[1:]:
             if item["role"] == merged[-1]["role"]:
                 merged[-1]["prompt"] = merged[-1]["prompt"] + "\n" + item["prompt"]
             else:
