@@ -61,6 +61,8 @@ class DatasetSpec:
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
     rows_origin: str | None = None  # where the rows came from, for display
+    #: Says the rows are the same as last load's (files' mtimes and sizes); None: unknown.
+    rows_version: Any = None
     #: Where each dict (and, in JSON/YAML/TOML configs, each list) inside ``cfg`` was written.
     locations: Mapping[KeyPath, Source] = field(default_factory=dict)
 

@@ -6,6 +6,10 @@ import csv
 import io
 import json
 import math
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +64,86 @@ def _no_duplicate_keys(path: Path, line_of: Any = None):
     return hook
 
 
+_ROWS_CACHE: dict[Path, tuple[tuple[int, ...], Any]] = {}
+_ROWS_CACHE_LOCK = threading.Lock()
+#: A file changed this recently may change again within one timestamp tick (coarse clocks,
+#: FAT's 2 s) without its version showing it, so its rows are not kept ("racy git").
+RACY_NS = 3_000_000_000
+_READS = threading.local()
+
+
+@contextmanager
+def recording_reads() -> Iterator[list[tuple[str, tuple[int, ...] | None]]]:
+    """Collects (file, version) for each ``read_rows`` in this thread while open.
+
+    The version is that of the very bytes parsed (None when the file changed during the
+    read), so it can key a cache of what was rendered from those rows.
+    """
+    reads: list[tuple[str, tuple[int, ...] | None]] = []
+    outer = getattr(_READS, "log", None)
+    _READS.log = reads
+    try:
+        yield reads
+    finally:
+        _READS.log = outer
+        if outer is not None:
+            outer.extend(reads)
+
+
+def file_version(path: str | Path) -> tuple[int, ...] | None:
+    """What says a file is unchanged between loads: its mtime, ctime, size and inode.
+
+    The inode and ctime catch what the mtime alone could miss on file systems with coarse
+    timestamps: editors that save by renaming a new file over the old one, and writes of
+    the same size within one timestamp tick (a write updates the ctime too).
+    """
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
+
+
 def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
-    """A list of rows, or a {split: rows} mapping (a JSON object whose values are lists)."""
+    """A list of rows, or a {split: rows} mapping (a JSON object whose values are lists).
+
+    An unchanged file (see ``file_version``) gives the very same rows object as last time,
+    so a reload neither parses it again nor re-renders what depends only on it. Callers
+    never modify rows (the core copies what it changes).
+    """
+    resolved = Path(path).resolve()
+    version = file_version(resolved)
+    with _ROWS_CACHE_LOCK:
+        hit = _ROWS_CACHE.get(resolved)
+    if hit is not None and version is not None and hit[0] == version:
+        _record(resolved, version)
+        return hit[1]
+    rows = _read_rows(path)
+    if version is None or version != file_version(resolved):
+        _record(resolved, None)  # changed while read: these rows have no version
+        return rows
+    if _now_ns() - max(version[0], version[1]) < RACY_NS:
+        _record(resolved, None)  # just written: the next write could keep the same version
+        return rows
+    with _ROWS_CACHE_LOCK:
+        if len(_ROWS_CACHE) > 64:
+            _ROWS_CACHE.clear()
+        _ROWS_CACHE[resolved] = (version, rows)
+    _record(resolved, version)
+    return rows
+
+
+def _now_ns() -> int:
+    return time.time_ns()
+
+
+def _record(path: Path, version: tuple[int, ...] | None) -> None:
+    log = getattr(_READS, "log", None)
+    if log is not None:
+        log.append((str(path), version))
+
+
+def _read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in DATA_SUFFIXES:

@@ -22,6 +22,7 @@ from ..core.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file
+from .data_files import recording_reads
 from .model_assets import asset_files, chat_template_value, model_assets
 from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
 
@@ -254,7 +255,8 @@ class Loader:
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
             bases = [*([Path(source.file).parent] if source.file else []), config.parent]
-            found = find_rows(cfg, abbr, data_args, settings, bases)
+            with recording_reads() as reads:
+                found = find_rows(cfg, abbr, data_args, settings, bases)
         except ConfigError as exc:
             if exc.file is None:
                 exc.file, exc.line = source.file, source.line
@@ -266,9 +268,11 @@ class Loader:
         for file in found.files:
             workspace.add_file(file)
         framework = _framework_of(cfg, _default_framework(source.file))
+        # What the rows were read from, exactly (None: a file changed while read, never cached).
+        version = None if any(v is None for _, v in reads) else ("files", tuple(reads))
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
                                               source=source, rows_origin=found.origin,
-                                              locations=_locations(entry)))
+                                              locations=_locations(entry), rows_version=version))
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
                    chat_template: str | None = None) -> None:
