@@ -18,6 +18,7 @@ from .dataset_reader import ReaderConfig, Splits, build_splits
 from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError, UnsupportedError
 from .inferencers import Engine, Plan, build_plan
+from .memo import RoundCache
 from .model_input import ModelAdapter
 from .model_text import ModelText
 from .notes import AIS_VERSION, OC_VERSION, Notes
@@ -425,18 +426,79 @@ def error_source(exc: RenderError, dataset: DatasetSpec, model: ModelSpec | None
     return dataset.source
 
 
+class RenderCache:
+    """Pairs (or their errors) from the last render, by the content of their inputs.
+
+    A render is a pure function of the dataset, the model and the options, so a reload
+    reuses every pair whose inputs did not change and re-renders only what a save touched.
+    Inputs without a content version (rows the loader cannot vouch for) are never cached.
+    Each ``render_workspace`` is a round: pairs the last render did not use are dropped.
+    """
+
+    def __init__(self) -> None:
+        self._pairs: RoundCache[PairRenderer | RenderError] = RoundCache()
+
+    @property
+    def hits(self) -> int:
+        return self._pairs.hits
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def next_round(self) -> None:
+        self._pairs.next_round()
+
+    @staticmethod
+    def key(dataset: DatasetSpec, model: ModelSpec | None, options: RenderOptions) -> Any:
+        if dataset.rows_version is None:
+            return None
+        # The lookups are kept in the key itself (compared by identity, and held alive).
+        data = (options.predictions, options.embeddings, dataset.abbr, dataset.framework,
+                dataset.source, dataset.rows_version, repr(dataset.cfg), repr(dict(dataset.locations)))
+        if model is None:
+            return (data, None, options.measure, options.token_sections)
+        assets = model.assets.identity() if model.assets is not None else None
+        return (data, (model.abbr, model.framework, model.source, repr(model.cfg),
+                       repr(dict(model.locations)), repr(assets)), options.measure, options.token_sections)
+
+    def pair(self, dataset: DatasetSpec, model: ModelSpec | None,
+             options: RenderOptions | None) -> PairRenderer:
+        options = options or RenderOptions()
+        key = self.key(dataset, model, options)
+        found = self._pairs.get(key) if key is not None else None
+        if found is None:
+            try:
+                found = PairRenderer(dataset, model, options)
+            except RenderError as exc:
+                found = exc
+            if key is not None:
+                self._pairs.put(key, found)
+        if isinstance(found, RenderError):
+            raise found
+        return found
+
+
 def render_workspace(
     datasets: Sequence[DatasetSpec],
     models: Sequence[ModelSpec],
     config: str = "",
     options: RenderOptions | None = None,
+    cache: RenderCache | None = None,
 ) -> RenderResult:
-    """Every dataset × model pair (dataset × no model when there are none)."""
+    """Every dataset × model pair (dataset × no model when there are none).
+
+    With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
+    """
     result = RenderResult(config=config)
+    if cache is not None:
+        cache.next_round()
     for dataset in datasets:
         for model in (models or [None]):
             try:
-                pair = PairRenderer(dataset, model, options)
+                if cache is not None:
+                    pair = cache.pair(dataset, model, options)
+                else:
+                    pair = PairRenderer(dataset, model, options)
             except RenderError as exc:
                 where = error_source(exc, dataset, model)
                 result.errors.append(PairError(dataset.abbr, model.abbr if model else None, exc.message,

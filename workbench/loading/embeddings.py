@@ -11,6 +11,7 @@ ranking; this module only finds, loads and calls the model.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import threading
@@ -138,7 +139,14 @@ def _roundtrip(name: str, config_file: str | None, retriever: str):
 
 
 def embedding_lookup(model_dir: str | os.PathLike | None = None) -> EmbedderLookup:
-    """The lookup the core calls for each TopK/VoteK retriever (``model_dir``: --embedding-model)."""
+    """The lookup the core calls for each TopK/VoteK retriever (``model_dir``: --embedding-model).
+
+    The same argument gives the same lookup, so renders that use it can be cached."""
+    return _lookup_for(str(model_dir) if model_dir else None)
+
+
+@functools.lru_cache(maxsize=8)
+def _lookup_for(model_dir: str | None) -> EmbedderLookup:
     override = Path(model_dir).expanduser() if model_dir else None
 
     def lookup(request: EmbeddingRequest) -> Embedder:
