@@ -18,6 +18,7 @@ from typing import Any
 from rich.text import Text
 from rich.tree import Tree
 
+from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .options import ViewOptions, display_path, located
 from .parts import badge, faint, snippet
@@ -240,15 +241,41 @@ class _Builder:
 
 def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], opts: ViewOptions,
                   locate: Locator = spec_locator,
-                  kinds: Mapping[str, str] | None = None) -> tuple[TreeNode, ...]:
-    """Tree nodes for every dataset, then a ``models`` node with every model."""
+                  kinds: Mapping[str, str] | None = None,
+                  memo: RoundCache[TreeNode] | None = None) -> tuple[TreeNode, ...]:
+    """Tree nodes for every dataset, then a ``models`` node with every model.
+
+    A node is a pure function of its spec's content and the options; with a ``memo`` (the
+    app keeps one across reloads) nodes are reused for the datasets and models a save did
+    not touch, so the tree pane swaps only what changed.
+    """
     builder = _Builder(opts, locate)
-    nodes = [builder.dataset(d) for d in datasets]
+    kinds = kinds or {}
+
+    def node(key: tuple, build: Callable[[], TreeNode]) -> TreeNode:
+        if memo is None:
+            return build()
+        try:
+            hash(key)
+        except TypeError:  # an unhashable option: build every time
+            return build()
+        return memo.get_or_build(key, build)
+
+    if memo is not None:
+        memo.next_round()
+    nodes = [node(("dataset", _spec_key(d), opts, locate), lambda d=d: builder.dataset(d)) for d in datasets]
     if models:
-        kids = tuple(builder.model(m, (kinds or {}).get(m.abbr)) for m in models)
+        kids = tuple(node(("model", _spec_key(m), kinds.get(m.abbr), opts, locate),
+                          lambda m=m: builder.model(m, kinds.get(m.abbr)))
+                     for m in models)
         nodes.append(TreeNode(key=("models",), label=_name("models", opts, str(len(models))),
                               children=kids))
     return tuple(nodes)
+
+
+def _spec_key(spec: Spec) -> tuple:
+    return (type(spec).__name__, spec.abbr, spec.source, repr(spec.cfg), repr(dict(spec.locations)),
+            getattr(spec, "rows_origin", None))
 
 
 def node_location_text(node: TreeNode, opts: ViewOptions) -> Text:

@@ -41,8 +41,40 @@ class TemplateTree(Tree[TreeNode]):
         self.border_title = "Templates"
         self._selected: set[tuple[str, str]] = set()
         self._known: dict[Key, bool] = {}  # key -> expanded, remembered across rebuilds
+        self._shown_nodes: tuple[TreeNode, ...] | None = None  # what the widget shows now
 
     def load(self, nodes: Sequence[TreeNode], selected: Sequence[tuple[str, str]]) -> None:
+        nodes = tuple(nodes)
+        if self._update_in_place(nodes, set(selected)):
+            return
+        self._rebuild(nodes, selected)
+        self._shown_nodes = nodes
+
+    def _update_in_place(self, nodes: tuple[TreeNode, ...], selected: set[tuple[str, str]]) -> bool:
+        """Keep what did not change: tree nodes are reused across reloads for the datasets and
+        models a save did not touch, so a reload usually swaps one subtree, or nothing."""
+        old = self._shown_nodes
+        if (old is None or len(old) != len(nodes) or selected != self._selected
+                or len(self.root.children) != len(old)):
+            return False
+        changed = [i for i, (a, b) in enumerate(zip(old, nodes)) if a is not b]
+        if len(changed) > 4:
+            return False
+        cursor = self.cursor_node.data.key if self.cursor_node is not None and self.cursor_node.data else None
+        target = None
+        for i in changed:
+            stale = self.root.children[i]
+            for node in self._walk(stale):
+                if node.data is not None:
+                    self._known[node.data.key] = node.is_expanded
+            target = self._add(self.root, nodes[i], cursor, before=i) or target
+            stale.remove()
+        self._shown_nodes = nodes
+        if target is not None:
+            self.move_cursor(target)
+        return True
+
+    def _rebuild(self, nodes: tuple[TreeNode, ...], selected: Sequence[tuple[str, str]]) -> None:
         cursor = self.cursor_node.data.key if self.cursor_node is not None and self.cursor_node.data else None
         for node in self._walk(self.root):
             if node.data is not None:
@@ -59,13 +91,13 @@ class TemplateTree(Tree[TreeNode]):
             self.move_cursor(self.root.children[0])
 
     def _add(self, parent: WidgetNode[TreeNode], node: TreeNode,
-             cursor: Key | None) -> WidgetNode[TreeNode] | None:
+             cursor: Key | None, before: int | None = None) -> WidgetNode[TreeNode] | None:
         expanded = self._known.get(node.key, node.expanded)
         label = self._label(node)
         if node.children:
-            child = parent.add(label, data=node, expand=expanded)
+            child = parent.add(label, data=node, expand=expanded, before=before)
         else:
-            child = parent.add_leaf(label, data=node)
+            child = parent.add_leaf(label, data=node, before=before)
         found = child if node.key == cursor else None
         for sub in node.children:
             found = self._add(child, sub, cursor) or found
