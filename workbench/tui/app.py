@@ -124,6 +124,11 @@ class WorkbenchApp(App[int]):
         self.latest: Loaded | None = None  # the newest load, good or not
         self.frame: Frame | None = None
         self.loads = 0  # finished loads, for tests and the status line
+        from ..core.memo import RoundCache
+        from ..core.render import RenderCache
+
+        self._render_cache = RenderCache()  # pairs a save did not touch are reused
+        self._tree_memo: RoundCache = RoundCache()  # and so are their tree nodes
         self._generation = 0
         self._frame_token = 0
         self._pending_load = False
@@ -197,9 +202,38 @@ class WorkbenchApp(App[int]):
                 loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, self.options,
                                                             kinds=model_kinds(loaded.catalog)))
         else:
-            loaded = load(self.inputs, generation, self.options, known, loader=self._loader())
-        if not get_current_worker().is_cancelled:
-            self.post_message(WorkspaceLoaded(loaded))
+            loaded = load(self.inputs, generation, self.options, known, loader=self._loader(),
+                          cache=self._render_cache, tree_memo=self._tree_memo)
+        worker = get_current_worker()
+        if worker.is_cancelled:
+            return
+        self.post_message(WorkspaceLoaded(loaded, self._prebuild(loaded, worker)))
+
+    def _prebuild(self, loaded: Loaded, worker) -> tuple | None:
+        """The frame for this load, built here in the load worker (saves a trip through the UI
+        thread and a second worker on every save); None when there is nothing to show."""
+        if not loaded.ok or loaded.catalog is None:
+            return None
+        try:
+            selection = loaded.catalog.normalize(self.selection)
+            opts, widths = self.options, self._pane_widths()
+            frame = build_frame(loaded.catalog, selection, opts)
+            lines = {}
+            for pane_id, renderable in self._pane_renderables(frame):
+                if worker.is_cancelled:
+                    return None
+                lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
+        except Exception:  # shown the usual way instead (its errors surface there)
+            return None
+        return (self.selection, opts, widths, frame, lines)
+
+    @staticmethod
+    def _pane_renderables(frame: Frame) -> tuple:
+        return (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
+                ("timeline", frame.timeline))
+
+    def _pane_widths(self) -> dict[str | None, int]:
+        return {pane.id: pane.text_width or self.size.width // 2 for pane in self.query(ViewPane)}
 
     @on(WorkspaceLoaded)
     def _loaded(self, message: WorkspaceLoaded) -> None:
@@ -211,13 +245,24 @@ class WorkbenchApp(App[int]):
         self.latest = loaded
         self._known_files |= set(loaded.files)
         self._absent_files = set(loaded.absent) - self._known_files
+        prebuilt = message.prebuilt
         if loaded.ok:
             self.good = loaded
+            seen_selection = self.selection
             self.selection = loaded.catalog.normalize(self.selection) if loaded.catalog else self.selection
             self.query_one(TemplateTree).load(loaded.tree, self._selected_keys())
+            if prebuilt is not None and (prebuilt[0], prebuilt[1], prebuilt[2]) != (
+                    seen_selection, self.options, self._pane_widths()):
+                prebuilt = None  # the user moved, or a pane resized, while it was built
+        else:
+            prebuilt = None
         self._show_problems()
         self._restart_watcher()
-        self.request_frame()
+        if prebuilt is not None:
+            self._frame_token += 1
+            self._show_frame(prebuilt[3], prebuilt[4])
+        else:
+            self.request_frame()
 
     def _show_problems(self) -> None:
         latest = self.latest
@@ -267,16 +312,14 @@ class WorkbenchApp(App[int]):
             return
         self._frame_token += 1
         self._pending_frame = True
-        widths = {pane.id: pane.text_width or self.size.width // 2 for pane in self.query(ViewPane)}
-        self._build_frame(self._frame_token, self.good, self.selection, self.options, widths)
+        self._build_frame(self._frame_token, self.good, self.selection, self.options, self._pane_widths())
 
     @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
                      widths: dict[str, int]) -> None:
         frame = build_frame(loaded.catalog, selection, opts)
         lines = {}
-        for pane_id, renderable in (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
-                                    ("timeline", frame.timeline)):
+        for pane_id, renderable in self._pane_renderables(frame):
             if get_current_worker().is_cancelled:
                 return
             lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
@@ -291,10 +334,12 @@ class WorkbenchApp(App[int]):
     def _frame_ready(self, message: FrameReady) -> None:
         if message.token != self._frame_token:
             return
+        self._show_frame(message.frame, message.lines)
+
+    def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
-        frame = self.frame = message.frame
+        self.frame = frame
         self.selection = frame.selection
-        lines = message.lines
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
                                                           lines["prompt-list"])
@@ -479,7 +524,7 @@ class WorkbenchApp(App[int]):
         self.options = replace(self.options, palette=palette_for(theme))
         if self.good is not None and self.good.catalog is not None:
             nodes = template_tree(self.good.datasets, self.good.models, self.options,
-                                  kinds=model_kinds(self.good.catalog))
+                                  kinds=model_kinds(self.good.catalog), memo=self._tree_memo)
             self.good = replace(self.good, tree=nodes)
             self.query_one(TemplateTree).load(nodes, self._selected_keys())
         self._show_problems()

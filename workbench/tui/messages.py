@@ -27,9 +27,13 @@ class FilesChanged(Message, bubble=False):
 
 
 class WorkspaceLoaded(Message, bubble=False):
-    def __init__(self, loaded: Loaded) -> None:
+    """A load finished; ``prebuilt`` is the frame the load worker built right away for the
+    selection, options and pane widths it saw (shown if they still hold)."""
+
+    def __init__(self, loaded: Loaded, prebuilt: tuple | None = None) -> None:
         super().__init__()
         self.loaded = loaded
+        self.prebuilt = prebuilt
 
 
 class FrameReady(Message, bubble=False):

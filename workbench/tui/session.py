@@ -85,7 +85,7 @@ def missing(files: Iterable[Path]) -> list[Path]:
 
 
 def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = (),
-         loader: Any = None) -> Loaded:
+         loader: Any = None, cache: Any = None, tree_memo: Any = None) -> Loaded:
     """Load and render the workspace; every failure comes back as a problem.
 
     ``known`` are files earlier loads were built from: one that has gone missing makes
@@ -93,6 +93,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     placeholder rows), so a file deleted mid-save never replaces the good render.
     ``loader`` is the :class:`~workbench.loading.workspace.Loader` to use (default: the
     process's shared one), so the app can cancel a load a newer change supersedes.
+    ``cache`` (a :class:`~workbench.core.render.RenderCache`) reuses the pairs a change
+    did not touch, ``tree_memo`` (a :class:`~workbench.core.memo.RoundCache`) the tree nodes.
     """
     started = time.perf_counter()
     named = inputs.named_files()
@@ -107,9 +109,11 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template)
         result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
-                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model)))
+                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model)),
+                                  cache=cache)
         catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
-        tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog))
+        tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog),
+                             memo=tree_memo)
     except Exception as exc:  # a bug below us: show it, keep the last good render
         detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         problem = Problem(f"internal error: {type(exc).__name__}: {exc}",

@@ -15,7 +15,7 @@ from typing import Any
 
 # Changes are batched until the files are quiet for STEP_MS (capped at DEBOUNCE_MS), so
 # an editor's write+rename (or a burst of saves) arrives as one batch.
-STEP_MS = 40
+STEP_MS = 3
 DEBOUNCE_MS = 300
 
 
