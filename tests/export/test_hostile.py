@@ -114,3 +114,11 @@ def test_diff_output_is_inert(ws, tmp_path):
     assert "\\x1b[2J more" in result.out  # the snapshot encoding of ESC
     assert_inert(result.out)
     assert_inert(result.err)
+
+
+def test_json_escapes_del_in_otherwise_ascii_text():
+    from workbench.export.json_export import dumps
+
+    assert dumps({"a": "plain"}) == '{"a": "plain"}'
+    assert dumps("del \x7f only") == '"del \\u007f only"'  # the ASCII fast path must not skip it
+    assert dumps("café \u202e") == '"café \\u202e"'

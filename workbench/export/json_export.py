@@ -24,6 +24,8 @@ def dumps(value: Any, indent: int | None = None) -> str:
     # Without indent, json uses its C encoder; PromptLists and PStr (list and str
     # subclasses) encode as they are, anything else through to_json.
     text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
+    if text.isascii() and "\x7f" not in text:  # the usual case, checked at C speed
+        return text
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -78,8 +80,13 @@ def warning_json(warning: PairWarning) -> dict[str, Any]:
 def sample_text(sample: Sample, indent: str) -> str:
     """One sample: its fields on a line, then one compact line per request (fast to write,
     and a request stays greppable)."""
-    head = dumps({"index": sample.index, "source_index": sample.source_index,
-                  "ice_indices": list(sample.ice_indices)})[:-1]
+    if type(sample.index) is int and type(sample.source_index) is int and all(
+            type(i) is int for i in sample.ice_indices):  # what dumps would write, without it
+        head = (f'{{"index": {sample.index}, "source_index": {sample.source_index}, '
+                f'"ice_indices": [{", ".join(map(str, sample.ice_indices))}]')
+    else:
+        head = dumps({"index": sample.index, "source_index": sample.source_index,
+                      "ice_indices": list(sample.ice_indices)})[:-1]
     if not sample.requests:
         return head + ', "requests": []}'
     lines = f",\n{indent}  ".join(dumps(request_json(r)) for r in sample.requests)
