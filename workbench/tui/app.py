@@ -185,7 +185,8 @@ class WorkbenchApp(App[int]):
             self._loader().cancel()  # the running load's result would be dropped anyway
         self._generation += 1
         self._pending_load = True
-        self._update_status()
+        if self.latest is None:  # "loading" shows only until the first load; later the status
+            self._update_status()  # stays as it is, and a repaint would only slow the load
         self._load(self._generation, frozenset(self._known_files))
 
     def _loader(self):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .palette import DEFAULT_PALETTE, Palette
@@ -25,6 +26,13 @@ def display_path(path: str | Path | None, root: Path | None) -> str:
     """A path as the user wants to read it: relative to the workspace folder when inside it."""
     if not path:
         return "<config>"
+    return _display_path(str(path), root)
+
+
+@lru_cache(maxsize=4096)
+def _display_path(path: str, root: Path | None) -> str:
+    # Cached: resolving is a system call per folder, and a reload shows the same paths again
+    # (a symlink re-pointed mid-session shows its old target until the app restarts).
     p = Path(path)
     try:
         resolved = p.resolve()

@@ -63,6 +63,7 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
     marker = palette.style("whitespace")
     escape = palette.style("escape")
     bounds = sorted(c for c in cuts if 0 <= c <= len(value))
+    text = str.__str__(value)  # the characters alone: slicing a PStr would re-slice its origins
     run_i = tok_i = trail_i = 0
     for a, b in pairwise(bounds):
         if a == b:
@@ -81,7 +82,7 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
         if trail_i < len(trailing) and trailing[trail_i][0] <= a:
             out.append(SPACE_MARK * (b - a), style + marker)
             continue
-        _append_piece(out, value[a:b], style, opts.whitespace, marker, escape)
+        _append_piece(out, text[a:b], style, opts.whitespace, marker, escape)
     return out
 
 
