@@ -22,19 +22,19 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "tui" / "fixtures" / "workspace"
 
 
-def startup(runs: int = 5) -> None:
+def startup_times(runs: int = 5, env: dict[str, str] | None = None) -> tuple[list[float], list[float]] | None:
+    """Seconds to the first screen and to the first sample shown, per run; None without tmux."""
     tmux = shutil.which("tmux")
     command = Path(sys.executable).with_name("workbench")
     if tmux is None or not command.exists():
-        print("startup: skipped (needs tmux and the installed workbench command)")
-        return
+        return None
     skeleton, content = [], []
     for n in range(runs):
         sock = f"wb-bench-{os.getpid()}-{n}"
         base = [tmux, "-L", sock, "-f", os.devnull]
         started = time.monotonic()
         subprocess.run([*base, "new-session", "-d", "-s", "b", "-x", "80", "-y", "24", str(command)],
-                       check=True, env={**os.environ, "TERM": "xterm-256color"})
+                       check=True, env={**(env or os.environ), "TERM": "xterm-256color"})
         first = None
         while time.monotonic() - started < 10:
             screen = subprocess.run([*base, "capture-pane", "-p", "-t", "b"], capture_output=True,
@@ -47,6 +47,15 @@ def startup(runs: int = 5) -> None:
                 break
             time.sleep(0.01)
         subprocess.run([*base, "kill-server"], capture_output=True)
+    return skeleton, content
+
+
+def startup(runs: int = 5) -> None:
+    times = startup_times(runs)
+    if times is None:
+        print("startup: skipped (needs tmux and the installed workbench command)")
+        return
+    skeleton, content = times
     print(f"startup: first paint median {statistics.median(skeleton):.3f}s (max {max(skeleton):.3f}s); "
           f"first sample shown median {statistics.median(content):.3f}s (max {max(content):.3f}s)")
 

@@ -1,0 +1,189 @@
+"""Requests rendered per second, headless, beside the plainest Python doing the same work.
+
+Two configs of 10,000 test rows each: gsm8k-like (4-shot FixK dialogue examples, a system
+turn, an internlm-style meta template) and mmlu-like (4 labels, PPL, 2-shot label-dict
+examples). For each, the workbench's rate with and without token accounting, and through
+the whole JSON export, beside the floor: a loop of ``str.replace`` over the rows on a
+prompt whose constant part (examples, meta template) is built once.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.spec import DatasetSpec, ModelSpec
+from workbench.export.json_export import write_render_json
+
+ROWS = 10_000
+META = {
+    "round": [
+        {"role": "HUMAN", "begin": "<|im_start|>user\n", "end": "<|im_end|>\n"},
+        {"role": "BOT", "begin": "<|im_start|>assistant\n", "end": "<|im_end|>\n", "generate": True},
+    ],
+    "reserved_roles": [{"role": "SYSTEM", "begin": "<|im_start|>system\n", "end": "<|im_end|>\n"}],
+}
+MODEL = ModelSpec("internlm-like",
+                  {"type": "HuggingFaceCausalLM", "path": "internlm/x", "meta_template": META})
+Q = "Question: {question}\nLet's think step by step\nAnswer:"
+
+
+def gsm_dataset() -> DatasetSpec:
+    train = [{"question": f"Tom has {i} apples and buys {i + 3} more. How many apples now?",
+              "answer": f"He has {i} + {i + 3} = {2 * i + 3} apples.\nThe answer is {2 * i + 3}"}
+             for i in range(8)]
+    test = [{"question": f"Ann reads {i} pages a day for {i % 7 + 1} days. How many pages in all?",
+             "answer": str(i * (i % 7 + 1))} for i in range(ROWS)]
+    round_ = [{"role": "HUMAN", "prompt": Q}, {"role": "BOT", "prompt": "{answer}\n"}]
+    cfg = {
+        "abbr": "gsm8k-like",
+        "reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+        "infer_cfg": {
+            "ice_template": {"type": "PromptTemplate", "template": {"round": round_}},
+            "prompt_template": {"type": "PromptTemplate", "ice_token": "</E>", "template": {
+                "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN",
+                           "prompt": "Solve the math problems."}, "</E>"],
+                "round": round_}},
+            "retriever": {"type": "FixKRetriever", "fix_id_list": [0, 1, 2, 3]},
+            "inferencer": {"type": "GenInferencer"},
+        },
+    }
+    return DatasetSpec("gsm8k-like", cfg, {"train": train, "test": test})
+
+
+def gsm_floor(dataset: DatasetSpec) -> Callable[[], int]:
+    rows = dataset.rows
+    ice = "".join(f"<|im_start|>user\n{Q.replace('{question}', r['question'])}<|im_end|>\n"
+                  f"<|im_start|>assistant\n{r['answer']}\n<|im_end|>\n" for r in rows["train"][:4])
+    prompt = (f"<|im_start|>system\nSolve the math problems.<|im_end|>\n{ice}"
+              f"<|im_start|>user\n{Q}<|im_end|>\n<|im_start|>assistant\n")
+
+    def run() -> int:
+        out = [prompt.replace("{question}", r["question"]) for r in rows["test"]]
+        return len(out)
+
+    return run
+
+
+LABELS = "ABCD"
+MMLU_Q = "{question}\nA. {A}\nB. {B}\nC. {C}\nD. {D}\nAnswer:"
+
+
+def mmlu_dataset() -> DatasetSpec:
+    def row(i: int) -> dict:
+        return {"question": f"Which of these is item number {i}?", "A": f"a{i}", "B": f"b{i}",
+                "C": f"c{i}", "D": f"d{i}", "target": LABELS[i % 4]}
+
+    def template(with_ice: bool) -> dict:
+        out = {}
+        for label in LABELS:
+            dialogue = {"round": [{"role": "HUMAN", "prompt": MMLU_Q},
+                                  {"role": "BOT", "prompt": f"{label}\n"}]}
+            if with_ice:
+                dialogue["begin"] = [{"role": "SYSTEM", "fallback_role": "HUMAN",
+                                      "prompt": "Multiple choice questions."}, "</E>"]
+            out[label] = dialogue
+        return out
+
+    cfg = {
+        "abbr": "mmlu-like",
+        "reader_cfg": {"input_columns": ["question", "A", "B", "C", "D"], "output_column": "target"},
+        "infer_cfg": {
+            "ice_template": {"type": "PromptTemplate", "template": template(False)},
+            "prompt_template": {"type": "PromptTemplate", "template": template(True), "ice_token": "</E>"},
+            "retriever": {"type": "FixKRetriever", "fix_id_list": [0, 1]},
+            "inferencer": {"type": "PPLInferencer"},
+        },
+    }
+    return DatasetSpec("mmlu-like", cfg, {"train": [row(i) for i in range(5)],
+                                          "test": [row(i) for i in range(ROWS)]})
+
+
+def mmlu_floor(dataset: DatasetSpec) -> Callable[[], int]:
+    rows = dataset.rows
+
+    def turn(r: dict, label: str) -> str:
+        q = MMLU_Q
+        for key in ("question", "A", "B", "C", "D"):
+            q = q.replace("{" + key + "}", r[key])
+        return f"<|im_start|>user\n{q}<|im_end|>\n<|im_start|>assistant\n{label}\n<|im_end|>\n"
+
+    ice = "".join(turn(rows["train"][i], rows["train"][i]["target"]) for i in (0, 1))
+    prompts = {label: (f"<|im_start|>system\nMultiple choice questions.<|im_end|>\n{ice}"
+                       f"<|im_start|>user\n{MMLU_Q}<|im_end|>\n<|im_start|>assistant\n{label}\n<|im_end|>\n")
+               for label in LABELS}
+
+    def run() -> int:
+        n = 0
+        for r in rows["test"]:
+            for label in LABELS:
+                p = prompts[label]
+                for key in ("question", "A", "B", "C", "D"):
+                    p = p.replace("{" + key + "}", r[key])
+                n += 1
+        return n
+
+    return run
+
+
+def _rate(work: Callable[[], int], repeat: int) -> float:
+    rates = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        n = work()
+        rates.append(n / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def _render(dataset: DatasetSpec, options: RenderOptions) -> Callable[[], int]:
+    def run() -> int:
+        pair = PairRenderer(dataset, MODEL, options)
+        return sum(len(s.requests) for s in pair.samples())
+
+    return run
+
+
+def _export(dataset: DatasetSpec, requests: int) -> Callable[[], int]:
+    """The whole ``render --format json`` path in process, written to memory."""
+    def run() -> int:
+        write_render_json(render_workspace([dataset], [MODEL]), io.StringIO())
+        return requests
+
+    return run
+
+
+def measure(repeat: int = 3) -> list[dict]:
+    """Rates in requests per second (medians), and their ratio to the floor."""
+    out = []
+    for dataset, floor, per_row in ((gsm_dataset(), gsm_floor, 1), (mmlu_dataset(), mmlu_floor, 4)):
+        floor_rate = _rate(floor(dataset), repeat)
+        prompts = _rate(_render(dataset, RenderOptions(measure=False)), repeat)
+        full = _rate(_render(dataset, RenderOptions()), repeat)
+        export = _rate(_export(dataset, ROWS * per_row), 1)
+        out.append({"config": dataset.abbr, "floor": floor_rate, "prompts": prompts,
+                    "with_tokens": full, "json_export": export})
+    return out
+
+
+GSM_CONFIG = '''from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import FixKRetriever
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.models import HuggingFaceCausalLM
+
+datasets = [{dataset!r}]
+models = [dict(abbr="internlm-like", type=HuggingFaceCausalLM, path="internlm/x", meta_template={meta!r})]
+'''
+
+
+def write_gsm_workspace(folder: Path) -> Path:
+    """The gsm8k-like case as files (config + rows), for timing a whole ``workbench render``."""
+    dataset = gsm_dataset()
+    (folder / "gsm8k_like.json").write_text(json.dumps(dataset.rows), encoding="utf-8")
+    cfg = {**dataset.cfg, "path": "gsm8k_like.json"}
+    (folder / "eval_gsm8k_like.py").write_text(GSM_CONFIG.format(dataset=cfg, meta=META), encoding="utf-8")
+    return folder / "eval_gsm8k_like.py"
