@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # the reload benchmark drives the app with the tests' helpers
-    sys.path.insert(0, str(ROOT))
 
 SECTIONS = ("reload", "start", "throughput", "memory")
 #: OpenCompass 0.5.4's own code paths on these machines (the issue's reference figures).

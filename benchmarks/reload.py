@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -80,10 +79,11 @@ def _demo_workspace(folder: Path) -> tuple[Path, Path, str]:
 
 
 async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[float]:
-    sys.path.insert(0, str(ROOT))
-    from tests.tui.conftest import make_app, pane_text, wait_for
     from workbench.loading.data_files import RACY_NS
+    from workbench.tui.app import create_app
+    from workbench.tui.headless import pane_text, wait_for
     from workbench.tui.panes.view_pane import ViewPane
+    from workbench.tui.session import Inputs
 
     shown: dict[str, float] = {}
     arrived = asyncio.Event()
@@ -100,7 +100,7 @@ async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[f
     copied = time.monotonic()
     times: list[float] = []
     try:
-        app = make_app(config, watch=True)
+        app = create_app(Inputs(configs=(str(config),)), watch=True, deterministic=True)
         async with app.run_test(size=(160, 48)) as pilot:
             await wait_for(pilot, lambda: marker in pane_text(app, "final-input"), timeout=60)
             # Rows files written moments ago are parsed again on every load, by design (see

@@ -61,15 +61,17 @@ def startup(runs: int = 5) -> None:
 
 
 async def _reload(runs: int) -> list[float]:
-    sys.path.insert(0, str(ROOT))
-    from tests.tui.conftest import make_app, pane_text, wait_for
+    from workbench.tui.app import create_app
+    from workbench.tui.headless import pane_text, wait_for
+    from workbench.tui.session import Inputs
 
     times: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp) / "workspace"
         shutil.copytree(FIXTURE, workspace)
         target = workspace / "datasets" / "qa_gen.py"
-        app = make_app(workspace / "eval_fixture.py", watch=True)
+        app = create_app(Inputs(configs=(str(workspace / "eval_fixture.py"),)), watch=True,
+                         deterministic=True)
         async with app.run_test() as pilot:
             await wait_for(pilot, lambda: "Answer briefly." in pane_text(app, "final-input"))
             previous = "Answer briefly."

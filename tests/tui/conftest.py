@@ -7,15 +7,13 @@ look waits until the load and view workers have finished.
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from workbench.tui.app import WorkbenchApp, create_app
+from workbench.tui.headless import pane_text, plain, wait_for  # noqa: F401 - the tests' helpers
 from workbench.tui.session import Inputs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
@@ -43,20 +41,6 @@ def make_app(*configs: str | Path, watch: bool = False, **settings) -> Workbench
     return create_app(inputs, watch=watch, **settings)
 
 
-async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds (and the app is settled), or fail."""
-    app = pilot.app
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        await pilot.pause()
-        if condition() and app.is_settled:
-            await pilot.pause()
-            if condition() and app.is_settled:
-                return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"timed out after {timeout}s (loads={app.loads}, settled={app.is_settled})")
-
-
 async def settle(pilot, timeout: float = 10.0) -> None:
     """Wait until the first load is shown and nothing is in flight."""
     await wait_for(pilot, lambda: pilot.app.loads > 0, timeout)
@@ -67,32 +51,6 @@ async def press(pilot, *keys: str) -> None:
     for key in keys:
         await pilot.press(key)
         await settle(pilot)
-
-
-def pane_text(app: WorkbenchApp, pane_id: str) -> str:
-    """The plain text a pane shows, as the terminal would get it."""
-    widget = app.query_one(f"#{pane_id}")
-    if pane_id == "tree":
-        lines = []
-
-        def walk(node):
-            lines.append(str(node.label))
-            for child in node.children:
-                walk(child)
-
-        walk(widget.root)
-        return "\n".join(lines)
-    return plain(widget.renderable)
-
-
-def plain(renderable) -> str:
-    """A renderable as plain text, 200 columns wide."""
-    from rich.console import Console
-
-    console = Console(width=200, color_system=None, legacy_windows=False)
-    with console.capture() as capture:
-        console.print(renderable)
-    return capture.get()
 
 
 @pytest.fixture
