@@ -130,3 +130,25 @@ def test_goldens_were_made_with_the_mirrored_nltk_lines() -> None:
     assert GOLDENS["env"]["nltk"].startswith("3.1")
     assert GOLDENS_39["env"]["nltk"].startswith("3.9.")
     assert GOLDENS["env"]["numpy"].startswith("1.")
+
+
+def test_a_dataset_is_indexed_once_for_all_its_models() -> None:
+    from tests.conftest import make_pair
+    from workbench.core import bm25
+
+    train = [{"q": f"apples and pears number {i}", "a": str(i)} for i in range(6)]
+    test = [{"q": "pears please", "a": "x"}, {"q": "apples", "a": "y"}]
+    cfg_model = {"type": "HuggingFaceCausalLM", "path": "m", "meta_template": {"round": [
+        {"role": "HUMAN", "begin": "<u>"}, {"role": "BOT", "begin": "<b>", "generate": True}]}}
+    before = bm25._picks.cache_info()
+    cfg = {"reader_cfg": {"input_columns": ["q"], "output_column": "a"}, "infer_cfg": {
+        "ice_template": {"type": "PromptTemplate", "template": "Q: {q} A: {a}\n"},
+        "prompt_template": {"type": "PromptTemplate", "template": "</E>Q: {q} A:", "ice_token": "</E>"},
+        "retriever": {"type": "BM25Retriever", "ice_num": 2},
+        "inferencer": {"type": "GenInferencer"}}}
+    picks = []
+    for model in (None, cfg_model):
+        pair = make_pair(cfg, {"train": train, "test": test}, model)
+        picks.append([pair.sample(i).ice_indices for i in range(2)])
+    after = bm25._picks.cache_info()
+    assert picks[0] == picks[1] and after.misses - before.misses == 1 and after.hits > before.hits

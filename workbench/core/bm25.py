@@ -677,10 +677,18 @@ def bm25_picks(
 ) -> list[list[int]]:
     """The index lists ``BM25Retriever(ice_num=ice_num).retrieve()`` returns.
 
-    ``flavor`` is the nltk release line whose word_tokenize to mirror.
+    ``flavor`` is the nltk release line whose word_tokenize to mirror. Cached by the texts:
+    a dataset rendered through several models (or reloaded unchanged) is indexed once.
     """
+    picks = _picks(tuple(train_texts), tuple(test_texts), ice_num, flavor)
+    return [list(p) for p in picks]
+
+
+@lru_cache(maxsize=8)
+def _picks(train_texts: tuple[str, ...], test_texts: tuple[str, ...], ice_num: int,
+           flavor: str) -> tuple[tuple[int, ...], ...]:
     bm25 = BM25Okapi([word_tokenize(text, flavor) for text in train_texts])
-    return [
-        numpy_argsort_top(bm25.get_scores(word_tokenize(text, flavor)), ice_num)
+    return tuple(
+        tuple(numpy_argsort_top(bm25.get_scores(word_tokenize(text, flavor)), ice_num))
         for text in test_texts
-    ]
+    )
