@@ -145,3 +145,18 @@ def test_a_round_keeps_what_the_last_one_used():
     memo.next_round()
     assert memo.get("a") == "A" and memo.get("b") is None  # b was not used last round
     assert memo.get_or_build("c", lambda: "C") == "C" and memo.get_or_build("c", lambda: "X") == "C"
+
+
+def test_rendering_never_changes_the_rows_a_reload_reuses(loader):
+    # read_rows hands every load the same objects for an unchanged file, so a render that
+    # modified a row would leak into the next load. Every form of the demo, every sample.
+    import copy
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "demo_data" / "eval_demo.py"
+    workspace = loader.load([demo])
+    before = [copy.deepcopy(d.rows) for d in workspace.datasets]
+    result = render_workspace(workspace.datasets, workspace.models)
+    rendered = sum(len(s.requests) for pair in result.pairs for s in pair.samples())
+    assert rendered > 50
+    assert [d.rows for d in workspace.datasets] == before
