@@ -160,3 +160,13 @@ def test_rendering_never_changes_the_rows_a_reload_reuses(loader):
     rendered = sum(len(s.requests) for pair in result.pairs for s in pair.samples())
     assert rendered > 50
     assert [d.rows for d in workspace.datasets] == before
+
+
+def test_the_rows_cache_drops_the_least_recently_read_file(tmp_path, later, monkeypatch):
+    monkeypatch.setattr(data_files, "_ROWS_CACHE_FILES", 2)
+    files = [write(tmp_path / f"r{i}.jsonl", json.dumps({"q": i}) + "\n") for i in range(3)]
+    first = [read_rows(f) for f in files[:2]]
+    assert read_rows(files[0]) is first[0]  # r0 is now the most recent
+    read_rows(files[2])  # a third file: r1, the least recent, goes
+    assert read_rows(files[0]) is first[0]
+    assert read_rows(files[1]) is not first[1] and read_rows(files[1]) == first[1]

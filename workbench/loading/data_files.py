@@ -8,6 +8,7 @@ import json
 import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,7 +65,10 @@ def _no_duplicate_keys(path: Path, line_of: Any = None):
     return hook
 
 
-_ROWS_CACHE: dict[Path, tuple[tuple[int, ...], Any]] = {}
+#: Least recently read last; a workspace's files stay while it is in use (the loaded specs hold
+#: those rows anyway), older ones go first.
+_ROWS_CACHE: OrderedDict[Path, tuple[tuple[int, ...], Any]] = OrderedDict()
+_ROWS_CACHE_FILES = 512
 _ROWS_CACHE_LOCK = threading.Lock()
 #: A file changed this recently may change again within one timestamp tick (coarse clocks,
 #: FAT's 2 s) without its version showing it, so its rows are not kept ("racy git").
@@ -115,6 +119,8 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     version = file_version(resolved)
     with _ROWS_CACHE_LOCK:
         hit = _ROWS_CACHE.get(resolved)
+        if hit is not None:
+            _ROWS_CACHE.move_to_end(resolved)
     if hit is not None and version is not None and hit[0] == version:
         _record(resolved, version)
         return hit[1]
@@ -126,9 +132,10 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
         _record(resolved, None)  # just written: the next write could keep the same version
         return rows
     with _ROWS_CACHE_LOCK:
-        if len(_ROWS_CACHE) > 64:
-            _ROWS_CACHE.clear()
         _ROWS_CACHE[resolved] = (version, rows)
+        _ROWS_CACHE.move_to_end(resolved)
+        while len(_ROWS_CACHE) > _ROWS_CACHE_FILES:
+            _ROWS_CACHE.popitem(last=False)
     _record(resolved, version)
     return rows
 
