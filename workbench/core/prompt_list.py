@@ -39,7 +39,8 @@ def safe_format(text: str, pairs: FillPairs) -> str:
     for token, value in pairs:
         if token not in text:
             continue
-        if len(value) > len(token):
+        # at most len(text) copies of the token, so under this bound no count is needed
+        if len(value) > len(token) and len(text) * len(value) > MAX_FILLED_CHARS:
             size = len(text) + text.count(token) * (len(value) - len(token))
             if size > MAX_FILLED_CHARS:
                 raise RenderError(

@@ -37,6 +37,10 @@ Messages = list  # a plain list (not a PromptList) of message dicts: how raw pro
 
 def is_raw_messages(prompt: Any) -> bool:
     """A prompt built by a RawPromptTemplate (a plain list, never a str or PromptList)."""
+    if type(prompt) is list:  # the usual answers first, without the import below
+        return True
+    if not isinstance(prompt, list):
+        return False
     from .prompt_list import PromptList
 
     return isinstance(prompt, list) and not isinstance(prompt, PromptList)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
@@ -95,6 +96,35 @@ def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> Fi
             text = PStr(text, origin(str(k)))
         out.append(("{" + str(k) + "}", text))
     return out
+
+
+def _row_pairs(rows: Sequence[Mapping[str, Any]],
+               origin: Callable[[str], Origin] | None) -> Callable[[int], FillPairs]:
+    """``_pairs`` of ``rows[i]``, the last one kept: a PPL sample asks once per label, a
+    multi-turn one once per turn (callers never modify the list). One tuple, replaced whole,
+    so two threads rendering the same cached pair never see one row's index with another's
+    pairs."""
+    last: list[tuple[int, FillPairs] | None] = [None]
+
+    def pairs(i: int) -> FillPairs:
+        kept = last[0]
+        if kept is not None and kept[0] == i:
+            return kept[1]
+        made = _pairs(rows[i], origin)
+        last[0] = (i, made)
+        return made
+
+    return pairs
+
+
+@lru_cache(maxsize=4096)
+def _row_origin(column: str) -> Origin:
+    return Origin(ROW, column=column)
+
+
+@lru_cache(maxsize=4096)
+def _ice_origin(column: str, example: int) -> Origin:
+    return Origin(ICE, column=column, example=example)
 
 
 class PairRenderer:
@@ -226,10 +256,10 @@ class PairRenderer:
             return row[out]
 
         if provenance:
-            test_pairs = lambda i: _pairs(test[i], lambda c: Origin(ROW, column=c))  # noqa: E731
-            ice_pairs = lambda k, idx: _pairs(train[idx], lambda c: Origin(ICE, column=c, example=k))  # noqa: E731
+            test_pairs = _row_pairs(test, _row_origin)
+            ice_pairs = lambda k, idx: _pairs(train[idx], lambda c: _ice_origin(c, k))  # noqa: E731
         else:
-            test_pairs = lambda i: _pairs(test[i], None)  # noqa: E731
+            test_pairs = _row_pairs(test, None)
             ice_pairs = lambda k, idx: _pairs(train[idx], None)  # noqa: E731
         predictions = None
         if self.options.predictions is not None:
