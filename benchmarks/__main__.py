@@ -93,7 +93,7 @@ def bench_reload(runs: int) -> list[Figure]:
 
 
 def bench_start(runs: int) -> list[Figure]:
-    from benchmarks import tui_startup_reload
+    from benchmarks import startup
 
     workbench = _workbench()
     demo = ROOT / "demo_data"
@@ -109,7 +109,7 @@ def bench_start(runs: int) -> list[Figure]:
         Figure("cold start: small render (1 dataset × 1 model, JSON)", _ms(statistics.median(small_times)),
                "< 300 ms", statistics.median(small_times) < 0.300),
     ]
-    paint = tui_startup_reload.startup_times(max(3, runs // 2), env=_child_env())
+    paint = startup.startup_times(max(3, runs // 2), env=_child_env())
     if paint is None:
         out.append(Figure("TUI first paint (tmux, 80×24)", "skipped: needs tmux"))
     else:

@@ -16,7 +16,15 @@ from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
 from .common import add_inputs
-from .render import add_run_options, check_selection, load_and_render, recipe_for, usage_error, utf8_stdout
+from .render import (
+    add_run_options,
+    check_selection,
+    load_and_render,
+    parse_run_args,
+    recipe_for,
+    usage_error,
+    utf8_stdout,
+)
 from .snapshot import add_diff_options, use_color
 
 
@@ -73,12 +81,7 @@ def _show_paths(result: Any, tree: Any) -> None:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error("--jobs must be 1 or more")
-    from ..loading.worker import prestart
-
-    prestart()  # the config worker boots while the rest of the workbench is imported
+    args = parse_run_args(parser, argv)
     if len(args.rev) > 2:
         parser.error("--rev takes one revision (against the working tree) or two")
     if not args.rev and len(args.configs) != 2:

@@ -22,6 +22,18 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar and no warnings on stderr (errors still shown)")
 
 
+def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """The arguments of a command with ``add_run_options``; the config worker starts booting
+    while the rest of the workbench is imported."""
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be 1 or more")
+    from ..loading.worker import prestart
+
+    prestart()
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
     from ..export.select import add_selection_args
 
@@ -87,6 +99,20 @@ def usage_error(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
+def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
+    """(selection, result, entries): the inputs' render narrowed to the selection; or the
+    exit status of a selection that matches nothing."""
+    from ..export.select import Selection
+    from ..export.stream import select
+
+    selection = Selection.from_args(args)
+    full = render_inputs(args)
+    failed = check_selection(prog, full, selection)
+    if failed is not None:
+        return failed
+    return (selection, *select(full, selection))
+
+
 def check_selection(prog: str, result: Any, selection: Any) -> int | None:
     """A glob that matches nothing is a usage error (unless a config that failed to load explains it)."""
     if any(e.dataset is None and e.model is None for e in result.errors):
@@ -109,32 +135,24 @@ def utf8_stdout() -> None:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_run_args(parser, argv)
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
-    if args.jobs < 1:
-        parser.error("--jobs must be 1 or more")
-    from ..loading.worker import prestart
-
-    prestart()  # the config worker boots while the rest of the workbench is imported
     from pathlib import Path
 
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems
-    from ..export.select import Selection
-    from ..export.stream import SampleStream, select
+    from ..export.stream import SampleStream
 
     if args.out and not Path(args.out).resolve().parent.is_dir():
         return usage_error(parser.prog, f"--out {args.out}: no such folder")
     if args.out and Path(args.out).is_dir():
         return usage_error(parser.prog, f"--out {args.out}: is a folder")
-    selection = Selection.from_args(args)
-    full = render_inputs(args)
-    failed = check_selection(parser.prog, full, selection)
-    if failed is not None:
-        return failed
-    result, entries = select(full, selection)
+    selected = render_selected(parser.prog, args)
+    if isinstance(selected, int):
+        return selected
+    selection, result, entries = selected
     progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
     recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
     jobs = 1 if recorded else args.jobs

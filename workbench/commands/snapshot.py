@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
 from .common import add_inputs
-from .render import add_run_options, check_selection, recipe_for, render_inputs, usage_error, utf8_stdout
+from .render import add_run_options, parse_run_args, recipe_for, render_selected, usage_error, utf8_stdout
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,31 +54,23 @@ def use_color(choice: str) -> bool:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error("--jobs must be 1 or more")
-    from ..loading.worker import prestart
-
-    prestart()  # the config worker boots while the rest of the workbench is imported
+    args = parse_run_args(parser, argv)
     from pathlib import Path
 
     from ..export.atomic import terminate_as_exit
     from ..export.compare import DiffPrinter
     from ..export.progress import Progress
     from ..export.report import report_problems
-    from ..export.select import Selection
     from ..export.snapshots import check_snapshots, write_snapshots
-    from ..export.stream import SampleStream, select
+    from ..export.stream import SampleStream
 
     root = Path(args.dir)
     if root.exists() and not root.is_dir():
         return usage_error(parser.prog, f"--dir {args.dir}: not a folder")
-    selection = Selection.from_args(args)
-    full = render_inputs(args)
-    failed = check_selection(parser.prog, full, selection)
-    if failed is not None:
-        return failed
-    result, entries = select(full, selection)
+    selected = render_selected(parser.prog, args)
+    if isinstance(selected, int):
+        return selected
+    selection, result, entries = selected
     utf8_stdout()
     from ..core.visible import visible
 

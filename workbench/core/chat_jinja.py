@@ -274,12 +274,8 @@ def render(
     special_tokens: Mapping[str, str] | None = None,
     kwargs: Mapping[str, Any] | None = None,
 ) -> str:
-    """``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` without transformers.
-
-    ``special_tokens`` are the tokenizer's named tokens (``bos_token`` ...); a token whose
-    value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
-    ``chat_template_kwargs``) override them, as in transformers.
-    """
+    """:func:`workbench.core.chat_template.render_chat_template` (documented there), in the
+    module that imports jinja2."""
     chat = _messages(messages)
     if not chat:
         raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
