@@ -16,7 +16,7 @@ import io
 import re
 import subprocess
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -187,7 +187,9 @@ class WorkbenchApp(App[int]):
         self._pending_load = True
         if self.latest is None:  # "loading" shows only until the first load; later the status
             self._update_status()  # stays as it is, and a repaint would only slow the load
-        self._load(self._generation, frozenset(self._known_files))
+        # what the frame is built for, read here on the UI thread (widths come from widgets)
+        view = FrameRequest(self.selection, self.options, self._pane_widths())
+        self._load(self._generation, frozenset(self._known_files), view)
 
     def _loader(self):
         from ..loading.workspace import shared_loader
@@ -195,43 +197,20 @@ class WorkbenchApp(App[int]):
         return self.config.loader or shared_loader()
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load(self, generation: int, known: frozenset[Path]) -> None:
+    def _load(self, generation: int, known: frozenset[Path], view: FrameRequest) -> None:
         preload = self.config.preload
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
             if loaded.catalog is not None:  # the tree's labels in this theme's colours
-                loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, self.options,
+                loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, view.options,
                                                             kinds=model_kinds(loaded.catalog)))
         else:
-            loaded = load(self.inputs, generation, self.options, known, loader=self._loader(),
+            loaded = load(self.inputs, generation, view.options, known, loader=self._loader(),
                           cache=self._render_cache, tree_memo=self._tree_memo)
         worker = get_current_worker()
         if worker.is_cancelled:
             return
-        self.post_message(WorkspaceLoaded(loaded, self._prebuild(loaded, worker)))
-
-    def _prebuild(self, loaded: Loaded, worker) -> tuple | None:
-        """The frame for this load, built here in the load worker (saves a trip through the UI
-        thread and a second worker on every save); None when there is nothing to show."""
-        if not loaded.ok or loaded.catalog is None:
-            return None
-        try:
-            selection = loaded.catalog.normalize(self.selection)
-            opts, widths = self.options, self._pane_widths()
-            frame = build_frame(loaded.catalog, selection, opts)
-            lines = {}
-            for pane_id, renderable in self._pane_renderables(frame):
-                if worker.is_cancelled:
-                    return None
-                lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
-        except Exception:  # shown the usual way instead (its errors surface there)
-            return None
-        return (self.selection, opts, widths, frame, lines)
-
-    @staticmethod
-    def _pane_renderables(frame: Frame) -> tuple:
-        return (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
-                ("timeline", frame.timeline))
+        self.post_message(WorkspaceLoaded(loaded, _prebuild(loaded, view, worker)))
 
     def _pane_widths(self) -> dict[str | None, int]:
         return {pane.id: pane.text_width or self.size.width // 2 for pane in self.query(ViewPane)}
@@ -249,19 +228,18 @@ class WorkbenchApp(App[int]):
         prebuilt = message.prebuilt
         if loaded.ok:
             self.good = loaded
-            seen_selection = self.selection
+            if prebuilt is not None and prebuilt.view != FrameRequest(self.selection, self.options,
+                                                                     self._pane_widths()):
+                prebuilt = None  # the user moved, or a pane resized, while it was built
             self.selection = loaded.catalog.normalize(self.selection) if loaded.catalog else self.selection
             self.query_one(TemplateTree).load(loaded.tree, self._selected_keys())
-            if prebuilt is not None and (prebuilt[0], prebuilt[1], prebuilt[2]) != (
-                    seen_selection, self.options, self._pane_widths()):
-                prebuilt = None  # the user moved, or a pane resized, while it was built
         else:
             prebuilt = None
         self._show_problems()
         self._restart_watcher()
         if prebuilt is not None:
             self._frame_token += 1
-            self._show_frame(prebuilt[3], prebuilt[4])
+            self._show_frame(prebuilt.frame, prebuilt.lines)
         else:
             self.request_frame()
 
@@ -318,14 +296,10 @@ class WorkbenchApp(App[int]):
     @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
                      widths: dict[str, int]) -> None:
-        frame = build_frame(loaded.catalog, selection, opts)
-        lines = {}
-        for pane_id, renderable in self._pane_renderables(frame):
-            if get_current_worker().is_cancelled:
-                return
-            lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
-        if not get_current_worker().is_cancelled:
-            self.post_message(FrameReady(token, frame, lines))
+        worker = get_current_worker()
+        built = frame_lines(loaded.catalog, selection, opts, widths, worker)
+        if built is not None and not worker.is_cancelled:
+            self.post_message(FrameReady(token, *built))
 
     @on(ViewPane.Resized)
     def _pane_resized(self) -> None:
@@ -655,6 +629,48 @@ class WorkbenchApp(App[int]):
         for name in sorted(self.workbench_themes):
             yield SystemCommand(f"Theme: {name}", "switch to this theme",
                                 lambda name=name: setattr(self, "theme", name))
+
+
+@dataclass(frozen=True)
+class FrameRequest:
+    """What a frame is built for: the selection, the view options and each pane's width."""
+
+    selection: Selection
+    options: ViewOptions
+    widths: dict[str | None, int]
+
+
+def frame_lines(catalog, selection: Selection, opts: ViewOptions, widths: dict[str | None, int],
+                worker) -> tuple[Frame, dict[str, list]] | None:
+    """The frame and each pane's lines at its width (None if ``worker`` is cancelled first)."""
+    frame = build_frame(catalog, selection, opts)
+    lines = {}
+    for pane_id, renderable in (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
+                                ("timeline", frame.timeline)):
+        if worker.is_cancelled:
+            return None
+        lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
+    return frame, lines
+
+
+def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
+    """The frame for a load, built in the load worker right away (saves a trip through the UI
+    thread and a second worker on every save); None when there is nothing to show."""
+    if not loaded.ok or loaded.catalog is None:
+        return None
+    try:
+        built = frame_lines(loaded.catalog, loaded.catalog.normalize(view.selection), view.options,
+                            view.widths, worker)
+    except Exception:  # shown the usual way instead (its errors surface there)
+        return None
+    return Prebuilt(view, *built) if built is not None else None
+
+
+@dataclass(frozen=True)
+class Prebuilt:
+    view: FrameRequest
+    frame: Frame
+    lines: dict[str, list]
 
 
 def write_atomic(target: Path, text: str) -> None:

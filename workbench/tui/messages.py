@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.strip import Strip
 
 from ..views.frame import Frame
 from .session import Loaded
+
+if TYPE_CHECKING:
+    from .app import Prebuilt
 
 
 class FilesChanged(Message, bubble=False):
@@ -30,7 +34,7 @@ class WorkspaceLoaded(Message, bubble=False):
     """A load finished; ``prebuilt`` is the frame the load worker built right away for the
     selection, options and pane widths it saw (shown if they still hold)."""
 
-    def __init__(self, loaded: Loaded, prebuilt: tuple | None = None) -> None:
+    def __init__(self, loaded: Loaded, prebuilt: Prebuilt | None = None) -> None:
         super().__init__()
         self.loaded = loaded
         self.prebuilt = prebuilt
