@@ -480,16 +480,11 @@ class RenderCache:
 
     @staticmethod
     def key(dataset: DatasetSpec, model: ModelSpec | None, options: RenderOptions) -> Any:
-        if dataset.rows_version is None:
+        data = dataset.content_key()
+        if data is None:
             return None
-        # The lookups are kept in the key itself (compared by identity, and held alive).
-        data = (options.predictions, options.embeddings, dataset.abbr, dataset.framework,
-                dataset.source, dataset.rows_version, repr(dataset.cfg), repr(dict(dataset.locations)))
-        if model is None:
-            return (data, None, options.measure, options.token_sections)
-        assets = model.assets.identity() if model.assets is not None else None
-        return (data, (model.abbr, model.framework, model.source, repr(model.cfg),
-                       repr(dict(model.locations)), repr(assets)), options.measure, options.token_sections)
+        # the options' lookups are compared by identity, and held alive by the key
+        return (data, model.content_key() if model is not None else None, options)
 
     def pair(self, dataset: DatasetSpec, model: ModelSpec | None,
              options: RenderOptions | None) -> PairRenderer:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -61,10 +61,19 @@ class DatasetSpec:
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
     rows_origin: str | None = None  # where the rows came from, for display
-    #: Says the rows are the same as last load's (files' mtimes and sizes); None: unknown.
+    #: Says the rows are the same as last load's (the versions of the files they were read
+    #: from); None: unknown.
     rows_version: Any = None
     #: Where each dict (and, in JSON/YAML/TOML configs, each list) inside ``cfg`` was written.
     locations: Mapping[KeyPath, Source] = field(default_factory=dict)
+
+    def content_key(self) -> Hashable | None:
+        """Equal for two specs that render and display alike, so what was made from one can
+        be reused for the other; None when the rows' content cannot be vouched for."""
+        if self.rows_version is None:
+            return None
+        return ("dataset", self.abbr, self.framework, self.source, self.rows_origin, self.rows_version,
+                repr(self.cfg), repr(dict(self.locations)))
 
 
 @dataclass(frozen=True)
@@ -77,3 +86,9 @@ class ModelSpec:
     #: The model's local files as the loader read them (chat templates, tokenizer); None for a
     #: spec built by hand, which renders as a model whose folder is not local.
     assets: ModelAssets | None = None
+
+    def content_key(self) -> Hashable:
+        """Equal for two specs that render and display alike (see DatasetSpec.content_key)."""
+        assets = self.assets.identity() if self.assets is not None else None
+        return ("model", self.abbr, self.framework, self.source, repr(self.cfg), repr(dict(self.locations)),
+                repr(assets))

@@ -252,8 +252,8 @@ def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], 
     builder = _Builder(opts, locate)
     kinds = kinds or {}
 
-    def node(key: tuple, build: Callable[[], TreeNode]) -> TreeNode:
-        if memo is None:
+    def node(content: Any, key: tuple, build: Callable[[], TreeNode]) -> TreeNode:
+        if memo is None or content is None:
             return build()
         try:
             hash(key)
@@ -263,19 +263,17 @@ def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], 
 
     if memo is not None:
         memo.next_round()
-    nodes = [node(("dataset", _spec_key(d), opts, locate), lambda d=d: builder.dataset(d)) for d in datasets]
+    nodes = []
+    for d in datasets:
+        content = d.content_key()
+        nodes.append(node(content, (content, opts, locate), lambda d=d: builder.dataset(d)))
     if models:
-        kids = tuple(node(("model", _spec_key(m), kinds.get(m.abbr), opts, locate),
+        kids = tuple(node(m.content_key(), (m.content_key(), kinds.get(m.abbr), opts, locate),
                           lambda m=m: builder.model(m, kinds.get(m.abbr)))
                      for m in models)
         nodes.append(TreeNode(key=("models",), label=_name("models", opts, str(len(models))),
                               children=kids))
     return tuple(nodes)
-
-
-def _spec_key(spec: Spec) -> tuple:
-    return (type(spec).__name__, spec.abbr, spec.source, repr(spec.cfg), repr(dict(spec.locations)),
-            getattr(spec, "rows_origin", None))
 
 
 def node_location_text(node: TreeNode, opts: ViewOptions) -> Text:
