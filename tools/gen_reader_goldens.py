@@ -1,0 +1,90 @@
+"""Dev-only: run the REAL dataset classes' ``load()`` on the small fixture files of each reader
+case and record what they return, as the goldens the native readers are tested against.
+
+A case is a folder ``tests/loading/readers/cases/<name>/`` holding the fixture files in the
+framework's own layout and ``case.json``::
+
+    {"class": "GSM8KDataset", "framework": "opencompass",
+     "kwargs": {"path": "{case}/gsm8k"}, "env": {}}
+
+``{case}`` in a string argument stands for the case folder's absolute path. The script writes
+``expected.json`` beside it: ``{"result": rows}`` for a ``Dataset``, ``{"result": {split:
+rows}}`` for a ``DatasetDict``, rows as ``Dataset.to_list()`` gives them; or ``{"error":
+"ExceptionType: message"}`` when ``load()`` raises.
+
+Run it in the framework venv (tools/setup_fwenv.sh):
+
+    /work/fwenv/bin/python tools/gen_reader_goldens.py [CASE_NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+CASES = Path(__file__).resolve().parent.parent / "tests" / "loading" / "readers" / "cases"
+PACKAGES = {"opencompass": "opencompass.datasets", "ais_bench": "ais_bench.benchmark.datasets"}
+
+
+def fill(value: Any, case: Path) -> Any:
+    if isinstance(value, str):
+        return value.replace("{case}", str(case))
+    if isinstance(value, list):
+        return [fill(item, case) for item in value]
+    if isinstance(value, dict):
+        return {key: fill(item, case) for key, item in value.items()}
+    return value
+
+
+def plain(result: Any) -> Any:
+    """A Dataset / DatasetDict (or a list, as some load()s return) as JSON-able rows."""
+    if hasattr(result, "keys") and hasattr(result, "column_names") and isinstance(result.column_names, dict):
+        return {split: result[split].to_list() for split in result}
+    if hasattr(result, "to_list"):
+        return result.to_list()
+    return result
+
+
+def run_case(folder: Path) -> dict[str, Any]:
+    spec = json.loads((folder / "case.json").read_text(encoding="utf-8"))
+    package = importlib.import_module(PACKAGES[spec.get("framework", "opencompass")])
+    cls = getattr(package, spec["class"])
+    kwargs = fill(spec.get("kwargs", {}), folder)
+    saved = dict(os.environ)
+    os.environ.update(fill(spec.get("env", {}), folder))
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            result = cls.load(**kwargs)
+        return {"result": plain(result)}
+    except Exception as exc:  # recorded: a reader must refuse the same input
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cases", nargs="*", help="case folder names (default: all)")
+    args = parser.parse_args()
+    folders = sorted(p.parent for p in CASES.glob("*/case.json"))
+    if args.cases:
+        folders = [f for f in folders if f.name in set(args.cases)]
+    for folder in folders:
+        out = run_case(folder)
+        text = json.dumps(out, ensure_ascii=False, indent=1, default=repr) + "\n"
+        (folder / "expected.json").write_text(text, encoding="utf-8")
+        what = "error: " + out["error"] if "error" in out else "ok"
+        print(f"{folder.name}: {what}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
