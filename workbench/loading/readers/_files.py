@@ -1,0 +1,104 @@
+"""Files read as a loader's Python reads them: ``open(path, encoding='utf-8')`` in text mode.
+
+Text mode turns ``\\r\\n`` and a lone ``\\r`` into ``\\n`` and keeps a UTF-8 byte-order mark
+(so ``json.loads`` of a first line that starts with one fails, as it does in the framework).
+Every failure is a ConfigError at the file and line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import ConfigError
+from ..arrow_rows import ArrowTypeError, dataset_rows
+from ..data_files import MAX_DATA_BYTES
+
+Row = dict[str, Any]
+
+
+def read_text(path: Path) -> str:
+    """The file as ``open(path, encoding='utf-8').read()`` gives it (newlines translated)."""
+    try:
+        if path.stat().st_size > MAX_DATA_BYTES:
+            raise ConfigError(f"data file is larger than {MAX_DATA_BYTES // 1024**3} GiB", file=str(path))
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"data file not found: {path}", file=str(path),
+                          hint="the dataset class reads this file: check the data folder's layout") from None
+    except IsADirectoryError:
+        raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
+                          line=line, hint="re-save the file as UTF-8") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """Lines as iterating a text-mode file gives them, without their ``\\n``."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def json_line(path: Path, line: str, number: int) -> Any:
+    """``json.loads(line.strip())`` with the failure located."""
+    try:
+        return json.loads(line.strip())
+    except (ValueError, RecursionError) as exc:
+        reason = "the JSON nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise ConfigError(f"invalid JSON line: {reason}", file=str(path), line=number,
+                          hint="each line of a .jsonl file must be one JSON value") from None
+
+
+def jsonl_values(path: Path) -> list[Any]:
+    """Every line of a JSONL file parsed, blank lines included (they fail, as in the loader)."""
+    return [json_line(path, line, number) for number, line in enumerate(text_lines(read_text(path)), 1)]
+
+
+def json_document(path: Path) -> Any:
+    """``json.load(f)`` of the whole file, the failure located."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        line = getattr(exc, "lineno", None)
+        reason = "the JSON nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise ConfigError(f"invalid JSON: {reason}", file=str(path), line=line) from None
+
+
+def csv_records(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
+    """``csv.reader(f)`` over the file: (line where the record starts, cells)."""
+    reader = csv.reader(io.StringIO(read_text(path)), **options)
+    start = 1
+    try:
+        for cells in reader:
+            yield start, cells
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ConfigError(f"CSV error: {exc}", file=str(path), line=reader.line_num) from None
+
+
+def from_list(rows: list[Row], path: Path) -> list[Row]:
+    """``Dataset.from_list(rows)`` as plain rows; a column Arrow cannot type is an error at ``path``."""
+    try:
+        return dataset_rows(rows)
+    except ArrowTypeError as exc:
+        raise ConfigError(f"the loader's Dataset cannot hold these rows: {exc}", file=str(path),
+                          hint="a column mixes kinds of values (text and numbers, say)") from None
+
+
+def require(condition: bool, path: Path, line: int | None, message: str,
+            hint: Callable[[], str] | str | None = None) -> None:
+    """An ``assert`` in the loader: the same input fails here, located."""
+    if not condition:
+        raise ConfigError(message, file=str(path), line=line,
+                          hint=hint() if callable(hint) else hint)
