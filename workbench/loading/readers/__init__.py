@@ -7,7 +7,7 @@ returns what ``load()`` returns, as plain rows: a list of row dicts (a ``Dataset
 order, the same split names and the same value types. Loaders build their ``Dataset`` in
 different ways (``Dataset.from_list`` takes the first row's columns, ``load_dataset('json')``
 the union of all rows' keys), so each reader types its rows as its loader does
-(``workbench.loading.arrow_rows`` has the ``from_list`` rules).
+(``workbench.core.arrow_rows`` has the rules).
 
 Modules are imported on the first look-up, so start-up pays nothing for them.
 """

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
-from ..arrow_rows import ArrowTypeError, dataset_rows
 from ..data_files import MAX_DATA_BYTES
 
 Row = dict[str, Any]

@@ -1,10 +1,15 @@
 """Rows as a Hugging Face ``Dataset`` types them, since every framework loader builds one.
 
-``Dataset.from_list`` takes its columns from the first row (later rows' other keys are
-dropped, missing ones become None), infers one Arrow type per column, and converts every
-value to it: ints beside floats become floats, and a column of dicts becomes a struct whose
-fields are the union of the keys seen, sorted, missing ones None (so an API model later sends
-``"name": null``). Values Arrow cannot put in one column are refused, as the framework would.
+Arrow holds one type per column, so every value is converted to it: ints beside floats
+become floats, and dicts become a struct whose fields are the union of the keys seen,
+missing ones None (so an API model later sends ``"name": null``). Two ways of building a
+Dataset differ in the details:
+
+- ``Dataset.from_list`` (most loaders): columns from the first row only (later rows' other
+  keys are dropped), struct fields sorted by name; values Arrow cannot put in one column
+  are refused, as the framework would.
+- ``load_dataset('json')`` (the JSON reader): columns are the union of every row's keys, and
+  struct fields keep the order they first appear in.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ def _unify(left: ArrowType, right: ArrowType, value: Any = None) -> ArrowType:
     if isinstance(left, tuple) and isinstance(right, tuple) and left[0] == right[0] == "list":
         return ("list", _unify(left[1], right[1]))
     if isinstance(left, tuple) and isinstance(right, tuple) and left[0] == right[0] == "struct":
+        # the union, in the order fields first appear
         fields = dict(left[1])
         for key, kind in right[1].items():
             fields[key] = _unify(fields.get(key, "null"), kind)
@@ -68,16 +74,34 @@ def _describe(kind: ArrowType) -> str:
     return {"str": "strings", "int": "integers", "float": "numbers", "bool": "booleans"}.get(kind, kind)
 
 
-def _convert(value: Any, kind: ArrowType) -> Any:
+def _convert(value: Any, kind: ArrowType, sort_fields: bool) -> Any:
     if value is None:
         return None
     if kind == "float" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if isinstance(kind, tuple) and kind[0] == "list":
-        return [_convert(element, kind[1]) for element in value]
+        return [_convert(element, kind[1], sort_fields) for element in value]
     if isinstance(kind, tuple) and kind[0] == "struct":
-        return {key: _convert(value.get(key), kind[1][key]) for key in sorted(kind[1])}
+        fields = sorted(kind[1]) if sort_fields else kind[1]
+        return {key: _convert(value.get(key), kind[1][key], sort_fields) for key in fields}
     return value
+
+
+def column_type(rows: list[Row], column: str) -> ArrowType:
+    """The one type Arrow infers for ``column``; ArrowTypeError when the values cannot share one."""
+    kind: ArrowType = "null"
+    for row in rows:
+        value = row.get(column)
+        try:
+            kind = _unify(kind, _type_of(value), value)
+        except ArrowTypeError as exc:
+            raise ArrowTypeError(f"column {column!r}: {exc}") from None
+    return kind
+
+
+def typed_value(value: Any, kind: ArrowType, sort_fields: bool = False) -> Any:
+    """``value`` converted to the column type ``kind`` (from ``column_type``)."""
+    return _convert(value, kind, sort_fields)
 
 
 def dataset_rows(rows: list[Row]) -> list[Row]:
@@ -86,14 +110,5 @@ def dataset_rows(rows: list[Row]) -> list[Row]:
     if not rows:
         return []
     columns = list(rows[0])
-    kinds: dict[str, ArrowType] = {}
-    for column in columns:
-        kind: ArrowType = "null"
-        for row in rows:
-            value = row.get(column)
-            try:
-                kind = _unify(kind, _type_of(value), value)
-            except ArrowTypeError as exc:
-                raise ArrowTypeError(f"column {column!r}: {exc}") from None
-        kinds[column] = kind
-    return [{column: _convert(row.get(column), kinds[column]) for column in columns} for row in rows]
+    kinds = {column: column_type(rows, column) for column in columns}
+    return [{column: _convert(row.get(column), kinds[column], True) for column in columns} for row in rows]
