@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ from ..data_files import MAX_DATA_BYTES
 Row = dict[str, Any]
 
 
-def read_text(path: Path) -> str:
-    """The file as ``open(path, encoding='utf-8').read()`` gives it (newlines translated)."""
+def read_text(path: Path, errors: str = "strict") -> str:
+    """The file as ``open(path, encoding='utf-8', errors=errors).read()`` gives it (newlines
+    translated)."""
     try:
         if path.stat().st_size > MAX_DATA_BYTES:
             raise ConfigError(f"data file is larger than {MAX_DATA_BYTES // 1024**3} GiB", file=str(path))
@@ -35,7 +37,7 @@ def read_text(path: Path) -> str:
     except OSError as exc:
         raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
@@ -49,19 +51,33 @@ def text_lines(text: str) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def json_line(path: Path, line: str, number: int) -> Any:
-    """``json.loads(line.strip())`` with the failure located."""
+def json_line(path: Path, line: str, number: int, strip: bool = True) -> Any:
+    """``json.loads(line.strip())`` (or of the line as it is) with the failure located."""
     try:
-        return json.loads(line.strip())
+        return json.loads(line.strip() if strip else line)
     except (ValueError, RecursionError) as exc:
         reason = "the JSON nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
         raise ConfigError(f"invalid JSON line: {reason}", file=str(path), line=number,
                           hint="each line of a .jsonl file must be one JSON value") from None
 
 
-def jsonl_values(path: Path) -> list[Any]:
+def jsonl_values(path: Path, strip: bool = True, errors: str = "strict") -> list[Any]:
     """Every line of a JSONL file parsed, blank lines included (they fail, as in the loader)."""
-    return [json_line(path, line, number) for number, line in enumerate(text_lines(read_text(path)), 1)]
+    return [json_line(path, line, number, strip)
+            for number, line in enumerate(text_lines(read_text(path, errors)), 1)]
+
+
+@contextmanager
+def row_at(path: Path, line: int | None) -> Iterator[None]:
+    """A loader's own lookups on one row (``data['query']``, ``'ABCD'[gold]``): where the
+    framework raises, the reader reports the file and line instead."""
+    try:
+        yield
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise ConfigError(f"the dataset's loader fails on this row ({what})", file=str(path), line=line,
+                          hint="the row lacks a field the loader reads, or holds another kind of "
+                          "value") from None
 
 
 def json_document(path: Path) -> Any:
