@@ -4,7 +4,7 @@ A config "uses" a class when one of its dataset dicts (a ``dict(...)`` or ``{...
 ``reader_cfg`` key, or an ``abbr``/``path`` and a ``type`` named ``...Dataset...``) names it in
 ``type=``, or when a file it imports in ``read_base()`` does
 (so ``gsm8k_gen.py``, which only imports ``gsm8k_gen_1d7fe4``, uses ``GSM8KDataset``). Files
-are read with ``ast``, never run. Writes ``workbench/loading/readers/dataset_class_ranking.json``
+are read with ``ast``, never run. Writes ``docs/dataset_class_ranking.json``
 (read by tools/readers_doc.py, which writes docs/readers.md):
 
     /work/fwenv/bin/python tools/rank_dataset_classes.py [CONFIGS_DIR]
@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "workbench" / "loading" / "readers" / "dataset_class_ranking.json"
+OUT = ROOT / "docs" / "dataset_class_ranking.json"
 
 
 def default_configs() -> Path:

@@ -10,14 +10,16 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
 
 
-def read_text(path: Path, hint: str | None = None) -> str:
-    """The file's text as ``open(path, encoding='utf-8')`` would give it (universal newlines)."""
+def read_text(path: Path, hint: str | None = None, errors: str = "strict") -> str:
+    """The file's text as ``open(path, encoding='utf-8', errors=errors)`` would give it
+    (universal newlines)."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -28,7 +30,7 @@ def read_text(path: Path, hint: str | None = None) -> str:
     except OSError as exc:
         raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
@@ -36,9 +38,14 @@ def read_text(path: Path, hint: str | None = None) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def text_lines(path: Path) -> list[str]:
-    """The file's lines, each with its newline, as iterating an open text file yields them."""
-    return read_text(path).splitlines(keepends=True)
+def text_lines(path: Path, errors: str = "strict") -> list[str]:
+    """The file's lines, each with its newline, as iterating an open text file yields them
+    (only ``\\n`` ends a line there: not the U+2028 or form feed ``str.splitlines`` splits on)."""
+    pieces = read_text(path, errors=errors).split("\n")
+    lines = [piece + "\n" for piece in pieces[:-1]]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return lines
 
 
 def parse_json(text: str, path: Path, line: int | None = None, what: str = "JSON") -> Any:
@@ -73,8 +80,7 @@ def read_jsonl(path: Path, *, skip_blank: bool = False,
 
 def iter_csv(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
     """``csv.reader(open(path))`` rows with the line each ends on (headers are not special)."""
-    text = read_text(path)
-    reader = csv.reader(text.splitlines(keepends=True), **options)
+    reader = csv.reader(text_lines(path), **options)
     while True:
         try:
             row = next(reader)
@@ -101,3 +107,17 @@ def field(row: Any, key: str, path: Path, line: int | None = None) -> Any:
         raise ConfigError(f"missing field {key!r}", file=str(path), line=line,
                           hint="the dataset's loader reads this field from every row")
     return row[key]
+
+
+@contextmanager
+def at_row(path: Path, line: int | None = None) -> Iterator[None]:
+    """A row the loader's own code would fail on (a missing key, a short list, a wrong type),
+    reported at the row instead of as the loader's traceback."""
+    try:
+        yield
+    except KeyError as exc:
+        raise ConfigError(f"missing field {exc}", file=str(path), line=line,
+                          hint="the dataset's loader reads this field from every row") from None
+    except (IndexError, TypeError, AttributeError, ValueError) as exc:
+        raise ConfigError(f"row does not have the loader's shape: {exc}", file=str(path),
+                          line=line) from None
