@@ -4,7 +4,7 @@ A config "uses" a class when one of its dataset dicts (a ``dict(...)`` or ``{...
 ``reader_cfg`` key, or an ``abbr``/``path`` and a ``type`` named ``...Dataset...``) names it in
 ``type=``, or when a file it imports in ``read_base()`` does
 (so ``gsm8k_gen.py``, which only imports ``gsm8k_gen_1d7fe4``, uses ``GSM8KDataset``). Files
-are read with ``ast``, never run. Writes ``docs/dataset_class_ranking.json``
+are read with ``ast``, never run. Writes ``docs/data/dataset_class_ranking.json``
 (read by tools/readers_doc.py, which writes docs/readers.md):
 
     /work/fwenv/bin/python tools/rank_dataset_classes.py [CONFIGS_DIR]
@@ -13,6 +13,7 @@ are read with ``ast``, never run. Writes ``docs/dataset_class_ranking.json``
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import json
 import sys
 from collections import Counter
@@ -20,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "docs" / "dataset_class_ranking.json"
+OUT = ROOT / "docs" / "data" / "dataset_class_ranking.json"
 
 
 def default_configs() -> Path:
@@ -105,10 +106,12 @@ def rank(root: Path) -> dict:
     counts = Counter(name for names in per_file.values() for name in names)
     ranking = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return {
-        "source": "opencompass 0.5.4 configs/datasets",
+        "opencompass": importlib.metadata.version("opencompass"),
         "config_files": len(files),
+        "classes_used": len(ranking),
         "files_without_dataset_class": sum(1 for names in per_file.values() if not names),
-        "classes": [{"class": name, "configs": count} for name, count in ranking],
+        "ranking": [{"class": name, "configs": count, "share": round(count / len(files), 4)}
+                    for name, count in ranking],
         "files": per_file,
     }
 
@@ -116,8 +119,9 @@ def rank(root: Path) -> dict:
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else default_configs()
     data = rank(root)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{data['config_files']} files, {len(data['classes'])} classes -> {OUT.relative_to(ROOT)}",
+    print(f"{data['config_files']} files, {data['classes_used']} classes -> {OUT.relative_to(ROOT)}",
           file=sys.stderr)
     return 0
 

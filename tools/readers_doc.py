@@ -17,7 +17,7 @@ from pathlib import Path
 from workbench.loading.readers import reader_names
 
 ROOT = Path(__file__).resolve().parent.parent
-RANKING = ROOT / "docs" / "dataset_class_ranking.json"
+RANKING = ROOT / "docs" / "data" / "dataset_class_ranking.json"
 DOC = ROOT / "docs" / "readers.md"
 TOP = 40
 
@@ -46,7 +46,7 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
 
 def render(ranking: dict, readers: set[str]) -> str:
     files = ranking["config_files"]
-    classes = ranking["classes"]
+    classes = ranking["ranking"]
     top = classes[:TOP]
     lines = [INTRO.format(files=files, classes=len(classes)), ""]
     lines.append(f"## The top {TOP} classes")

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .arrow_rows import ArrowTypeError, column_type, typed_value
 from .errors import RenderError
 
 Row = dict[str, Any]
@@ -67,10 +68,13 @@ class Splits:
 
 
 def normalize_rows(rows: Sequence[Any], where: str = "rows") -> list[Row]:
-    """Rows as ``datasets`` would hold them: every column in every row.
+    """Rows as ``datasets``' JSON reader would hold them: every column in every row.
 
     Columns are the union of keys in order of first appearance; a missing value is
-    None; a column mixing ints and floats holds floats (Arrow's type unification).
+    None; a column mixing ints and floats holds floats (Arrow's type unification); lists
+    and dicts are typed the same way inside (dicts in a column share the union of their
+    keys, in order of first appearance, missing ones None). A column Arrow could not type
+    (text beside numbers) is kept as written, since the workbench's own files allow it.
     """
     columns: dict[str, None] = {}
     for i, row in enumerate(rows):
@@ -81,25 +85,28 @@ def normalize_rows(rows: Sequence[Any], where: str = "rows") -> list[Row]:
             )
         for key in row:
             columns.setdefault(str(key), None)
-    floats = {
-        c
-        for c in columns
-        if any(isinstance(r.get(c), float) for r in rows)
-        and all(
-            r.get(c) is None or (isinstance(r.get(c), (int, float)) and not isinstance(r.get(c), bool))
-            for r in rows
-        )
-    }
+    kinds = {c: kind for c in columns if (kind := _typed_column(rows, c)) is not None}
     out: list[Row] = []
     for row in rows:
         new: Row = {}
         for c in columns:
             value = row.get(c)
-            if c in floats and isinstance(value, int):
-                value = float(value)
+            if c in kinds:
+                value = typed_value(value, kinds[c])
             new[c] = value
         out.append(new)
     return out
+
+
+def _typed_column(rows: Sequence[Any], column: str) -> Any:
+    """The column's Arrow type when converting to it can change a value (floats, nested
+    values); None when nothing would change or Arrow could not type it."""
+    if not any(isinstance(r.get(column), (float, list, tuple, dict)) for r in rows):
+        return None
+    try:
+        return column_type(list(rows), column)
+    except ArrowTypeError:
+        return None
 
 
 _SLICE = re.compile(r"^\s*\[\s*(-?\d+)?\s*:\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*)?\]\s*$")

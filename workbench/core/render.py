@@ -518,6 +518,12 @@ def render_workspace(
     if cache is not None:
         cache.next_round()
     for dataset in datasets:
+        source = dataset.rows_source
+        if source is not None and source.kind == "placeholder" and source.looked_for:
+            result.warnings.append(PairWarning(
+                dataset.abbr, None, f"no rows found (looked for {source.looked_for}): showing "
+                "placeholders from reader_cfg (hint: --data FILE, or set COMPASS_DATA_CACHE to the "
+                "folder holding data/)"))
         for model in (models or [None]):
             try:
                 if cache is not None:

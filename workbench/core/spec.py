@@ -54,6 +54,27 @@ def locate(spec: DatasetSpec | ModelSpec, path: KeyPath) -> Source:
 
 
 @dataclass(frozen=True)
+class RowsSource:
+    """Which route gave a dataset its rows, so a user can tell real rows from stand-ins.
+
+    ``kind``: ``file`` (``--data``, ``workbench.toml`` or a ``path`` naming a rows file or
+    folder), ``data-id`` (a framework data id resolved through its id table), ``native-reader``
+    (the dataset class's files read as its ``load()`` reads them), ``framework-load`` (the
+    class's own ``load()``), ``placeholder`` (no rows found: stand-ins built from
+    ``reader_cfg``).
+    """
+
+    kind: str
+    path: str | None = None
+    data_id: str | None = None
+    reader: str | None = None  # the dataset class whose load() was reproduced or run
+    looked_for: str | None = None  # placeholder: where rows were looked for
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "path": self.path, "data_id": self.data_id, "reader": self.reader}
+
+
+@dataclass(frozen=True)
 class DatasetSpec:
     abbr: str
     cfg: Mapping[str, Any]
@@ -61,6 +82,7 @@ class DatasetSpec:
     framework: str = OPENCOMPASS
     source: Source = field(default_factory=Source)
     rows_origin: str | None = None  # where the rows came from, for display
+    rows_source: RowsSource | None = None
     #: Says the rows are the same as last load's (the versions of the files they were read
     #: from); None: unknown.
     rows_version: Any = None
@@ -72,8 +94,8 @@ class DatasetSpec:
         be reused for the other; None when the rows' content cannot be vouched for."""
         if self.rows_version is None:
             return None
-        return ("dataset", self.abbr, self.framework, self.source, self.rows_origin, self.rows_version,
-                repr(self.cfg), repr(dict(self.locations)))
+        return ("dataset", self.abbr, self.framework, self.source, self.rows_origin, self.rows_source,
+                self.rows_version, repr(self.cfg), repr(dict(self.locations)))
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,12 @@ def sample_json(sample: Sample) -> dict[str, Any]:
     }
 
 
+def rows_source_json(pair: Any) -> dict[str, Any] | None:
+    """Which route gave the pair's dataset its rows (see ``RowsSource``)."""
+    source = getattr(pair.dataset, "rows_source", None)
+    return source.to_json() if source is not None else None
+
+
 def error_json(error: PairError) -> dict[str, Any]:
     out = {"dataset": error.dataset, "model": error.model, "file": error.file,
            "line": error.line, "message": error.message}
@@ -108,7 +114,8 @@ def write_render_json(result: RenderResult, out: TextIO,
     for p, pair in enumerate(result.pairs):
         out.write(",\n    {" if p else "\n    {")
         head = {"dataset": pair.dataset_abbr, "model": pair.model_abbr,
-                "model_kind": pair.model_kind, "inferencer": pair.inferencer}
+                "model_kind": pair.model_kind, "inferencer": pair.inferencer,
+                "rows_source": rows_source_json(pair)}
         for key, value in head.items():
             out.write(f"\n      {dumps(key)}: {dumps(value)},")
         out.write('\n      "samples": [')

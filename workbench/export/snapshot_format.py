@@ -232,7 +232,7 @@ def inputs_hash(pair: Any, cache: dict[int, bytes] | None = None) -> str:
     h = hashlib.sha256()
     _feed(h, MAGIC)
     # shared by its pairs: cached. rows_version (mtimes) is a cache key, not content
-    h.update(digest(pair.dataset, ("source", "rows_origin", "rows_version", "locations")))
+    h.update(digest(pair.dataset, ("source", "rows_origin", "rows_source", "rows_version", "locations")))
     h.update(digest(pair.model_spec, ("source", "locations")))
     return "sha256:" + h.hexdigest()
 

@@ -140,6 +140,21 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     return rows
 
 
+@contextmanager
+def recording_files(paths: list[Path]) -> Iterator[None]:
+    """Record the versions of files read by code other than ``read_rows`` (a native reader):
+    each is taken before and after the read, and a file that changed meanwhile, or was just
+    written, records no version, so nothing made from it is cached."""
+    before = [file_version(p) for p in paths]
+    yield
+    now = _now_ns()
+    for path, first in zip(paths, before, strict=True):
+        version = file_version(path)
+        if version != first or version is None or now - max(version[0], version[1]) < RACY_NS:
+            version = None
+        _record(Path(path).resolve(), version)
+
+
 def _now_ns() -> int:
     return time.time_ns()
 

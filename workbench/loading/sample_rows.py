@@ -2,12 +2,11 @@
 
 1. ``--data ABBR=FILE`` for that dataset, then ``--data FILE`` for every dataset;
 2. a ``workbench.toml`` beside the config: ``[data]`` maps dataset abbrs to files;
-3. the dataset's ``path``, when it names a local ``.jsonl``/``.json``/``.csv`` file or a
-   folder of split files (``train.jsonl``, ``test.jsonl``, ``dev.csv``...), looked up
-   from the working directory (as the frameworks do), the folder of the file defining
-   the dataset, the top config's folder, ``$COMPASS_DATA_CACHE`` and OpenCompass's
-   default cache ``~/.cache/opencompass``;
-4. placeholder rows built from ``reader_cfg``.
+3. the dataset's ``path``, resolved as the framework resolves it (data ids through its id
+   table, ``$COMPASS_DATA_CACHE``, ``~/.cache/opencompass``; see ``data_paths``), read by
+   the native reader of the dataset's class when there is one (``readers``), else as a
+   ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
+4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
 """
 
 from __future__ import annotations
@@ -19,11 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from .data_files import DATA_SUFFIXES, read_rows
+from ..core.spec import OPENCOMPASS, RowsSource, type_name
+from .data_files import DATA_SUFFIXES, read_rows, recording_files
+from .data_paths import lookup_data_path
 from .placeholder_rows import placeholder_rows
+from .readers import ReaderCall, find_reader
 
 SETTINGS_FILE = "workbench.toml"
 MAX_SPLIT_FILES = 32
+MAX_WATCHED_FILES = 256
 PLACEHOLDER_ORIGIN = "placeholders from reader_cfg"
 
 
@@ -110,33 +113,23 @@ def split_folder(folder: Path) -> dict[str, list[Any]] | list[Any] | None:
     return splits
 
 
-def _candidates(path: str, bases: Sequence[Path]) -> list[Path]:
-    out = [Path(path)]
-    if not os.path.isabs(path):
-        out += [base / path for base in bases]
-        cache = os.environ.get("COMPASS_DATA_CACHE")
-        if cache:
-            out.append(Path(cache) / path)
-        out.append(Path.home() / ".cache" / "opencompass" / path)
-    return out
-
-
 @dataclass
 class RowsFound:
     rows: Any
     origin: str
     files: list[Path] = field(default_factory=list)
+    source: RowsSource | None = None
 
 
 def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settings: Settings,
-              bases: Sequence[Path]) -> RowsFound:
+              bases: Sequence[Path], framework: str = OPENCOMPASS) -> RowsFound:
     """The rows for one dataset; ConfigError when a named file is unreadable."""
     for arg in [*(a for a in data if a.abbr == abbr), *(a for a in data if a.abbr is None)]:
-        return RowsFound(read_rows(arg.path), str(arg.path), [arg.path])
+        return RowsFound(read_rows(arg.path), str(arg.path), [arg.path], RowsSource("file", str(arg.path)))
     if abbr in settings.data:
         file = settings.data[abbr]
         try:
-            return RowsFound(read_rows(file), str(file), [file])
+            return RowsFound(read_rows(file), str(file), [file], RowsSource("file", str(file)))
         except ConfigError as exc:
             if exc.file == str(file) and "not found" in exc.message:
                 raise ConfigError(f"{SETTINGS_FILE} names {file}, which does not exist",
@@ -144,21 +137,64 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
                                   hint="fix the path (relative to the workbench.toml folder)") from None
             raise
     path = cfg.get("path")
-    if isinstance(path, str) and path:
-        for candidate in _candidates(path, bases):
-            if candidate.is_file() and candidate.suffix.lower() in DATA_SUFFIXES:
-                return RowsFound(read_rows(candidate), str(candidate), [candidate])
-            if candidate.is_dir():
-                try:
-                    splits = split_folder(candidate)
-                except OSError:
-                    splits = None
-                if splits:
-                    files = sorted(p for p in candidate.iterdir()
-                                   if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
-                    return RowsFound(splits, f"{candidate}{os.sep} ({', '.join(splits)})",
-                                     files[:MAX_SPLIT_FILES])
-    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN)
+    if not isinstance(path, str) or not path:
+        return _placeholders(cfg, "the dataset has no path")
+    lookup = lookup_data_path(path, framework, bases)
+    found = lookup.found()
+    if found is None:
+        return _placeholders(cfg, lookup.describe())
+    kind = "data-id" if lookup.data_id else "file"
+    class_name = type_name(cfg.get("type", ""))
+    reader = find_reader(class_name)
+    if reader is not None:
+        files = _files_under(found)
+        with recording_files(files):
+            rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        return RowsFound(rows, f"{found} (read as {class_name}.load() reads it)", files,
+                         RowsSource("native-reader", str(found), lookup.data_id, class_name))
+    if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
+        return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
+    if found.is_dir():
+        try:
+            splits = split_folder(found)
+        except OSError:
+            splits = None
+        if splits:
+            files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+            return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
+                             RowsSource(kind, str(found), lookup.data_id))
+    return _placeholders(cfg, f"{lookup.describe()} (found {found}, but no rows file the workbench "
+                              f"can read and no native reader for {class_name or 'this dataset type'})")
+
+
+def load_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments a dataset class's ``load()`` receives: the dataset dict less what
+    ``build_dataset_from_cfg`` and ``BaseDataset.__init__`` take for themselves."""
+    return {key: value for key, value in cfg.items() if key not in _NOT_FOR_LOAD}
+
+
+_NOT_FOR_LOAD = frozenset({"type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg", "k", "n",
+                           "task_state_manager"})
+
+
+def _files_under(found: Path) -> list[Path]:
+    """The files a reader may have read at or below ``found`` (two levels: per-subject files,
+    splits in sub-folders), watched for changes; bounded."""
+    if found.is_file():
+        return [found]
+    files: list[Path] = []
+    for root, folders, names in os.walk(found):
+        depth = len(Path(root).relative_to(found).parts)
+        folders[:] = sorted(folders) if depth < 2 else []
+        files += [Path(root) / name for name in sorted(names)]
+        if len(files) >= MAX_WATCHED_FILES:
+            break
+    return files[:MAX_WATCHED_FILES]
+
+
+def _placeholders(cfg: Mapping[str, Any], looked_for: str) -> RowsFound:
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
+                     source=RowsSource("placeholder", looked_for=looked_for))
 
 
 def _line_of_settings(settings: Settings, abbr: str) -> int | None:

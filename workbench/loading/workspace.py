@@ -190,7 +190,7 @@ class Loader:
                 continue
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
-                self._add_dataset(entry, path, settings, data_args, workspace)
+                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs)
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
             path = Path(model_file)
@@ -236,7 +236,8 @@ class Loader:
         return settings
 
     def _add_dataset(self, entry: Mapping[str, Any], config: Path, settings: Settings,
-                     data_args: Sequence[DataArg], workspace: Workspace) -> None:
+                     data_args: Sequence[DataArg], workspace: Workspace,
+                     roots: Sequence[Path] = ()) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -254,9 +255,10 @@ class Loader:
             if not isinstance(abbr, str):
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
-            bases = [*([Path(source.file).parent] if source.file else []), config.parent]
+            bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
+            framework = _framework_of(cfg, _default_framework(source.file))
             with recording_reads() as reads:
-                found = find_rows(cfg, abbr, data_args, settings, bases)
+                found = find_rows(cfg, abbr, data_args, settings, bases, framework)
         except ConfigError as exc:
             if exc.file is None:
                 exc.file, exc.line = source.file, source.line
@@ -267,11 +269,11 @@ class Loader:
             return
         for file in found.files:
             workspace.add_file(file)
-        framework = _framework_of(cfg, _default_framework(source.file))
         # What the rows were read from, exactly (None: a file changed while read, never cached).
         version = None if any(v is None for _, v in reads) else ("files", tuple(reads))
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
                                               source=source, rows_origin=found.origin,
+                                              rows_source=found.source,
                                               locations=_locations(entry), rows_version=version))
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,

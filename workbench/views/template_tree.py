@@ -106,6 +106,8 @@ class _Builder:
         if spec.rows_origin:
             origin = spec.rows_origin
             shown = display_path(origin, opts.root) if Path(origin).is_absolute() else origin
+            if spec.rows_source is not None:
+                shown = f"{spec.rows_source.kind}: {shown}"
             children.append(self.node(spec, (*base, "rows"), _name("rows", opts, shown)))
         inferencer = infer.get("inferencer") if isinstance(infer, Mapping) else None
         detail = type_name(inferencer.get("type")) if isinstance(inferencer, Mapping) else ""

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading.arrow_rows import dataset_rows
 from workbench.loading.readers import ReaderCall, find_reader
 
 CASES = Path(__file__).parent / "cases"
@@ -25,12 +24,6 @@ def _fill(value: Any, case: Path) -> Any:
     if isinstance(value, dict):
         return {key: _fill(item, case) for key, item in value.items()}
     return value
-
-
-def _typed(result: Any) -> Any:
-    if isinstance(result, dict):
-        return {split: dataset_rows(rows) for split, rows in result.items()}
-    return dataset_rows(result)
 
 
 def _text(value: Any) -> str:
@@ -52,4 +45,4 @@ def test_reader_matches_framework_load(case: Path, monkeypatch: pytest.MonkeyPat
         with pytest.raises(ConfigError):
             reader(call)
         return
-    assert _text(_typed(reader(call))) == _text(expected["result"])
+    assert _text(reader(call)) == _text(expected["result"])

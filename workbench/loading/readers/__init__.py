@@ -4,9 +4,10 @@ Each reader module in this package registers the class names it stands in for wi
 :func:`native_reader`. A reader gets the arguments ``load()`` would get (``ReaderCall``) and
 returns what ``load()`` returns, as plain rows: a list of row dicts (a ``Dataset``) or a
 ``{split: rows}`` dict (a ``DatasetDict``), with the same columns, the same rows in the same
-order and the same split names. The loader then gives the rows the typing a Hugging Face
-``Dataset`` would (``workbench.loading.arrow_rows``), so readers return values as Python
-builds them before that step.
+order, the same split names and the same value types. Loaders build their ``Dataset`` in
+different ways (``Dataset.from_list`` takes the first row's columns, ``load_dataset('json')``
+the union of all rows' keys), so each reader types its rows as its loader does
+(``workbench.core.arrow_rows`` has the rules).
 
 Modules are imported on the first look-up, so start-up pays nothing for them.
 """

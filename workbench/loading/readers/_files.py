@@ -1,30 +1,37 @@
-"""Reading data files as the framework loaders read them, with errors that name the file and line.
+"""Files read as a loader's Python reads them: ``open(path, encoding='utf-8')`` in text mode.
 
-The loaders mostly open a file and hand it to ``json`` or ``csv`` with no checks of their own;
-these helpers do the same parsing (so they accept and refuse what the loaders accept and
-refuse) and turn a refusal into a one-line ``ConfigError`` instead of a traceback.
+Text mode turns ``\\r\\n`` and a lone ``\\r`` into ``\\n`` and keeps a UTF-8 byte-order mark
+(so ``json.loads`` of a first line that starts with one fails, as it does in the framework).
+Every failure is a ConfigError at the file and line, never a traceback.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
+from ..data_files import MAX_DATA_BYTES
+
+Row = dict[str, Any]
 
 
-def read_text(path: Path, hint: str | None = None, errors: str = "strict") -> str:
-    """The file's text as ``open(path, encoding='utf-8', errors=errors)`` would give it
-    (universal newlines)."""
+def read_text(path: Path, errors: str = "strict") -> str:
+    """The file as ``open(path, encoding='utf-8', errors=errors).read()`` gives it (newlines
+    translated)."""
     try:
+        if path.stat().st_size > MAX_DATA_BYTES:
+            raise ConfigError(f"data file is larger than {MAX_DATA_BYTES // 1024**3} GiB", file=str(path))
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"data file not found: {path}", file=str(path),
-                          hint=hint or "check the dataset's path and the data folder") from None
+                          hint="the dataset class reads this file: check the data folder's layout") from None
     except IsADirectoryError:
         raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
     except OSError as exc:
@@ -38,86 +45,76 @@ def read_text(path: Path, hint: str | None = None, errors: str = "strict") -> st
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def text_lines(path: Path, errors: str = "strict") -> list[str]:
-    """The file's lines, each with its newline, as iterating an open text file yields them
-    (only ``\\n`` ends a line there: not the U+2028 or form feed ``str.splitlines`` splits on)."""
-    pieces = read_text(path, errors=errors).split("\n")
-    lines = [piece + "\n" for piece in pieces[:-1]]
-    if pieces[-1]:
-        lines.append(pieces[-1])
-    return lines
+def text_lines(text: str) -> list[str]:
+    """Lines as iterating a text-mode file gives them, without their ``\\n``."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def parse_json(text: str, path: Path, line: int | None = None, what: str = "JSON") -> Any:
-    """``json.loads(text)``, a refusal reported at its line (``line`` is where ``text`` starts)."""
+def json_line(path: Path, line: str, number: int, strip: bool = True) -> Any:
+    """``json.loads(line.strip())`` (or of the line as it is) with the failure located."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        at = (line + exc.lineno - 1) if line is not None else exc.lineno
-        raise ConfigError(f"invalid {what}: {exc.msg} (column {exc.colno})", file=str(path),
-                          line=at, hint="the file is truncated or not valid JSON") from None
+        return json.loads(line.strip() if strip else line)
     except (ValueError, RecursionError) as exc:
-        raise ConfigError(f"invalid {what}: {exc}", file=str(path), line=line) from None
+        reason = "the JSON nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise ConfigError(f"invalid JSON line: {reason}", file=str(path), line=number,
+                          hint="each line of a .jsonl file must be one JSON value") from None
 
 
-def read_json(path: Path) -> Any:
-    """``json.load(open(path))``."""
-    return parse_json(read_text(path), path)
-
-
-def read_jsonl(path: Path, *, skip_blank: bool = False,
-               strip: Callable[[str], str] = str.strip) -> list[Any]:
-    """One ``json.loads(line.strip())`` per line, as most loaders do (a blank line is an error
-    there, unless the loader skips blank lines: ``skip_blank``)."""
-    rows = []
-    for number, line in enumerate(text_lines(path), 1):
-        text = strip(line)
-        if skip_blank and not text.strip():
-            continue
-        rows.append(parse_json(text, path, number, "JSON line"))
-    return rows
-
-
-def iter_csv(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
-    """``csv.reader(open(path))`` rows with the line each ends on (headers are not special)."""
-    reader = csv.reader(text_lines(path), **options)
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            raise ConfigError(f"bad CSV: {exc}", file=str(path), line=reader.line_num) from None
-        yield reader.line_num, row
-
-
-def need(condition: bool, message: str, path: Path, line: int | None = None,
-         hint: str | None = None) -> None:
-    """A loader's ``assert`` (or the KeyError it would hit) as a located error."""
-    if not condition:
-        raise ConfigError(message, file=str(path), line=line, hint=hint)
-
-
-def field(row: Any, key: str, path: Path, line: int | None = None) -> Any:
-    """``row[key]`` where the loader indexes it, a missing key reported where it is missing."""
-    if not isinstance(row, dict):
-        raise ConfigError(f"expected a JSON object, got {type(row).__name__}", file=str(path),
-                          line=line)
-    if key not in row:
-        raise ConfigError(f"missing field {key!r}", file=str(path), line=line,
-                          hint="the dataset's loader reads this field from every row")
-    return row[key]
+def jsonl_values(path: Path, strip: bool = True, errors: str = "strict") -> list[Any]:
+    """Every line of a JSONL file parsed, blank lines included (they fail, as in the loader)."""
+    return [json_line(path, line, number, strip)
+            for number, line in enumerate(text_lines(read_text(path, errors)), 1)]
 
 
 @contextmanager
-def at_row(path: Path, line: int | None = None) -> Iterator[None]:
-    """A row the loader's own code would fail on (a missing key, a short list, a wrong type),
-    reported at the row instead of as the loader's traceback."""
+def row_at(path: Path, line: int | None) -> Iterator[None]:
+    """A loader's own lookups on one row (``data['query']``, ``'ABCD'[gold]``): where the
+    framework raises, the reader reports the file and line instead."""
     try:
         yield
-    except KeyError as exc:
-        raise ConfigError(f"missing field {exc}", file=str(path), line=line,
-                          hint="the dataset's loader reads this field from every row") from None
-    except (IndexError, TypeError, AttributeError, ValueError) as exc:
-        raise ConfigError(f"row does not have the loader's shape: {exc}", file=str(path),
-                          line=line) from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise ConfigError(f"the dataset's loader fails on this row ({what})", file=str(path), line=line,
+                          hint="the row lacks a field the loader reads, or holds another kind of "
+                          "value") from None
+
+
+def json_document(path: Path) -> Any:
+    """``json.load(f)`` of the whole file, the failure located."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        line = getattr(exc, "lineno", None)
+        reason = "the JSON nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise ConfigError(f"invalid JSON: {reason}", file=str(path), line=line) from None
+
+
+def csv_records(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
+    """``csv.reader(f)`` over the file: (line where the record starts, cells)."""
+    reader = csv.reader(io.StringIO(read_text(path)), **options)
+    start = 1
+    try:
+        for cells in reader:
+            yield start, cells
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ConfigError(f"CSV error: {exc}", file=str(path), line=reader.line_num) from None
+
+
+def from_list(rows: list[Row], path: Path) -> list[Row]:
+    """``Dataset.from_list(rows)`` as plain rows; a column Arrow cannot type is an error at ``path``."""
+    try:
+        return dataset_rows(rows)
+    except ArrowTypeError as exc:
+        raise ConfigError(f"the loader's Dataset cannot hold these rows: {exc}", file=str(path),
+                          hint="a column mixes kinds of values (text and numbers, say)") from None
+
+
+def require(condition: bool, path: Path, line: int | None, message: str,
+            hint: Callable[[], str] | str | None = None) -> None:
+    """An ``assert`` in the loader: the same input fails here, located."""
+    if not condition:
+        raise ConfigError(message, file=str(path), line=line,
+                          hint=hint() if callable(hint) else hint)

@@ -1,5 +1,5 @@
-"""The tab-separated question/answers files of TriviaQA and Natural Questions (DPR's release):
-two cells a line, the answers a Python list literal."""
+"""The question/answers files of TriviaQA and Natural Questions: DPR's tab-separated release
+(two cells a line, the answers a Python list literal) and the JSONL of their later versions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...core.errors import ConfigError
 from . import Row
-from ._files import at_row, iter_csv, need, parse_json, text_lines
+from ._files import csv_records, from_list, json_line, read_text, require, row_at, text_lines
 
 
 def answers_literal(text: str, path: Path, line: int) -> object:
@@ -17,31 +17,32 @@ def answers_literal(text: str, path: Path, line: int) -> object:
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ConfigError("the answers cell is not a Python literal list", file=str(path),
-                          line=line, hint="the workbench reads data files, it never runs them") from None
+        raise ConfigError("the answers cell is not a Python literal such as ['a', 'b']",
+                          file=str(path), line=line,
+                          hint="the workbench reads data files, it never runs them") from None
 
 
-def read_qa_tsv(path: Path, first_answer_only: bool) -> list[Row]:
+def qa_tsv(path: Path, first_answer_only: bool) -> list[Row]:
     """Rows of ``question`` and ``answer`` (the list, or only its first item)."""
     rows = []
-    for line, cells in iter_csv(path, delimiter="\t"):
-        need(len(cells) == 2, f"expected 2 tab-separated cells, got {len(cells)}", path, line)
+    for line, cells in csv_records(path, delimiter="\t"):
+        require(len(cells) == 2, path, line,
+                f"a line holds a question and its answers, tab-separated; this one {len(cells)} cells")
         answers = answers_literal(cells[1], path, line)
         if first_answer_only:
-            with at_row(path, line):
+            with row_at(path, line):
                 answers = answers[0]  # type: ignore[index]
         rows.append({"question": cells[0], "answer": answers})
-    return rows
+    return from_list(rows, path)
 
 
-def read_docs(path: Path, first_answer_only: bool = False) -> list[Row]:
-    """JSONL rows as written (``json.loads`` of each line); optionally ``answer`` cut to its
-    first item."""
+def qa_jsonl(path: Path, first_answer_only: bool = False) -> list[Row]:
+    """Rows as written (``json.loads`` of each line), ``answer`` optionally cut to its first item."""
     rows = []
-    for number, line in enumerate(text_lines(path), 1):
-        doc = parse_json(line, path, number, "JSON line")
+    for number, line in enumerate(text_lines(read_text(path)), 1):
+        doc = json_line(path, line, number, strip=False)
         if first_answer_only:
-            with at_row(path, number):
+            with row_at(path, number):
                 doc["answer"] = doc["answer"][0]
         rows.append(doc)
-    return rows
+    return from_list(rows, path)

@@ -1,39 +1,37 @@
-"""ARC: JSONL rows of ``question`` (``stem`` and labelled ``choices``) and ``answerKey``."""
+"""ARC: JSONL questions whose four choices become textA..textD (others are skipped).
+
+OpenCompass reads one file (the data id names it) into a Dataset; AISBench reads
+``<name>-Dev.jsonl`` and ``<name>-Test.jsonl`` from a folder into Dev/Test splits. Both
+open the file with ``errors='ignore'``, so bytes that are not UTF-8 are dropped.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import at_row, parse_json, text_lines
+from ...core.spec import AISBENCH
+from . import ReaderCall, ReadResult, native_reader
+from ._files import from_list, jsonl_values, row_at
 
 
-def _rows(path: Path) -> list[Row]:
-    """Questions with other than four choices are dropped; the answer key becomes the letter
-    of its position (``"1"`` of labels 1-4 is ``A``). Bytes that are not UTF-8 are dropped
-    (``errors='ignore'``)."""
+def _rows(path: Path) -> list[dict[str, Any]]:
     rows = []
-    for number, line in enumerate(text_lines(path, errors="ignore"), 1):
-        item = parse_json(line.strip(), path, number, "JSON line")
-        with at_row(path, number):
+    for number, item in enumerate(jsonl_values(path, errors="ignore"), 1):
+        with row_at(path, number):
             question = item["question"]
             if len(question["choices"]) != 4:
                 continue
             labels = [choice["label"] for choice in question["choices"]]
-            rows.append({
-                "question": question["stem"],
-                "answerKey": "ABCD"[labels.index(item["answerKey"])],
-                **{f"text{letter}": question["choices"][index]["text"]
-                   for index, letter in enumerate("ABCD")},
-            })
-    return rows
+            row = {"question": question["stem"], "answerKey": "ABCD"[labels.index(item["answerKey"])]}
+            row.update({f"text{letter}": question["choices"][i]["text"] for i, letter in enumerate("ABCD")})
+            rows.append(row)
+    return from_list(rows, path)
 
 
 @native_reader("ARCDataset")
 def read_arc(call: ReaderCall) -> ReadResult:
-    """OpenCompass reads the one file ``path`` names; AISBench reads ``<name>-Dev.jsonl`` and
-    ``<name>-Test.jsonl`` in the folder ``path`` names, as splits ``Dev`` and ``Test``."""
-    if call.framework == "ais_bench":
-        folder, name = call.path(), call.kwargs["name"]
+    if call.framework == AISBENCH:
+        folder, name = call.path(), call.kwargs.get("name")
         return {split: _rows(folder / f"{name}-{split}.jsonl") for split in ("Dev", "Test")}
     return _rows(call.path())

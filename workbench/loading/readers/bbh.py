@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from . import ReaderCall, ReadResult, native_reader
-from ._files import at_row, read_json
+from ._files import from_list, json_document, row_at
 
 
 @native_reader("BBHDataset")
 def read_bbh(call: ReaderCall) -> ReadResult:
-    path = call.path() / f"{call.kwargs['name']}.json"
-    data = read_json(path)
-    with at_row(path):
-        return list(data["examples"])
+    path = call.path() / f"{call.kwargs.get('name')}.json"
+    data = json_document(path)
+    with row_at(path, None):
+        rows = list(data["examples"])
+    return from_list(rows, path)

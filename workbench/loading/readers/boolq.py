@@ -1,41 +1,38 @@
-"""BoolQ (SuperGLUE): JSONL rows of ``question``, ``passage`` and a ``label`` of true/false."""
+"""BoolQ (SuperGLUE): JSONL rows kept whole, with the label or the texts rewritten per class."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
-from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import at_row, parse_json, text_lines
+from . import ReaderCall, ReadResult, native_reader
+from ._files import from_list, jsonl_values, row_at
 
 
-def _rows(path: Path, change: Callable[[Row], None]) -> list[Row]:
+def _rows(call: ReaderCall, rewrite) -> list[dict[str, Any]]:
+    path = call.path()
     rows = []
-    for number, line in enumerate(text_lines(path), 1):
-        row = parse_json(line, path, number, "JSON line")
-        with at_row(path, number):
-            change(row)
-        rows.append(row)
-    return rows
+    for number, line in enumerate(jsonl_values(path, strip=False), 1):
+        with row_at(path, number):
+            rewrite(line)
+        rows.append(line)
+    return from_list(rows, path)
 
 
-def _label_letter(row: Row) -> None:
-    row["label"] = {"true": "A", "false": "B"}[row["label"]]
+def _label_as_letter(line: dict[str, Any]) -> None:
+    line["label"] = {"true": "A", "false": "B"}[line["label"]]
 
 
-def _trim_title(row: Row) -> None:
-    # The passage starts with its page title ("Title -- text"): V3 drops that first part, and
-    # capitalises the question's first letter.
-    row["passage"] = " -- ".join(row["passage"].split(" -- ")[1:])
-    row["question"] = row["question"][0].upper() + row["question"][1:]
+def _tidy_texts(line: dict[str, Any]) -> None:
+    # the passage's title (before the first ' -- ') dropped, the question capitalised
+    line["passage"] = " -- ".join(line["passage"].split(" -- ")[1:])
+    line["question"] = line["question"][0].upper() + line["question"][1:]
 
 
 @native_reader("BoolQDatasetV2")
 def read_boolq_v2(call: ReaderCall) -> ReadResult:
-    """Every row as written, its ``label`` turned to ``A`` (true) or ``B`` (false)."""
-    return _rows(call.path(), _label_letter)
+    return _rows(call, _label_as_letter)
 
 
 @native_reader("BoolQDatasetV3")
 def read_boolq_v3(call: ReaderCall) -> ReadResult:
-    return _rows(call.path(), _trim_title)
+    return _rows(call, _tidy_texts)

@@ -1,13 +1,20 @@
-"""GSM8K: ``train.jsonl`` and ``test.jsonl`` in the dataset folder, one JSON object a line."""
+"""GSM8K: ``train.jsonl`` and ``test.jsonl`` in the data folder, every line one row."""
 
 from __future__ import annotations
 
 from . import ReaderCall, ReadResult, native_reader
-from ._files import read_jsonl
+from ._files import from_list, jsonl_values, require
 
 
 @native_reader("GSM8KDataset")
 def read_gsm8k(call: ReaderCall) -> ReadResult:
-    """Both splits, rows as written (a blank line is an error, as in ``load()``)."""
+    # OpenCompass and AISBench read the same layout the same way.
     folder = call.path()
-    return {split: read_jsonl(folder / f"{split}.jsonl") for split in ("train", "test")}
+    splits = {}
+    for split in ("train", "test"):
+        path = folder / f"{split}.jsonl"
+        rows = jsonl_values(path)
+        for number, row in enumerate(rows, 1):
+            require(isinstance(row, dict), path, number, "a GSM8K line must be a JSON object")
+        splits[split] = from_list(rows, path)
+    return splits
