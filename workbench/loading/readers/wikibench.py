@@ -4,29 +4,15 @@ chosen by the dataset's ``name`` (cloze, circular, plain single choice)."""
 from __future__ import annotations
 
 import copy
-import os
-from pathlib import Path
 
-from ..data_paths import opencompass_data_ids
 from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import from_list, json_line, read_text, row_at, text_lines
+from ._files import from_list, json_line, path_plus_filename, read_text, row_at, text_lines
 
 _ROTATIONS = ("ABCD", "BCDA", "CDAB", "DABC")
 
 
 def _numbered(options: list) -> str:
     return "".join(f"{chr(65 + index)}. {option}\n" for index, option in enumerate(options))
-
-
-def _file(call: ReaderCall) -> Path:
-    """``get_data_path(path) + filename``: the loader adds the strings, so the file is in the
-    folder only when the path (or its data id's folder, ``./data/WikiBench/``) ends with a slash."""
-    written = str(call.kwargs.get("path"))
-    local = opencompass_data_ids().get(written, written)
-    folder, filename = call.path(), str(call.kwargs.get("filename"))
-    if local.endswith(("/", os.sep)):
-        return folder / filename
-    return Path(str(folder) + filename)
 
 
 def _circular(entry: dict, index: int) -> list[Row]:
@@ -45,7 +31,7 @@ def _circular(entry: dict, index: int) -> list[Row]:
 
 @native_reader("WikiBenchDataset")
 def read_wikibench(call: ReaderCall) -> ReadResult:
-    path, name = _file(call), str(call.kwargs.get("name"))
+    path, name = path_plus_filename(call), str(call.kwargs.get("name"))
     rows: list[Row] = []
     for number, line in enumerate(text_lines(read_text(path)), 1):
         entry = json_line(path, line, number, strip=False)
