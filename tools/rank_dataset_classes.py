@@ -1,69 +1,128 @@
-"""Dev-only: which dataset classes the shipped OpenCompass dataset configs use, most used first.
+"""Dev-only: rank the dataset classes by how many shipped OpenCompass dataset configs use them.
 
-Counts, over every config file under ``opencompass/configs/datasets`` of the installed
-OpenCompass, the distinct dataset classes (subclasses of ``BaseDataset``, or ``HFDataset``)
-named in ``type=`` of the file's dicts, and writes the ranking to
-``docs/data/dataset_class_ranking.json`` (class, configs using it, share of all configs).
-``docs/data.md``'s coverage table is made from it by ``tools/reader_coverage.py``.
+A config "uses" a class when one of its dataset dicts (a ``dict(...)`` or ``{...}`` with a
+``reader_cfg`` key, or an ``abbr``/``path`` and a ``type`` named ``...Dataset...``) names it in
+``type=``, or when a file it imports in ``read_base()`` does
+(so ``gsm8k_gen.py``, which only imports ``gsm8k_gen_1d7fe4``, uses ``GSM8KDataset``). Files
+are read with ``ast``, never run. Writes ``docs/data/dataset_class_ranking.json``
+(read by tools/readers_doc.py, which writes docs/readers.md):
 
-    /work/fwenv/bin/python tools/rank_dataset_classes.py
+    /work/fwenv/bin/python tools/rank_dataset_classes.py [CONFIGS_DIR]
 """
 
 from __future__ import annotations
 
 import ast
-import collections
 import importlib.metadata
 import json
 import sys
+from collections import Counter
+from functools import cache
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "data" / "dataset_class_ranking.json"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "data" / "dataset_class_ranking.json"
 
 
-def dataset_classes() -> set[str]:
-    import opencompass.datasets as package
-    from opencompass.datasets.base import BaseDataset
+def default_configs() -> Path:
+    import opencompass  # only the location of its shipped configs
 
-    names = set()
-    for name in dir(package):
-        value = getattr(package, name)
-        if isinstance(value, type) and issubclass(value, BaseDataset) and value is not BaseDataset:
-            names.add(name)
-    return names
+    return Path(opencompass.__file__).parent / "configs" / "datasets"
 
 
-def types_named(path: Path) -> set[str]:
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-    except SyntaxError:
-        return set()
-    found = set()
+def _type_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.rsplit(".", 1)[-1]
+    return None
+
+
+def _dict_items(node: ast.AST) -> dict[str, ast.expr] | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        return {kw.arg: kw.value for kw in node.keywords if kw.arg}
+    if isinstance(node, ast.Dict):
+        return {k.value: v for k, v in zip(node.keys, node.values)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return None
+
+
+def _is_dataset_dict(items: dict[str, ast.expr], name: str) -> bool:
+    """A dataset dict has a ``reader_cfg``, or is named for a dataset class and has an ``abbr``
+    or ``path`` (some configs add ``reader_cfg`` later, by item assignment)."""
+    if name.endswith("Evaluator"):
+        return False
+    return "reader_cfg" in items or ("Dataset" in name and bool({"abbr", "path"} & set(items)))
+
+
+def _imported_files(tree: ast.Module, path: Path, root: Path) -> list[Path]:
+    """The config files a ``with read_base():`` block imports (relative or ``opencompass.configs``)."""
+    found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "type":
-            if isinstance(node.value, ast.Name):
-                found.add(node.value.id)
-            elif isinstance(node.value, ast.Attribute):
-                found.add(node.value.attr)
+        if not isinstance(node, ast.With):
+            continue
+        for stmt in ast.walk(node):
+            if not isinstance(stmt, ast.ImportFrom) or not stmt.module:
+                continue
+            if stmt.level:
+                base = path.parent
+                for _ in range(stmt.level - 1):
+                    base = base.parent
+                target = base.joinpath(*stmt.module.split("."))
+            elif stmt.module.startswith("opencompass.configs.datasets."):
+                target = root.joinpath(*stmt.module.split(".")[3:])
+            else:
+                continue
+            if target.with_suffix(".py").is_file():
+                found.append(target.with_suffix(".py").resolve())
     return found
 
 
-def main() -> int:
-    import opencompass
+def make_ranker(root: Path):
+    @cache
+    def classes(path: Path) -> frozenset[str]:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            items = _dict_items(node)
+            if items and "type" in items:
+                name = _type_name(items["type"])
+                if name and _is_dataset_dict(items, name):
+                    names.add(name)
+        for imported in _imported_files(tree, path, root):
+            if imported != path:
+                names |= classes(imported)
+        return frozenset(names)
 
-    root = Path(opencompass.__file__).parent / "configs" / "datasets"
+    return classes
+
+
+def rank(root: Path) -> dict:
     files = sorted(p for p in root.rglob("*.py") if p.name != "__init__.py")
-    classes = dataset_classes()
-    counts: collections.Counter[str] = collections.Counter()
-    for path in files:
-        counts.update(types_named(path) & classes)
-    ranking = [{"class": name, "configs": n, "share": round(n / len(files), 4)}
-               for name, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    classes = make_ranker(root.resolve())
+    per_file = {str(p.relative_to(root)): sorted(classes(p.resolve())) for p in files}
+    counts = Counter(name for names in per_file.values() for name in names)
+    ranking = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return {
+        "opencompass": importlib.metadata.version("opencompass"),
+        "config_files": len(files),
+        "classes_used": len(ranking),
+        "files_without_dataset_class": sum(1 for names in per_file.values() if not names),
+        "ranking": [{"class": name, "configs": count, "share": round(count / len(files), 4)}
+                    for name, count in ranking],
+        "files": per_file,
+    }
+
+
+def main() -> int:
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else default_configs()
+    data = rank(root)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"opencompass": importlib.metadata.version("opencompass"),
-                               "config_files": len(files), "classes_used": len(ranking),
-                               "ranking": ranking}, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(files)} configs, {len(ranking)} classes -> {OUT}", file=sys.stderr)
+    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{data['config_files']} files, {data['classes_used']} classes -> {OUT.relative_to(ROOT)}",
+          file=sys.stderr)
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
 from ..data_files import MAX_DATA_BYTES
+from ..data_paths import opencompass_data_ids
 
 Row = dict[str, Any]
 
@@ -118,3 +120,15 @@ def require(condition: bool, path: Path, line: int | None, message: str,
     if not condition:
         raise ConfigError(message, file=str(path), line=line,
                           hint=hint() if callable(hint) else hint)
+
+
+def path_plus_filename(call: Any) -> Path:
+    """``get_data_path(path) + filename``, as WikiBench and GaokaoBench add the two strings: the
+    file is inside the folder only when the path (or its data id's folder) ends with a slash
+    or the filename starts with one; otherwise the name runs on from the folder's."""
+    written = str(call.kwargs.get("path"))
+    local = opencompass_data_ids().get(written, written)
+    folder, filename = call.path(), str(call.kwargs.get("filename"))
+    if local.endswith(("/", os.sep)):
+        return folder / filename.lstrip("/")
+    return Path(str(folder) + filename)

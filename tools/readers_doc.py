@@ -1,0 +1,103 @@
+"""Write docs/readers.md: the dataset classes behind the most shipped OpenCompass configs, with
+their share and whether a native reader covers them. Needs no framework (the ranking is data
+made by tools/rank_dataset_classes.py; the readers are the workbench's own), so it can be
+re-run whenever readers are added:
+
+    python tools/readers_doc.py          # rewrite docs/readers.md
+    python tools/readers_doc.py --check  # exit 1 when docs/readers.md is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from workbench.loading.readers import reader_names
+
+ROOT = Path(__file__).resolve().parent.parent
+RANKING = ROOT / "docs" / "data" / "dataset_class_ranking.json"
+DOC = ROOT / "docs" / "readers.md"
+TOP = 40
+
+INTRO = """\
+# Native readers
+
+A dataset config names a dataset class (`type=GSM8KDataset`) whose `load()` reads the data
+files. For the classes below the workbench has a *native reader*: it reads the same files in
+the same layout and gives the same columns, rows, order and split names as the real
+`load()` (its quirks included: rows dropped or rotated, splits renamed, list cells cut to
+their first item), without OpenCompass or AISBench installed. Where AISBench ships a class of
+the same name, the same reader serves it (and follows AISBench where its `load()` differs).
+Only the local-files branch of each `load()` is read: not `DATASET_SOURCE=ModelScope`.
+
+Every reader is held to goldens made by the real `load()` on small fixture files in the
+real layout (`tests/loading/readers/cases/`, made by `tools/gen_reader_goldens.py`), errors
+included: where the real `load()` raises, the reader reports `file:line: message`.
+
+The table ranks the dataset classes by the number of the {files:,} dataset config files
+OpenCompass 0.5.4 ships (`configs/datasets`) that use them, directly or through `read_base()`
+imports ({classes} classes in all; a config using several classes counts for each).
+Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), then
+`python tools/readers_doc.py`.
+"""
+
+
+def render(ranking: dict, readers: set[str]) -> str:
+    files = ranking["config_files"]
+    classes = ranking["ranking"]
+    top = classes[:TOP]
+    lines = [INTRO.format(files=files, classes=len(classes)), ""]
+    lines.append(f"## The top {TOP} classes")
+    lines.append("")
+    lines.append("| # | dataset class | configs | share | native reader |")
+    lines.append("|---:|---|---:|---:|:---:|")
+    for rank, entry in enumerate(top, 1):
+        name, count = entry["class"], entry["configs"]
+        mark = "yes" if name in readers else "no"
+        lines.append(f"| {rank} | `{name}` | {count} | {count / files:.1%} | {mark} |")
+    covered_top = [e for e in top if e["class"] in readers]
+    using = [names for names in ranking["files"].values() if names]
+    all_read = sum(1 for names in using if all(n in readers for n in names))
+    some_read = sum(1 for names in using if any(n in readers for n in names))
+    top_names = {e["class"] for e in top}
+    top_files = sum(1 for names in using if any(n in top_names for n in names))
+    lines += [
+        "",
+        "## Coverage",
+        "",
+        f"- Top {TOP}: {len(covered_top)} of {TOP} classes have a native reader; the top {TOP} "
+        f"are used by {top_files} of the {files:,} config files ({top_files / files:.1%}).",
+        f"- Config files all of whose dataset classes have a native reader: {all_read} of "
+        f"{files:,} ({all_read / files:.1%}); with at least one: {some_read} ({some_read / files:.1%}).",
+        f"- Config files that name no dataset class (prompt or subset lists): "
+        f"{ranking['files_without_dataset_class']}.",
+    ]
+    others = sorted(readers - top_names)
+    if others:
+        counts = {e["class"]: e["configs"] for e in classes}
+        lines += ["", f"## Other classes with a native reader ({len(others)})", ""]
+        lines += [f"- `{name}` ({counts.get(name, 0)} configs)" for name in others]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="fail when the doc is out of date")
+    args = parser.parse_args()
+    ranking = json.loads(RANKING.read_text(encoding="utf-8"))
+    text = render(ranking, set(reader_names()))
+    if args.check:
+        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+        if current != text:
+            print(f"{DOC.relative_to(ROOT)} is out of date: run python tools/readers_doc.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
