@@ -50,7 +50,6 @@ def stand_ins() -> dict[str, Any]:
 
 def run(run_dir: Path, shards: int = 1) -> None:
     from mmengine.config import Config
-
     from opencompass.tasks.openicl_infer import OpenICLInferTask
 
     cfg = Config.fromfile(str(FIXTURE / "eval_fixture.py"))
