@@ -41,6 +41,20 @@ OpenCompass 0.5.4 ships (`configs/datasets`) that use them, directly or through 
 imports ({classes} classes in all; a config using several classes counts for each).
 Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), then
 `python tools/readers_doc.py`.
+
+## Where a reader does less than the framework, on purpose
+
+- TriviaQA and Natural Questions: the loaders `eval()` the answers cell of each line; the
+  readers take it as a Python literal only (`ast.literal_eval`), so a cell holding code is an
+  error at its line, never run.
+- CMRC and DRCD: the loaders keep the distinct answers as `list(set(...))`, an order that
+  changes from run to run; the readers keep them in first-seen order.
+- MMLU-Pro (`load_dataset(folder)`): the split files are found by the names Hugging Face
+  gives them (`test-00000-of-00001.parquet`, `data/validation-*.parquet`; every file is
+  `train` when none is named for a split). Only `.parquet` files are read, and only with
+  pyarrow installed: `pip install 'prompt-workbench[parquet]'`.
+- Classes that only read from a hub (`SuperGPQADataset`: `m-a-p/SuperGPQA`, OpenCompass's
+  `HLEDataset`: `cais/hle`) have no native reader: they go by the framework route.
 """
 
 
@@ -48,7 +62,7 @@ def render(ranking: dict, readers: set[str]) -> str:
     files = ranking["config_files"]
     classes = ranking["ranking"]
     top = classes[:TOP]
-    lines = [INTRO.format(files=files, classes=len(classes)), ""]
+    lines = [INTRO.format(files=files, classes=len(classes))]
     lines.append(f"## The top {TOP} classes")
     lines.append("")
     lines.append("| # | dataset class | configs | share | native reader |")

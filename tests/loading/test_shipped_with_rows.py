@@ -55,6 +55,12 @@ def data_cache(tmp_path_factory: pytest.TempPathFactory, oc_tree: Path) -> Path:
     _copy("race", "test/middle.jsonl", cache, "race/test/high.jsonl")
     _copy("humaneval", "human-eval-v2-20210705.jsonl", cache, "humaneval/human-eval-v2-20210705.jsonl")
     _copy("math", "math.json", cache, "math/math.json")
+    for case, relative, into in (("triviaqa", "triviaqa", "triviaqa"), ("nq", "nq", "nq"),
+                                 ("commonsenseqa", "commonsenseqa", "commonsenseqa"),
+                                 ("cmnli_v2", "CLUE", "CLUE")):
+        shutil.copytree(CASES / case / relative, cache / "data" / into, dirs_exist_ok=True)
+    train = cache / "data" / "commonsenseqa" / "train_rand_split.jsonl"
+    train.write_text(train.read_text(encoding="utf-8") * 4, encoding="utf-8")  # the config is 8-shot
     # MMLU: every subject the config names, headerless CSVs per split
     mmlu = CASES / "mmlu" / "data"
     subjects = sorted({line.split("'")[1] for line in (oc_tree / CONFIGS / "mmlu" / "mmlu_all_sets.py")
@@ -77,6 +83,10 @@ SHIPPED = {
     "race/race_gen.py": ("race-middle", "Where did Tom go?"),
     "humaneval/humaneval_gen.py": ("openai_humaneval", "def f(x):"),
     "math/math_gen.py": ("math", "What is $1+1$?"),
+    "triviaqa/triviaqa_gen.py": ("triviaqa", "Who wrote Hamlet?"),
+    "nq/nq_gen.py": ("nq", "Who wrote Hamlet?"),
+    "commonsenseqa/commonsenseqa_gen_1da2d0.py": ("commonsense_qa", "a punishing blow?"),
+    "CLUE_cmnli/CLUE_cmnli_gen.py": ("cmnli", "他来了"),
 }
 
 

@@ -4,6 +4,7 @@ workbench deliberately does less than the framework (it never runs data as code)
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,12 @@ def test_triviaqa_answers_cell_that_is_code_is_refused_not_run(tmp_path: Path) -
         _read("TriviaQADataset", path=str(tmp_path))
     assert not marker.exists()
     assert caught.value.line == 1 and "literal" in caught.value.message
+
+
+def test_parquet_without_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    case = Path(__file__).parent / "cases" / "mmlu_pro"
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)  # import now fails
+    with pytest.raises(ConfigError) as caught:
+        _read("MMLUProDataset", path=str(case / "mmlu_pro"), category="math")
+    assert "pyarrow" in caught.value.message
+    assert caught.value.hint == "pip install 'prompt-workbench[parquet]'"

@@ -1,0 +1,35 @@
+"""OpenBookQA: the JSONL file ``path`` names (``question`` with ``stem`` and four ``choices``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import ReaderCall, ReadResult, Row, native_reader
+from ._files import from_list, json_line, read_text, row_at, text_lines
+
+
+def _rows(call: ReaderCall, stem: Callable[[str], str]) -> list[Row]:
+    path = call.path()
+    rows = []
+    for number, line in enumerate(text_lines(read_text(path)), 1):
+        item = json_line(path, line, number, strip=False)
+        with row_at(path, number):
+            choices = item["question"]["choices"]
+            row = {letter: choices[index]["text"] for index, letter in enumerate("ABCD")}
+            row["question_stem"] = stem(item["question"]["stem"])
+            row["answerKey"] = item["answerKey"]
+            if "fact1" in item:  # the "additional" files carry the book fact
+                row["fact1"] = item["fact1"]
+        rows.append(row)
+    return from_list(rows, path)
+
+
+@native_reader("OBQADataset")
+def read_obqa(call: ReaderCall) -> ReadResult:
+    return _rows(call, lambda stem: stem)
+
+
+@native_reader("OBQADatasetV2")
+def read_obqa_v2(call: ReaderCall) -> ReadResult:
+    """A stem that is not a question gets `` what?`` added."""
+    return _rows(call, lambda stem: stem if stem.endswith("?") else stem + " what?")
