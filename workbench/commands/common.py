@@ -33,6 +33,10 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
+    parser.add_argument("--framework-python", metavar="PATH", default=None,
+                        help="a Python that has OpenCompass or AISBench installed: datasets with no "
+                        "native reader get their rows from their class's own load() run there (default: "
+                        "this Python, when it has the framework)")
     parser.add_argument("--embedding-model", metavar="DIR", default=None,
                         help="a local sentence-transformers model folder for TopkRetriever and "
                         "VotekRetriever (default: the config's sentence_transformers_model_name when "
@@ -47,7 +51,8 @@ def load(args: argparse.Namespace):
     configs = args.configs or [str(demo_config())]
     return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
                           timeout=getattr(args, "timeout", None),
-                          chat_template=getattr(args, "chat_template", None))
+                          chat_template=getattr(args, "chat_template", None),
+                          framework_python=getattr(args, "framework_python", None))
 
 
 def render_options(args: argparse.Namespace):

@@ -32,6 +32,7 @@ class Inputs:
     models: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     chat_template: str | None = None  # FILE|NAME for every chat-template model
+    framework_python: str | None = None  # a Python with a framework, for datasets' own load()
     timeout: float | None = None  # seconds for each Python config (None: the loader's default)
     embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
 
@@ -107,7 +108,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
-                                   chat_template=inputs.chat_template)
+                                   chat_template=inputs.chat_template,
+                                   framework_python=inputs.framework_python)
         result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
                                   options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model)),
                                   cache=cache)
