@@ -1,0 +1,38 @@
+"""WinoGrande: ``dev.jsonl`` in the folder ``path``; a ``sentence`` with a ``_`` blank and two options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import ReaderCall, ReadResult, Row, native_reader
+from ._files import from_list, json_line, read_text, row_at, text_lines
+
+
+def _rows(call: ReaderCall, answer: Callable[[Any], Any]) -> list[Row]:
+    """The sentence, each option alone and filled in, and ``cont``: the text after the blank
+    (before any second ``_``)."""
+    path = call.path() / "dev.jsonl"
+    rows: list[Row] = []
+    for number, line in enumerate(text_lines(read_text(path)), 1):
+        item = json_line(path, line, number, strip=False)
+        with row_at(path, number):
+            prompt = item["sentence"]
+            cont = prompt.split("_")[1]
+            rows.append({"prompt": prompt, "only_option1": item["option1"],
+                         "only_option2": item["option2"],
+                         "opt1": prompt.replace("_", item["option1"]),
+                         "opt2": prompt.replace("_", item["option2"]),
+                         "answer": answer(item["answer"]), "cont": cont})
+    return from_list(rows, path)
+
+
+@native_reader("WinograndeDataset")
+def read_winogrande(call: ReaderCall) -> ReadResult:
+    return _rows(call, lambda answer: answer)
+
+
+@native_reader("WinograndeDatasetV2")
+def read_winogrande_v2(call: ReaderCall) -> ReadResult:
+    """The answer ``"1"``/``"2"`` becomes A/B; an empty one (the test set) NULL."""
+    return _rows(call, lambda answer: " AB"[int(answer)] if answer != "" else "NULL")
