@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import Row
-from ._files import from_list, json_line, read_text, require, row_at, text_lines
+from ._files import from_list, json_line, mapped_jsonl, read_text, require, row_at, text_lines
 
 
 def lettered_rows(path: Path, letters: Mapping[Any, str] | str | None,
@@ -16,16 +16,14 @@ def lettered_rows(path: Path, letters: Mapping[Any, str] | str | None,
     """Each line's object with ``letters[label]`` as its label (an unknown label fails, as the
     loader's lookup does; a string of letters is indexed by the label); rows labelled ``-``
     left out when ``drop_unlabelled``."""
-    rows: list[Row] = []
-    for number, line in enumerate(text_lines(read_text(path)), 1):
-        row = json_line(path, line, number, strip=False)
-        with row_at(path, number):
-            if drop_unlabelled and row["label"] == "-":
-                continue
-            if letters is not None:
-                row["label"] = letters[row["label"]]
-        rows.append(row)
-    return from_list(rows, path)
+    def build(row: Row) -> Row | None:
+        if drop_unlabelled and row["label"] == "-":
+            return None
+        if letters is not None:
+            row["label"] = letters[row["label"]]
+        return row
+
+    return mapped_jsonl(path, build)
 
 
 def rows_with_label_file(folder: Path, data_name: str, label_name: str,

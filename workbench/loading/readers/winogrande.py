@@ -6,25 +6,20 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import from_list, json_line, read_text, row_at, text_lines
+from ._files import mapped_jsonl
 
 
 def _rows(call: ReaderCall, answer: Callable[[Any], Any]) -> list[Row]:
     """The sentence, each option alone and filled in, and ``cont``: the text after the blank
     (before any second ``_``)."""
-    path = call.path() / "dev.jsonl"
-    rows: list[Row] = []
-    for number, line in enumerate(text_lines(read_text(path)), 1):
-        item = json_line(path, line, number, strip=False)
-        with row_at(path, number):
-            prompt = item["sentence"]
-            cont = prompt.split("_")[1]
-            rows.append({"prompt": prompt, "only_option1": item["option1"],
-                         "only_option2": item["option2"],
-                         "opt1": prompt.replace("_", item["option1"]),
-                         "opt2": prompt.replace("_", item["option2"]),
-                         "answer": answer(item["answer"]), "cont": cont})
-    return from_list(rows, path)
+    def build(item: dict) -> Row:
+        prompt = item["sentence"]
+        cont = prompt.split("_")[1]
+        return {"prompt": prompt, "only_option1": item["option1"], "only_option2": item["option2"],
+                "opt1": prompt.replace("_", item["option1"]), "opt2": prompt.replace("_", item["option2"]),
+                "answer": answer(item["answer"]), "cont": cont}
+
+    return mapped_jsonl(call.path() / "dev.jsonl", build)
 
 
 @native_reader("WinograndeDataset")
