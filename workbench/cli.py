@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # command name -> module under workbench.commands
-COMMANDS = {"render": "render", "snapshot": "snapshot", "diff": "diff"}
+COMMANDS = {"render": "render", "snapshot": "snapshot", "diff": "diff", "verify": "verify"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -277,3 +277,20 @@ async def test_help_lists_every_key():
         for binding in app.BINDINGS:
             if binding.description:
                 assert (binding.tooltip or binding.description) in text, binding
+
+
+async def test_b_shows_an_api_models_request_on_the_wire():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "m")
+        assert app.selection.model == "api-model"
+        assert "POST " not in pane_text(app, "final-input")
+        await press(pilot, "b")
+        text = pane_text(app, "final-input")
+        assert "POST https://api.openai.com/v1/chat/completions" in text
+        assert '"role": "user"' in text and '"temperature": 0.7' in text
+        await press(pilot, "m")  # a local model has no HTTP request, and says so
+        assert "no HTTP request" in pane_text(app, "final-input")
+        await press(pilot, "b")
+        assert "no HTTP request" not in pane_text(app, "final-input")

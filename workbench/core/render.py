@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -20,7 +20,7 @@ from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError, UnsupportedError
 from .inferencers import Engine, Plan, build_plan
 from .memo import RoundCache
-from .model_input import ModelAdapter
+from .model_input import API, ModelAdapter
 from .model_text import ModelText
 from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, iter_texts
@@ -32,6 +32,7 @@ from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .text import ICE, ROW, Origin, PStr
 from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
+from .wire import WireCall, wire_for
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -419,10 +420,32 @@ class PairRenderer:
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
+            if self.model_kind == API:
+                requests = [self._with_wire(r) for r in requests]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         return Sample(index=index, source_index=self.splits.test_source[index],
                       ice_indices=tuple(ice_idx), requests=tuple(requests))
+
+    def _with_wire(self, request: Request) -> Request:
+        """An API model's request with the HTTP request its class would send (``wire``)."""
+        spec = self.model_spec
+        if spec is None or self.model_text is None:
+            return request
+        counter = self.model_text.counter
+        inferencer = self.infer_cfg.get("inferencer") or {}
+        max_out_len = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
+        call = WireCall(type_name(spec.cfg.get("type", "")), spec.cfg, request.model_input,
+                        max_out_len if isinstance(max_out_len, int) else None, counter.count,
+                        exact=bool(getattr(counter, "exact", False)))
+        try:
+            wire = wire_for(call)
+        except RenderError as exc:
+            self.notes.warn(f"no request on the wire: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""))
+            return request
+        if wire is None:
+            return request
+        return replace(request, extra=(*request.extra, ("wire", wire)))
 
     def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The same requests with provenance, for token counts by section (None where unavailable)."""

@@ -51,8 +51,9 @@ def request_json(request: Request) -> dict[str, Any]:
                              "steps": [list(step) for step in truncation.steps],
                              "inherited": truncation.inherited, "exact": truncation.exact,
                              "method": truncation.method, "why": truncation.describe()}
+    out["wire"] = None  # an API model's HTTP request (core.wire), below
     for key, value in request.extra:
-        out[key] = to_json(value)
+        out[key] = value.to_json() if hasattr(value, "to_json") else to_json(value)
     return out
 
 

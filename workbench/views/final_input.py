@@ -17,6 +17,7 @@ from rich.text import Text
 
 from ..core.result import Request
 from ..core.text import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
+from ..core.wire import body_text, wire_of
 from .options import ViewOptions
 from .parts import badge, body, faint
 from .safe import one_line
@@ -87,7 +88,20 @@ def messages_view(messages: Sequence[Any], opts: ViewOptions) -> RenderableType:
     return table
 
 
+def wire_view(request: Request, opts: ViewOptions) -> RenderableType:
+    """The request as the server gets it: endpoint and JSON body (credentials redacted)."""
+    wire = wire_of(request)
+    if wire is None:
+        return Group(faint("(no HTTP request: the model is not an API model, or its class's request is "
+                           "not reproduced)", opts), final_input_body(request, opts))
+    head = f"POST {wire.endpoint}" + ("" if wire.exact else "  (max_tokens from an estimated count)")
+    return Group(Rule(one_line(head, 200), style=opts.palette.style("faint"), characters="┄", align="left"),
+                 styled(body_text(wire), opts))
+
+
 def final_input_view(request: Request, opts: ViewOptions) -> RenderableType:
+    if opts.wire:
+        return wire_view(request, opts)
     if opts.provenance:
         return Group(legend(opts), final_input_body(request, opts))
     return final_input_body(request, opts)

@@ -14,6 +14,7 @@ class ViewOptions:
     whitespace: bool = False  # ↵ for newlines, · for trailing spaces, → for tabs
     provenance: bool = True  # colour each character by where it came from
     side_by_side: bool = False  # the final input of every model at once
+    wire: bool = False  # an API model's final input as the HTTP request its class sends
     palette: Palette = DEFAULT_PALETTE
     tokens: tuple[str, ...] = ()  # the selected model's literal special tokens
     root: Path | None = None  # paths are shown relative to this folder

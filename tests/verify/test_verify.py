@@ -1,0 +1,95 @@
+"""``workbench verify`` on run folders written by the real OpenCompass inference task
+(tools/make_run_fixtures.py): untouched runs pass, a changed template fails with the diff."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.export.helpers import run_cli
+
+FIXTURE = Path(__file__).parent / "fixture"
+RUN = "runs/20261124_000000"
+
+
+@pytest.fixture()
+def fixture(tmp_path: Path) -> Path:
+    """A copy of the fixture (configs, rows, runs) to change freely; verify runs from its root,
+    as a user runs it from the repository the run was started in."""
+    target = tmp_path / "fixture"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+def test_an_untouched_run_matches_every_recorded_prompt(fixture: Path) -> None:
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    assert "gsm8k × fake-lm: 4 matched, 0 differing, 0 missing" in run.out
+    assert "gsm8k × fake-api: 4 matched, 0 differing, 0 missing" in run.out
+    assert "boolq × fake-lm: 3 matched, 0 differing, 0 missing" in run.out  # PPL: every label
+    assert run.out.rstrip().endswith("verify: all 11 compared samples match, 0 missing")
+
+
+def test_a_sharded_run_is_read_shard_by_shard(fixture: Path) -> None:
+    run = run_cli("verify", "runs/sharded", "--format", "json", cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    pairs = {(p["dataset"], p["model"]): p for p in json.loads(run.out)["pairs"]}
+    assert pairs[("gsm8k", "fake-lm")]["matched"] == 4
+
+
+def test_a_template_changed_after_the_run_fails_with_the_diff(fixture: Path) -> None:
+    changed = fixture / "changed.py"
+    text = (fixture / "eval_fixture.py").read_text(encoding="utf-8")
+    changed.write_text(text.replace("Let\\'s think step by step\\nAnswer:'),\n    ]), ice_token",
+                                    "Let\\'s think step by step\\n\\nAnswer:'),\n    ]), ice_token"),
+                       encoding="utf-8")
+    assert changed.read_text(encoding="utf-8") != text
+    run = run_cli("verify", RUN, "--config", str(changed), cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    assert "gsm8k × fake-lm: 0 matched, 4 differing, 0 missing" in run.out
+    assert "boolq × fake-lm: 3 matched, 0 differing, 0 missing" in run.out
+    # the extra newline, visible: recorded "step by step↵" then "Answer:", rendered with a blank line
+    assert "+ ↵" in run.out
+    assert "- recorded by the run, + rendered now" in run.out
+    assert "verify: 8 of 11 compared samples differ, 0 missing" in run.out
+
+
+def test_a_partial_run_counts_missing_samples(fixture: Path) -> None:
+    (fixture / "runs" / "sharded" / "predictions" / "fake-lm" / "gsm8k_1.json").unlink()
+    run = run_cli("verify", "runs/sharded", cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    assert "gsm8k × fake-lm: 2 matched, 0 differing, 2 missing\n" in run.out
+    assert run.out.rstrip().endswith("verify: all 9 compared samples match, 2 missing")
+
+
+def test_truncated_predictions_are_a_located_error(fixture: Path) -> None:
+    file = fixture / RUN / "predictions" / "fake-lm" / "gsm8k.json"
+    file.write_text(file.read_text(encoding="utf-8")[:300], encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 3
+    assert run.err.startswith(f"{RUN}/predictions/fake-lm/gsm8k.json:3: ")
+    assert "not valid JSON" in run.err and "Traceback" not in run.err
+
+
+def test_not_a_run_and_usage_errors(fixture: Path) -> None:
+    missing = run_cli("verify", "runs/none", cwd=fixture)
+    assert missing.code == 3 and "run folder not found" in missing.err
+    not_a_run = run_cli("verify", "data", cwd=fixture)
+    assert not_a_run.code == 3 and "no predictions/ folder" in not_a_run.err
+    assert run_cli("verify", cwd=fixture).code == 2
+    assert run_cli("verify", RUN, "--max-diffs", "-1", cwd=fixture).code == 2
+
+
+def test_a_run_whose_pairs_are_not_in_the_config_compares_nothing(fixture: Path) -> None:
+    other = fixture / "other.py"
+    other.write_text((fixture / "eval_fixture.py").read_text(encoding="utf-8")
+                     .replace("abbr='gsm8k'", "abbr='gsm8k-renamed'")
+                     .replace("abbr='boolq'", "abbr='boolq-renamed'"), encoding="utf-8")
+    run = run_cli("verify", RUN, "--config", str(other), cwd=fixture)
+    assert run.code == 1
+    assert "not in the config" in run.out
+    assert "verify: no recorded prompt could be compared" in run.out
+    assert "match" not in run.out.splitlines()[-1]

@@ -1,0 +1,186 @@
+"""``workbench verify RUN_DIR``: did a finished (or partial) run send the reviewed prompts?
+
+Renders the config the run saved (or ``--config FILE``) with the same rows and compares every
+prompt the run recorded with the render, per dataset × model: matched, differing, missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
+from .common import add_inputs
+
+SCHEMA = "prompt-workbench/verify@1"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="workbench verify",
+        usage="workbench verify RUN_DIR [--config FILE] [options]",
+        description="Compare the prompts an OpenCompass run recorded (predictions/<model>/<dataset>"
+        ".json, origin_prompt) with a render of the config the run saved (configs/*.py), or of "
+        "--config FILE: per dataset × model, how many match, differ, or are missing.",
+        epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
+        "compared), 2 usage error, 3 the run or its config cannot be read\n"
+        "example: workbench verify outputs/default/20241124_120000 --data gsm8k=data/gsm8k/test.jsonl",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
+    add_inputs(parser)
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="render this config instead of the one the run saved")
+    parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
+                        help="text: a summary and the first differences (default); json: for machines")
+    parser.add_argument("--max-diffs", type=int, default=3, metavar="N",
+                        help="differences shown per dataset × model (default 3)")
+    return parser
+
+
+@dataclass
+class PairReport:
+    dataset: str
+    model: str
+    matched: int = 0
+    differing: int = 0
+    missing: int = 0
+    not_checked: int = 0
+    note: str | None = None
+    differences: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dataset": self.dataset, "model": self.model, "matched": self.matched,
+                "differing": self.differing, "missing": self.missing, "not_checked": self.not_checked,
+                "note": self.note, "differences": self.differences}
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.configs:
+        parser.error("give the config with --config FILE (RUN_DIR is the only positional argument)")
+    if args.max_diffs < 0:
+        parser.error("--max-diffs must be 0 or more")
+    from ..core.errors import ConfigError
+    from ..export.report import error_line
+    from ..loading.run_folder import read_run
+
+    try:
+        recorded = read_run(Path(args.run_dir))
+    except ConfigError as exc:
+        print(error_line(exc), file=sys.stderr)
+        return EXIT_CONFIG
+    config = Path(args.config) if args.config else recorded.config
+    if config is None:
+        print(f"{args.run_dir}: the run saved no config (configs/*.py) (hint: give --config FILE)",
+              file=sys.stderr)
+        return EXIT_CONFIG
+    args.configs = [str(config)]
+    from .render import load_and_render
+
+    _, result = load_and_render(args)
+    load_errors = [e for e in result.errors if e.dataset is None and e.model is None]
+    if load_errors:
+        for error in load_errors:
+            print(error_line(error), file=sys.stderr)
+        return EXIT_CONFIG
+    reports = compare(recorded, result, args.max_diffs)
+    if args.format == "json":
+        document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
+                    "pairs": [r.to_json() for r in reports]}
+        print(json.dumps(document, ensure_ascii=False, indent=1))
+    else:
+        print_reports(reports, recorded.folder, config)
+    compared = sum(r.matched + r.differing for r in reports)
+    if any(r.differing for r in reports) or compared == 0:
+        return EXIT_DIFF
+    return EXIT_OK
+
+
+def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
+    """A report per recorded model × dataset, in the run's order."""
+    from ..core.errors import RenderError
+    from ..core.verify import DIFFERING, MATCHED, verdict
+
+    pairs = {(p.model_abbr, p.dataset_abbr): p for p in result.pairs}
+    failed = {(e.model, e.dataset): e for e in result.errors}
+    reports = []
+    for (model, dataset), pair_records in recorded.pairs.items():
+        report = PairReport(dataset, model)
+        reports.append(report)
+        pair = pairs.get((model, dataset))
+        if pair is None:
+            error = failed.get((model, dataset))
+            report.note = (f"not rendered: {error.message}" if error else
+                           "not in the config: no dataset × model of that name")
+            report.not_checked = len(pair_records.records)
+            continue
+        if pair_records.shard_gaps:
+            report.note = f"shards missing from the run: {', '.join(map(str, pair_records.shard_gaps))}"
+        for index in range(len(pair)):
+            record = pair_records.records.get(index)
+            if record is None:
+                report.missing += 1
+                continue
+            try:
+                sample = pair.sample(index)
+            except RenderError as exc:
+                report.differing += 1
+                report.differences.append({"sample": index, "label": None, "recorded": "",
+                                           "rendered": f"(render failed: {exc.message})"})
+                continue
+            found = verdict(record, sample.requests, pair.model_kind)
+            if found.outcome == MATCHED:
+                report.matched += 1
+            elif found.outcome == DIFFERING:
+                report.differing += 1
+                if len(report.differences) < max_diffs:
+                    report.differences += [{"sample": index, "label": d.label, "recorded": d.recorded,
+                                            "rendered": d.rendered} for d in found.differences]
+            else:
+                report.not_checked += 1
+                report.note = report.note or f"not checked: {found.why}"
+        extra = sorted(i for i in pair_records.records if i >= len(pair))
+        if extra:
+            report.not_checked += len(extra)
+            report.note = (f"{len(extra)} recorded sample(s) beyond the {len(pair)} the render has "
+                           "(other rows than the run's?)")
+    return reports
+
+
+def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
+    from ..core.visible import visible
+    from ..export.compare import line_diff
+
+    print(f"verify {visible(str(folder))} against {visible(str(config))}")
+    for report in reports:
+        counts = (f"{report.matched} matched, {report.differing} differing, {report.missing} missing"
+                  + (f", {report.not_checked} not checked" if report.not_checked else ""))
+        note = f" ({visible(report.note)})" if report.note else ""
+        print(f"  {visible(report.dataset)} × {visible(report.model)}: {counts}{note}")
+    for report in reports:
+        for difference in report.differences:
+            label = f" · label {difference['label']}" if difference["label"] is not None else ""
+            print(f"\n--- {visible(report.dataset)} × {visible(report.model)} · sample "
+                  f"{difference['sample']}{visible(label)}: - recorded by the run, + rendered now ---")
+            recorded = visible(difference["recorded"], whitespace=True).split("\n")
+            rendered = visible(difference["rendered"], whitespace=True).split("\n")
+            for line in line_diff(recorded, rendered):
+                print(line)
+    matched = sum(r.matched for r in reports)
+    differing = sum(r.differing for r in reports)
+    missing = sum(r.missing for r in reports)
+    unchecked = sum(r.not_checked for r in reports)
+    tail = f", {missing} missing" + (f", {unchecked} not checked" if unchecked else "")
+    if differing:
+        print(f"\nverify: {differing} of {matched + differing} compared samples differ{tail}")
+    elif matched:
+        print(f"\nverify: all {matched} compared samples match{tail}")
+    else:
+        print(f"\nverify: no recorded prompt could be compared{tail}")
