@@ -12,6 +12,19 @@ def _answer(row: Row, label: int) -> None:
     del row["id"]
 
 
+def _label(row: Row, label: int) -> None:
+    row["label"] = label
+    del row["id"]
+
+
+@native_reader("PIQADataset")
+def read_piqa(call: ReaderCall) -> ReadResult:
+    """Each row gets its integer ``label``; the row's id is dropped."""
+    folder = call.path()
+    return {"train": rows_with_label_file(folder, "train.jsonl", "train-labels.lst", _label),
+            "validation": rows_with_label_file(folder, "dev.jsonl", "dev-labels.lst", _label)}
+
+
 @native_reader("PIQADatasetV2")
 def read_piqa_v2(call: ReaderCall) -> ReadResult:
     folder = call.path()

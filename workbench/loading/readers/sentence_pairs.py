@@ -1,5 +1,5 @@
-"""Natural-language inference as JSONL (CLUE's CMNLI, SuperGLUE's AX): rows as written, with
-their ``label`` words turned to option letters; unlabelled rows (``-``) dropped."""
+"""Sentence-pair tasks as JSONL (CLUE's CMNLI, SuperGLUE's AX, CB and WiC): rows as written,
+their ``label`` words turned to option letters; CMNLI's unlabelled rows (``-``) dropped."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from ._labels import lettered_rows
 
 _NLI = {"entailment": "A", "contradiction": "B", "neutral": "C"}
 _AX = {"entailment": "A", "not_entailment": "B"}
+_CB = {"contradiction": "A", "entailment": "B", "neutral": "C"}
+_TRUE_FALSE = {"true": "A", "false": "B"}
 
 
 @native_reader("CMNLIDataset")
@@ -24,3 +26,15 @@ def read_cmnli_v2(call: ReaderCall) -> ReadResult:
 def read_ax_v2(call: ReaderCall) -> ReadResult:
     """SuperGLUE's diagnostic sets (AX-b, AX-g): every row kept, labels to A/B."""
     return lettered_rows(call.path(), _AX)
+
+
+@native_reader("CBDatasetV2")
+def read_cb_v2(call: ReaderCall) -> ReadResult:
+    """SuperGLUE CB: contradiction/entailment/neutral to A/B/C (in that order, unlike CMNLI)."""
+    return lettered_rows(call.path(), _CB)
+
+
+@native_reader("WiCDatasetV2")
+def read_wic_v2(call: ReaderCall) -> ReadResult:
+    """SuperGLUE WiC: true/false to A/B."""
+    return lettered_rows(call.path(), _TRUE_FALSE)
