@@ -132,3 +132,18 @@ def path_plus_filename(call: Any) -> Path:
     if local.endswith(("/", os.sep)):
         return folder / filename.lstrip("/")
     return Path(str(folder) + filename)
+
+
+def mapped_jsonl(path: Path, build: Callable[[Any], Row | None], strip: bool = False,
+                 errors: str = "strict") -> list[Row]:
+    """A loader's loop over a JSONL file: ``json.loads`` of each line (of ``line.strip()`` when
+    ``strip``), ``build`` turning it into a row or None to drop it, where ``build`` failing
+    on a line is an error at that line; the rows typed as ``Dataset.from_list`` types them."""
+    rows = []
+    for number, line in enumerate(text_lines(read_text(path, errors)), 1):
+        item = json_line(path, line, number, strip)
+        with row_at(path, number):
+            row = build(item)
+        if row is not None:
+            rows.append(row)
+    return from_list(rows, path)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...core.errors import ConfigError
 from . import Row
-from ._files import csv_records, from_list, json_line, read_text, require, row_at, text_lines
+from ._files import csv_records, from_list, mapped_jsonl, require, row_at
 
 
 def answers_literal(text: str, path: Path, line: int) -> object:
@@ -38,11 +38,9 @@ def qa_tsv(path: Path, first_answer_only: bool) -> list[Row]:
 
 def qa_jsonl(path: Path, first_answer_only: bool = False) -> list[Row]:
     """Rows as written (``json.loads`` of each line), ``answer`` optionally cut to its first item."""
-    rows = []
-    for number, line in enumerate(text_lines(read_text(path)), 1):
-        doc = json_line(path, line, number, strip=False)
+    def build(doc: Row) -> Row:
         if first_answer_only:
-            with row_at(path, number):
-                doc["answer"] = doc["answer"][0]
-        rows.append(doc)
-    return from_list(rows, path)
+            doc["answer"] = doc["answer"][0]
+        return doc
+
+    return mapped_jsonl(path, build)

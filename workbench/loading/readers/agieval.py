@@ -6,7 +6,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import from_list, jsonl_values, row_at
+from ._files import mapped_jsonl
 
 
 def _label(item: dict, framework: str) -> Any:
@@ -29,12 +29,10 @@ def read_agieval_v2(call: ReaderCall) -> ReadResult:
     if not allowed:
         raise ConfigError(f"AGIEval's loader supports only setting_name='zero-shot', not {setting!r}",
                           hint="set setting_name='zero-shot' in the dataset's config")
-    path = call.path() / f"{call.kwargs.get('name')}.jsonl"
-    rows: list[Row] = []
-    for number, item in enumerate(jsonl_values(path), 1):
-        with row_at(path, number):
-            passage = item["passage"] if item["passage"] else ""
-            rows.append({"question": passage + item["question"],
-                         "options": "\n".join(item["options"]) if item["options"] else "",
-                         "label": _label(item, call.framework)})
-    return from_list(rows, path)
+    def build(item: dict) -> Row:
+        passage = item["passage"] if item["passage"] else ""
+        return {"question": passage + item["question"],
+                "options": "\n".join(item["options"]) if item["options"] else "",
+                "label": _label(item, call.framework)}
+
+    return mapped_jsonl(call.path() / f"{call.kwargs.get('name')}.jsonl", build, strip=True)

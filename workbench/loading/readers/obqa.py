@@ -5,23 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import ReaderCall, ReadResult, Row, native_reader
-from ._files import from_list, json_line, read_text, row_at, text_lines
+from ._files import mapped_jsonl
 
 
 def _rows(call: ReaderCall, stem: Callable[[str], str]) -> list[Row]:
-    path = call.path()
-    rows = []
-    for number, line in enumerate(text_lines(read_text(path)), 1):
-        item = json_line(path, line, number, strip=False)
-        with row_at(path, number):
-            choices = item["question"]["choices"]
-            row = {letter: choices[index]["text"] for index, letter in enumerate("ABCD")}
-            row["question_stem"] = stem(item["question"]["stem"])
-            row["answerKey"] = item["answerKey"]
-            if "fact1" in item:  # the "additional" files carry the book fact
-                row["fact1"] = item["fact1"]
-        rows.append(row)
-    return from_list(rows, path)
+    def build(item: dict) -> Row:
+        choices = item["question"]["choices"]
+        row = {letter: choices[index]["text"] for index, letter in enumerate("ABCD")}
+        row["question_stem"] = stem(item["question"]["stem"])
+        row["answerKey"] = item["answerKey"]
+        if "fact1" in item:  # the "additional" files carry the book fact
+            row["fact1"] = item["fact1"]
+        return row
+
+    return mapped_jsonl(call.path(), build)
 
 
 @native_reader("OBQADataset")
