@@ -135,3 +135,22 @@ async def test_v_shows_the_recorded_answer_in_the_app(fixture: Path) -> None:
             assert "answer " in text
     finally:
         os.chdir(old)
+
+
+def test_aisbench_jsonl_records_are_read_by_id(fixture: Path) -> None:
+    # AISBench's layout (predictions/<model>/<dataset>.jsonl, a line per finished request, in
+    # any order, keyed by "id"), written here from the OpenCompass run's own records
+    predictions = fixture / RUN / "predictions" / "fake-lm"
+    records = json.loads((predictions / "gsm8k.json").read_text(encoding="utf-8"))
+    (predictions / "gsm8k.json").unlink()
+    lines = [{"data_abbr": "gsm8k", "id": int(i), "success": True, "uuid": f"u{i}", **r}
+             for i, r in reversed(records.items())]
+    (predictions / "gsm8k.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    (predictions / "gsm8k_failed.jsonl").write_text('{"id": 9, "input": "x", "error_info": "boom"}\n',
+                                                    encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    assert "gsm8k × fake-lm: 4 matched, 0 differing, 0 missing" in run.out
+    (predictions / "gsm8k.jsonl").write_text('{"id": 0, "origin_prompt": "x"}\n{"id": 1, "orig', encoding="utf-8")
+    broken = run_cli("verify", RUN, cwd=fixture)
+    assert broken.code == 3 and f"{RUN}/predictions/fake-lm/gsm8k.jsonl:2: " in broken.err

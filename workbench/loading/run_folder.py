@@ -6,6 +6,11 @@ one record per test sample (``"0"``, ``"1"``, ...), with ``origin_prompt`` (what
 got), ``prediction`` and ``gold``; PPL records hold ``label: X`` entries with the ``prompt``
 of each label. A dataset the size partitioner split is written as ``<abbr>_0.json``,
 ``<abbr>_1.json``, ..., each numbered from 0 over its slice of the test split.
+
+AISBench writes ``predictions/<model abbr>/<dataset abbr>.jsonl`` instead: one JSON object a
+line, in the order requests finished, each with the sample's ``id``, ``origin_prompt`` and
+``prediction`` (failed requests go to ``_failed.jsonl``, performance runs to
+``_details.jsonl``; neither holds prompts to compare).
 """
 
 from __future__ import annotations
@@ -55,6 +60,10 @@ def read_run(folder: Path) -> RecordedRun:
     run = RecordedRun(folder, _saved_config(folder))
     for model_dir in sorted(p for p in predictions.iterdir() if p.is_dir()):
         groups: dict[str, dict[int, Path]] = {}
+        for file in sorted(model_dir.glob("*.jsonl")):
+            if not file.name.startswith("tmp_") and not file.stem.endswith(("_failed", "_details")):
+                pair = RecordedPair(model_dir.name, file.stem, _jsonl_records(file), [file])
+                run.pairs[(model_dir.name, file.stem)] = pair
         for file in sorted(model_dir.glob("*.json")):
             if file.name.startswith("tmp_"):
                 continue
@@ -100,14 +109,37 @@ def _read_pair(model: str, dataset: str, files: Mapping[int, Path]) -> RecordedP
     return pair
 
 
-def _records(file: Path) -> dict[int, Mapping[str, Any]]:
+def _jsonl_records(file: Path) -> dict[int, Mapping[str, Any]]:
+    """AISBench's records, by their ``id`` (lines come in the order requests finished)."""
+    records: dict[int, Mapping[str, Any]] = {}
+    for number, line in enumerate(_text(file).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"prediction line is not valid JSON ({exc.msg}): truncated by a stopped run?",
+                              file=str(file), line=number,
+                              hint="re-run the inference for this pair, or remove the line") from None
+        if not isinstance(record, Mapping) or not isinstance(record.get("id"), int):
+            raise ConfigError("prediction line has no integer id", file=str(file), line=number,
+                              hint='AISBench writes {"data_abbr": ..., "id": 0, "origin_prompt": ...}')
+        records[record["id"]] = record
+    return records
+
+
+def _text(file: Path) -> str:
     try:
         if file.stat().st_size > MAX_PREDICTION_BYTES:
             raise ConfigError(f"prediction file is larger than {MAX_PREDICTION_BYTES // 1024**2} MiB",
                               file=str(file))
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read prediction file: {exc}", file=str(file)) from None
+
+
+def _records(file: Path) -> dict[int, Mapping[str, Any]]:
+    text = _text(file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
