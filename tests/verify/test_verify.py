@@ -16,6 +16,11 @@ RUN = "runs/20261124_000000"
 
 
 @pytest.fixture()
+def anyio_backend() -> str:
+    return "asyncio"  # Textual needs asyncio
+
+
+@pytest.fixture()
 def fixture(tmp_path: Path) -> Path:
     """A copy of the fixture (configs, rows, runs) to change freely; verify runs from its root,
     as a user runs it from the repository the run was started in."""
@@ -93,3 +98,40 @@ def test_a_run_whose_pairs_are_not_in_the_config_compares_nothing(fixture: Path)
     assert "not in the config" in run.out
     assert "verify: no recorded prompt could be compared" in run.out
     assert "match" not in run.out.splitlines()[-1]
+
+
+def test_run_outputs_show_beside_each_request_in_the_json(fixture: Path) -> None:
+    config = f"{RUN}/configs/20261124_000000_1.py"
+    run = run_cli("render", config, "--run", RUN, "--dataset", "gsm8k", "--model", "fake-api", cwd=fixture)
+    assert run.code == 0, run.err
+    samples = json.loads(run.out)["renders"][0]["samples"]
+    recorded = json.loads((fixture / RUN / "predictions" / "fake-api" / "gsm8k.json").read_text(encoding="utf-8"))
+    assert [s["requests"][0]["recorded_output"] for s in samples] == [recorded[str(i)]["prediction"]
+                                                                      for i in range(4)]
+    bad = run_cli("render", config, "--run", "runs/none", cwd=fixture)
+    assert bad.code == 2 and "--run" in bad.err and "run folder not found" in bad.err
+
+
+@pytest.mark.anyio
+async def test_v_shows_the_recorded_answer_in_the_app(fixture: Path) -> None:
+    import os
+
+    from workbench.tui.app import create_app
+    from workbench.tui.session import Inputs
+
+    from ..tui.conftest import pane_text, press, settle
+
+    old = Path.cwd()
+    os.chdir(fixture)
+    try:
+        inputs = Inputs(configs=(f"{RUN}/configs/20261124_000000_1.py",), run=RUN)
+        app = create_app(inputs, watch=False, deterministic=True)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            assert "api answer" not in pane_text(app, "final-input")
+            await press(pilot, "v")
+            text = pane_text(app, "final-input")
+            assert "the model's answer, as the run recorded it" in text
+            assert "answer " in text
+    finally:
+        os.chdir(old)

@@ -33,6 +33,13 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
+    parser.add_argument("--run", metavar="RUN_DIR", default=None,
+                        help="an OpenCompass run folder: its recorded model outputs feed multi-turn "
+                        "`every` mode and show beside each request (JSON recorded_output; `v` in the app)")
+    parser.add_argument("--framework-python", metavar="PATH", default=None,
+                        help="a Python that has OpenCompass or AISBench installed: datasets with no "
+                        "native reader get their rows from their class's own load() run there (default: "
+                        "this Python, when it has the framework)")
     parser.add_argument("--embedding-model", metavar="DIR", default=None,
                         help="a local sentence-transformers model folder for TopkRetriever and "
                         "VotekRetriever (default: the config's sentence_transformers_model_name when "
@@ -47,7 +54,8 @@ def load(args: argparse.Namespace):
     configs = args.configs or [str(demo_config())]
     return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
                           timeout=getattr(args, "timeout", None),
-                          chat_template=getattr(args, "chat_template", None))
+                          chat_template=getattr(args, "chat_template", None),
+                          framework_python=getattr(args, "framework_python", None))
 
 
 def render_options(args: argparse.Namespace):
@@ -60,7 +68,24 @@ def render_options(args: argparse.Namespace):
     sections = getattr(args, "token_sections", False) or getattr(args, "format", None) in (
         "text", "markdown", "html", "svg")
     return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)),
-                         token_sections=bool(sections))
+                         token_sections=bool(sections), predictions=run_outputs(getattr(args, "run", None)))
+
+
+def run_outputs(run_dir: str | None):
+    """The prediction lookup of ``--run RUN_DIR`` (None without one); a run that cannot be read
+    is a usage error, said once."""
+    if not run_dir:
+        return None
+    from ..core.errors import ConfigError
+    from ..loading.run_folder import run_outputs as outputs_of
+
+    try:
+        return outputs_of(Path(run_dir))
+    except ConfigError as exc:
+        from ..export.report import error_line
+
+        print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def report_errors(errors) -> None:

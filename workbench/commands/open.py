@@ -30,6 +30,7 @@ def inputs_of(args: argparse.Namespace):
     return Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
                   models=tuple(args.models), roots=tuple(args.config_root),
                   chat_template=args.chat_template, timeout=args.timeout,
+                  framework_python=args.framework_python, run=args.run,
                   embedding_model=args.embedding_model)
 
 

@@ -422,10 +422,20 @@ class PairRenderer:
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
             if self.model_kind == API:
                 requests = [self._with_wire(r) for r in requests]
+        if self.options.predictions is not None:
+            requests = [self._with_recorded_output(index, r) for r in requests]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         return Sample(index=index, source_index=self.splits.test_source[index],
                       ice_indices=tuple(ice_idx), requests=tuple(requests))
+
+    def _with_recorded_output(self, index: int, request: Request) -> Request:
+        """The answer a run recorded for this request (``--run``), shown beside it."""
+        lookup = self.options.predictions
+        answer = lookup(self.dataset.abbr, self.model_abbr, index, request.turn or 0) if lookup else None
+        if answer is None:
+            return request
+        return replace(request, extra=(*request.extra, ("recorded_output", answer)))
 
     def _with_wire(self, request: Request) -> Request:
         """An API model's request with the HTTP request its class would send (``wire``)."""

@@ -118,3 +118,41 @@ def _records(file: Path) -> dict[int, Mapping[str, Any]]:
         raise ConfigError("prediction file is not an object of numbered records", file=str(file),
                           hint='OpenCompass writes {"0": {"origin_prompt": ...}, "1": ...}')
     return {int(key): value for key, value in data.items() if isinstance(value, Mapping)}
+
+
+def recorded_outputs(run: RecordedRun):
+    """The run's model outputs as a prediction lookup ``(dataset, model, index, turn) -> text``:
+    a multi-round record's ``prediction`` is a list, one answer a turn; any other record's is
+    the answer to its one request (turn 0)."""
+
+    def lookup(dataset: str, model: str | None, index: int, turn: int) -> str | None:
+        pair = run.pairs.get((model or "", dataset))
+        record = pair.records.get(index) if pair is not None else None
+        if record is None:
+            return None
+        prediction = record.get("prediction")
+        if isinstance(prediction, list):
+            answer = prediction[turn] if 0 <= turn < len(prediction) else None
+        else:
+            answer = prediction if turn == 0 else None
+        return answer if isinstance(answer, str) else None
+
+    return lookup
+
+
+_OUTPUTS: dict[Path, tuple[Any, Any]] = {}
+
+
+def run_outputs(folder: Path):
+    """``recorded_outputs`` of the run in ``folder``, the same lookup while its prediction files
+    are unchanged (render caches key on it); ConfigError when the run cannot be read."""
+    from .data_files import file_version
+
+    files = sorted((folder / "predictions").glob("*/*.json")) if (folder / "predictions").is_dir() else []
+    key = tuple((str(f), file_version(f)) for f in files)
+    hit = _OUTPUTS.get(folder)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    lookup = recorded_outputs(read_run(folder))
+    _OUTPUTS[folder] = (key, lookup)
+    return lookup

@@ -21,6 +21,7 @@ from ..core.errors import ConfigError
 from ..core.spec import OPENCOMPASS, RowsSource, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
 from .data_paths import lookup_data_path
+from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
 from .readers import ReaderCall, find_reader
 
@@ -122,7 +123,8 @@ class RowsFound:
 
 
 def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settings: Settings,
-              bases: Sequence[Path], framework: str = OPENCOMPASS) -> RowsFound:
+              bases: Sequence[Path], framework: str = OPENCOMPASS,
+              python: str | None = None) -> RowsFound:
     """The rows for one dataset; ConfigError when a named file is unreadable."""
     for arg in [*(a for a in data if a.abbr == abbr), *(a for a in data if a.abbr is None)]:
         return RowsFound(read_rows(arg.path), str(arg.path), [arg.path], RowsSource("file", str(arg.path)))
@@ -141,10 +143,10 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases)
     found = lookup.found()
-    if found is None:
-        return _placeholders(cfg, lookup.describe())
-    kind = "data-id" if lookup.data_id else "file"
     class_name = type_name(cfg.get("type", ""))
+    if found is None:
+        return _framework_or_placeholders(cfg, class_name, framework, python, lookup, [],
+                                          lookup.describe())
     reader = find_reader(class_name)
     if reader is not None:
         files = _files_under(found)
@@ -152,6 +154,10 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
             rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
         return RowsFound(rows, f"{found} (read as {class_name}.load() reads it)", files,
                          RowsSource("native-reader", str(found), lookup.data_id, class_name))
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is not None:
+        return _framework(cfg, class_name, framework, interpreter, lookup, _files_under(found))
+    kind = "data-id" if lookup.data_id else "file"
     if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
         return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
     if found.is_dir():
@@ -163,8 +169,29 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
             files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
             return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
                              RowsSource(kind, str(found), lookup.data_id))
-    return _placeholders(cfg, f"{lookup.describe()} (found {found}, but no rows file the workbench "
-                              f"can read and no native reader for {class_name or 'this dataset type'})")
+    return _framework_or_placeholders(
+        cfg, class_name, framework, python, lookup, _files_under(found),
+        f"{lookup.describe()} (found {found}, but no rows file the workbench can read and no native "
+        f"reader for {class_name or 'this dataset type'})")
+
+
+def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framework: str,
+                               python: str | None, lookup: Any, files: list[Path],
+                               looked_for: str) -> RowsFound:
+    """The framework's own ``load()`` when one is installed (or named), else placeholders."""
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is None:
+        return _placeholders(cfg, looked_for)
+    return _framework(cfg, class_name, framework, interpreter, lookup, files)
+
+
+def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,
+               lookup: Any, files: list[Path]) -> RowsFound:
+    with recording_files(files):
+        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files)
+    where = str(lookup.found() or lookup.written)
+    return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
+                     RowsSource("framework-load", where, lookup.data_id, class_name))
 
 
 def load_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:

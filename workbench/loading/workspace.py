@@ -167,7 +167,7 @@ class Loader:
     def load(self, configs: Sequence[str | os.PathLike], data: Sequence[str] = (),
              model_files: Sequence[str | os.PathLike] = (),
              roots: Iterable[str | os.PathLike] = (), timeout: float | None = None,
-             chat_template: str | None = None) -> Workspace:
+             chat_template: str | None = None, framework_python: str | None = None) -> Workspace:
         """Load configs into a Workspace; problems become errors, never exceptions.
 
         ``timeout`` overrides the loader's time limit (per config file) for this load;
@@ -190,7 +190,7 @@ class Loader:
                 continue
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
-                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs)
+                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python)
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
             path = Path(model_file)
@@ -237,7 +237,7 @@ class Loader:
 
     def _add_dataset(self, entry: Mapping[str, Any], config: Path, settings: Settings,
                      data_args: Sequence[DataArg], workspace: Workspace,
-                     roots: Sequence[Path] = ()) -> None:
+                     roots: Sequence[Path] = (), framework_python: str | None = None) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -258,7 +258,7 @@ class Loader:
             bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
             framework = _framework_of(cfg, _default_framework(source.file))
             with recording_reads() as reads:
-                found = find_rows(cfg, abbr, data_args, settings, bases, framework)
+                found = find_rows(cfg, abbr, data_args, settings, bases, framework, framework_python)
         except ConfigError as exc:
             if exc.file is None:
                 exc.file, exc.line = source.file, source.line
@@ -350,6 +350,7 @@ def load_workspace(
     timeout: float | None = None,
     loader: Loader | None = None,
     chat_template: str | None = None,
+    framework_python: str | None = None,
 ) -> Workspace:
     """Load configs into a Workspace; problems become errors, never exceptions.
 
@@ -357,4 +358,5 @@ def load_workspace(
     overrides its time limit per config file for this call; ``chat_template`` is
     ``--chat-template FILE|NAME`` for every model.
     """
-    return (loader or shared_loader()).load(configs, data, model_files, roots, timeout, chat_template)
+    return (loader or shared_loader()).load(configs, data, model_files, roots, timeout, chat_template,
+                                            framework_python)

@@ -98,6 +98,8 @@ class WorkbenchApp(App[int]):
                 tooltip="every model's final input for this sample, side by side"),
         Binding("b", "toggle_wire", "wire", show=False,
                 tooltip="an API model's request as sent: endpoint and JSON body"),
+        Binding("v", "toggle_answers", "answers", show=False,
+                tooltip="the model's answer a run recorded, below the final input (--run RUN_DIR)"),
         Binding("a", "toggle_long_texts", "all text", show=False,
                 tooltip="show all of very long texts (they are cut to head and tail by default)"),
         Binding("c", "copy", "copy",
@@ -493,6 +495,9 @@ class WorkbenchApp(App[int]):
 
     def action_toggle_long_texts(self) -> None:
         self._set_options(max_chars=None if self.options.max_chars else LONG_TEXT)
+
+    def action_toggle_answers(self) -> None:
+        self._set_options(answers=not self.options.answers)
 
     def action_toggle_wire(self) -> None:
         self._set_options(wire=not self.options.wire)

@@ -32,6 +32,8 @@ class Inputs:
     models: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     chat_template: str | None = None  # FILE|NAME for every chat-template model
+    framework_python: str | None = None  # a Python with a framework, for datasets' own load()
+    run: str | None = None  # a run folder whose recorded outputs show beside the requests
     timeout: float | None = None  # seconds for each Python config (None: the loader's default)
     embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
 
@@ -69,6 +71,19 @@ class Loaded:
     models: Sequence[Any] = field(default_factory=tuple)
 
 
+def _run_outputs(run: str | None) -> tuple[Any, Any]:
+    """``--run``'s recorded outputs, or the error reading the run (shown like a config error)."""
+    if not run:
+        return None, None
+    from ..core.errors import ConfigError
+    from ..loading.run_folder import run_outputs
+
+    try:
+        return run_outputs(Path(run)), None
+    except ConfigError as exc:
+        return None, exc
+
+
 def model_kinds(catalog: Catalog) -> dict[str, str]:
     return {pair.model_abbr: pair.model_kind for pair in catalog.pairs.values() if pair.model_abbr}
 
@@ -104,13 +119,18 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         from ..loading.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 
+        outputs, outputs_error = _run_outputs(inputs.run)
         workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
-                                   chat_template=inputs.chat_template)
+                                   chat_template=inputs.chat_template,
+                                   framework_python=inputs.framework_python)
         result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
-                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model)),
+                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model),
+                                                        predictions=outputs),
                                   cache=cache)
+        if outputs_error is not None:
+            workspace.errors.append(outputs_error)
         catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
         tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog),
                              memo=tree_memo)

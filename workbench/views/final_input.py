@@ -99,12 +99,33 @@ def wire_view(request: Request, opts: ViewOptions) -> RenderableType:
                  styled(body_text(wire), opts))
 
 
+def recorded_output(request: Request) -> str | None:
+    """The answer ``--run`` recorded for this request, if any."""
+    for key, value in request.extra:
+        if key == "recorded_output" and isinstance(value, str):
+            return value
+    return None
+
+
+def answer_view(request: Request, opts: ViewOptions) -> RenderableType:
+    """The model's recorded answer, under a rule, so prompt and answer read together."""
+    answer = recorded_output(request)
+    rule = Rule("the model's answer, as the run recorded it", style=opts.palette.style("faint"),
+                characters="┄", align="left")
+    if answer is None:
+        return Group(rule, faint("(no recorded answer: start the app with --run RUN_DIR, or the run has "
+                                 "none for this request)", opts))
+    return Group(rule, styled(answer, opts) if answer else faint("(empty string)", opts))
+
+
 def final_input_view(request: Request, opts: ViewOptions) -> RenderableType:
     if opts.wire:
-        return wire_view(request, opts)
-    if opts.provenance:
-        return Group(legend(opts), final_input_body(request, opts))
-    return final_input_body(request, opts)
+        view = wire_view(request, opts)
+    elif opts.provenance:
+        view = Group(legend(opts), final_input_body(request, opts))
+    else:
+        view = final_input_body(request, opts)
+    return Group(view, answer_view(request, opts)) if opts.answers else view
 
 
 def side_by_side_view(columns: Sequence[tuple[str, RenderableType]], opts: ViewOptions) -> RenderableType:

@@ -15,6 +15,7 @@ class ViewOptions:
     provenance: bool = True  # colour each character by where it came from
     side_by_side: bool = False  # the final input of every model at once
     wire: bool = False  # an API model's final input as the HTTP request its class sends
+    answers: bool = False  # the model output a run recorded for the request (--run), below it
     palette: Palette = DEFAULT_PALETTE
     tokens: tuple[str, ...] = ()  # the selected model's literal special tokens
     root: Path | None = None  # paths are shown relative to this folder

@@ -1,0 +1,120 @@
+"""The framework route: a dataset class with no native reader gets its rows from its own
+``load()``, run in the Python named by --framework-python (here a stand-in framework package,
+never the real one), under a time limit, cached on disk by the data files' stat."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.export.helpers import run_cli
+
+FRAMEWORK = '''\
+import json, os, time
+
+class CountingDataset:
+    @staticmethod
+    def load(path, name, sleep=0, fail=False):
+        if fail:
+            raise ValueError("the files are broken")
+        time.sleep(sleep)
+        with open(os.environ["LOADS_LOG"], "a") as log:
+            log.write("load\\n")
+        rows = [json.loads(line) for line in open(os.path.join(path, name + ".txt"))]
+        return {"train": rows[:1], "test": rows}
+'''
+
+CONFIG = '''\
+from opencompass.datasets import CountingDataset
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+datasets = [dict(
+    abbr='counting', type=CountingDataset, path='./mydata', name='part', {extra}
+    reader_cfg=dict(input_columns=['q'], output_column='a'),
+    infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template='Q: {q}\\nA:'),
+                   retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer)),
+)]
+'''
+
+
+@pytest.fixture()
+def framework(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    package = tmp_path / "fw" / "opencompass" / "datasets"
+    package.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("", encoding="utf-8")
+    (package / "__init__.py").write_text(FRAMEWORK, encoding="utf-8")
+    python = tmp_path / "framework-python"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH="{tmp_path / "fw"}" exec "{sys.executable}" "$@"\n',
+                      encoding="utf-8")
+    python.chmod(python.stat().st_mode | stat.S_IEXEC)
+    (tmp_path / "mydata").mkdir()
+    (tmp_path / "mydata" / "part.txt").write_text('{"q": "one?", "a": "1"}\n{"q": "two?", "a": "2"}\n',
+                                                    encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LOADS_LOG", str(tmp_path / "loads.log"))
+    return tmp_path
+
+
+def _write(folder: Path, extra: str = "") -> Path:
+    config = folder / "eval.py"
+    config.write_text(CONFIG.replace("{extra}", extra), encoding="utf-8")
+    return config
+
+
+def test_rows_come_from_the_classes_own_load_and_are_cached(framework: Path) -> None:
+    config = _write(framework)
+    python = str(framework / "framework-python")
+    first = run_cli("render", str(config), "--framework-python", python, cwd=framework)
+    assert first.code == 0, first.err
+    render = json.loads(first.out)["renders"][0]
+    assert render["rows_source"]["kind"] == "framework-load"
+    assert render["rows_source"]["reader"] == "CountingDataset"
+    assert [s["requests"][0]["prompt_list"] for s in render["samples"]] == ["Q: one?\nA:", "Q: two?\nA:"]
+    again = run_cli("render", str(config), "--framework-python", python, cwd=framework)
+    assert again.out == first.out
+    assert (framework / "loads.log").read_text().count("load") == 1  # the second came from the cache
+    os.utime(framework / "mydata" / "part.txt", ns=(1, 1))  # a changed file loads again
+    run_cli("render", str(config), "--framework-python", python, cwd=framework)
+    assert (framework / "loads.log").read_text().count("load") == 2
+
+
+def test_a_load_that_raises_is_a_located_error(framework: Path) -> None:
+    config = _write(framework, "fail=True,")
+    run = run_cli("render", str(config), "--framework-python", str(framework / "framework-python"),
+                  cwd=framework)
+    assert run.code == 3
+    assert run.err.startswith(f"{config}:")
+    assert "CountingDataset.load() failed: ValueError: the files are broken" in run.err
+    assert "Traceback" not in run.err
+
+
+def test_a_load_that_hangs_is_stopped(framework: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.loading import framework_load
+
+    monkeypatch.setattr(framework_load, "TIMEOUT", 1.0)
+    config = _write(framework, "sleep=30,")
+    run = run_cli("render", str(config), "--framework-python", str(framework / "framework-python"),
+                  cwd=framework)
+    assert run.code == 3
+    assert "CountingDataset.load() ran past 1 s" in run.err
+
+
+def test_without_a_framework_the_route_is_skipped(framework: Path) -> None:
+    config = _write(framework)
+    run = run_cli("render", str(config), cwd=framework)
+    assert run.code == 0
+    assert json.loads(run.out)["renders"][0]["rows_source"]["kind"] == "placeholder"
+
+
+def test_a_framework_python_that_does_not_exist(framework: Path) -> None:
+    run = run_cli("render", str(_write(framework)), "--framework-python", "/nonexistent/python",
+                  cwd=framework)
+    assert run.code == 3
+    assert "cannot run --framework-python /nonexistent/python" in run.err
