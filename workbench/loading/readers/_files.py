@@ -107,6 +107,11 @@ def csv_records(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
 
 def from_list(rows: list[Row], path: Path) -> list[Row]:
     """``Dataset.from_list(rows)`` as plain rows; a column Arrow cannot type is an error at ``path``."""
+    for row in rows:
+        if not isinstance(row, dict):
+            # Dataset.from_list fails on these too (it reads each row's keys).
+            raise ConfigError(f"a row is {type(row).__name__}, not an object of columns",
+                              file=str(path), hint="each row of the file must be a JSON object")
     try:
         return dataset_rows(rows)
     except ArrowTypeError as exc:

@@ -1,4 +1,5 @@
-"""MMLU: headerless six-column CSVs, ``<split>/<name>_<split>.csv`` for the dev and test splits."""
+"""MMLU (and ArabicMMLU, read the same way): headerless six-column CSVs,
+``<split>/<name>_<split>.csv`` for the dev and test splits."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ._files import csv_records, from_list, require
 COLUMNS = ("input", "A", "B", "C", "D", "target")
 
 
-@native_reader("MMLUDataset")
+@native_reader("MMLUDataset", "MMLUArabicDataset")
 def read_mmlu(call: ReaderCall) -> ReadResult:
     folder = call.path()
     name = call.kwargs.get("name")
