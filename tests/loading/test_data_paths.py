@@ -109,3 +109,19 @@ def test_placeholders_say_where_rows_were_looked_for_once_per_dataset(gsm8k: Pat
     assert [w["dataset"] for w in document["warnings"] if "no rows found" in w["message"]] == ["gsm8k"]
     quiet = run_cli("render", str(gsm8k / "eval.py"), "-f", "text", "--quiet", cwd=gsm8k)
     assert "no rows found" not in quiet.err
+
+
+def test_a_plain_rows_file_under_a_class_that_reads_a_folder_is_shown_and_said(gsm8k: Path) -> None:
+    # GSM8KDataset reads <path>/train.jsonl and test.jsonl; a single rows file would fail in
+    # the framework, so the rows are shown plainly with a warning that says so
+    (gsm8k / "rows.jsonl").write_text('{"question": "q?", "answer": "a"}\n', encoding="utf-8")
+    config = gsm8k / "eval.py"
+    config.write_text(config.read_text(encoding="utf-8").replace("path='opencompass/gsm8k'",
+                                                                 "path='rows.jsonl', type='GSM8KDataset'"),
+                      encoding="utf-8")
+    run = run_cli("render", str(config), "--model", "m1", cwd=gsm8k)
+    assert run.code == 0, run.err
+    document = json.loads(run.out)
+    assert document["renders"][0]["rows_source"]["kind"] == "file"
+    (warning,) = [w["message"] for w in document["warnings"]]
+    assert warning.startswith("GSM8KDataset.load() cannot read ") and "a run of the framework fails here" in warning

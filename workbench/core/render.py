@@ -557,6 +557,8 @@ def render_workspace(
                 dataset.abbr, None, f"no rows found (looked for {source.looked_for}): showing "
                 "placeholders from reader_cfg (hint: --data FILE, or set COMPASS_DATA_CACHE to the "
                 "folder holding data/)"))
+        elif source is not None and source.note:
+            result.warnings.append(PairWarning(dataset.abbr, None, source.note))
         for model in (models or [None]):
             try:
                 if cache is not None:

@@ -69,6 +69,7 @@ class RowsSource:
     data_id: str | None = None
     reader: str | None = None  # the dataset class whose load() was reproduced or run
     looked_for: str | None = None  # placeholder: where rows were looked for
+    note: str | None = None  # worth a warning: how these rows differ from what the framework loads
 
     def to_json(self) -> dict[str, str | None]:
         return {"kind": self.kind, "path": self.path, "data_id": self.data_id, "reader": self.reader}

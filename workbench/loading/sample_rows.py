@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -150,25 +150,26 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
     reader = find_reader(class_name)
     if reader is not None:
         files = _files_under(found)
-        with recording_files(files):
-            rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        try:
+            with recording_files(files):
+                rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        except ConfigError as exc:
+            plain = _plain_rows(found, lookup)
+            if plain is None:
+                raise
+            # a rows file in the workbench's own format under a class that reads another layout:
+            # shown as plain rows, and said, since the framework's load() would fail on it
+            note = (f"{class_name}.load() cannot read {found} ({exc.message}); its rows are shown "
+                    "as a plain rows file, but a run of the framework fails here")
+            return replace(plain, source=replace(plain.source, note=note))
         return RowsFound(rows, f"{found} (read as {class_name}.load() reads it)", files,
                          RowsSource("native-reader", str(found), lookup.data_id, class_name))
     interpreter = framework_python(framework, python) if class_name else None
     if interpreter is not None:
         return _framework(cfg, class_name, framework, interpreter, lookup, _files_under(found))
-    kind = "data-id" if lookup.data_id else "file"
-    if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
-        return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
-    if found.is_dir():
-        try:
-            splits = split_folder(found)
-        except OSError:
-            splits = None
-        if splits:
-            files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
-            return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
-                             RowsSource(kind, str(found), lookup.data_id))
+    plain = _plain_rows(found, lookup)
+    if plain is not None:
+        return plain
     return _framework_or_placeholders(
         cfg, class_name, framework, python, lookup, _files_under(found),
         f"{lookup.describe()} (found {found}, but no rows file the workbench can read and no native "
@@ -192,6 +193,24 @@ def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpre
     where = str(lookup.found() or lookup.written)
     return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
                      RowsSource("framework-load", where, lookup.data_id, class_name))
+
+
+def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
+    """``found`` read as the workbench's own rows file or folder of split files; None when it
+    is neither."""
+    kind = "data-id" if lookup.data_id else "file"
+    if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
+        return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
+    if found.is_dir():
+        try:
+            splits = split_folder(found)
+        except OSError:
+            splits = None
+        if splits:
+            files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+            return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
+                             RowsSource(kind, str(found), lookup.data_id))
+    return None
 
 
 def load_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:
