@@ -43,7 +43,14 @@ def select(result: RenderResult, selection: Selection) -> tuple[RenderResult, li
         if selection.wants_pair(pair.dataset_abbr, pair.model_abbr):
             narrowed.pairs.append(pair)
             entries.append(Entry(position, pair, selection.indices(len(pair))))
-    keep = lambda item: item.dataset is None or selection.wants_pair(item.dataset, item.model)  # noqa: E731
+    shown = {pair.dataset_abbr for pair in narrowed.pairs}
+
+    def keep(item: Any) -> bool:
+        # a dataset's own problem (model None) stays while any of its pairs is selected
+        if item.dataset is None or (item.model is None and item.dataset in shown):
+            return True
+        return selection.wants_pair(item.dataset, item.model)
+
     narrowed.errors = [e for e in result.errors if keep(e)]
     narrowed.warnings = [w for w in result.warnings if keep(w)]
     return narrowed, entries
