@@ -7,14 +7,20 @@ import sys
 from pathlib import Path
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Wraps each line of a description or epilog on its own, so an epilog can end with an
+    ``example:`` line of its own."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(super(HelpFormatter, self)._fill_text(line, width, indent) if line else ""
+                         for line in text.split("\n"))
+
+
 def demo_config() -> Path:
-    """The bundled demo: ``demo_data/`` beside the package (a checkout or an install)."""
-    here = Path(__file__).resolve().parent.parent
-    for base in (here.parent, here):
-        candidate = base / "demo_data" / "eval_demo.py"
-        if candidate.is_file():
-            return candidate
-    return here.parent / "demo_data" / "eval_demo.py"
+    """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
+    from ..bundled import bundled
+
+    return bundled("demo_data") / "eval_demo.py"
 
 
 def add_inputs(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import add_inputs
+from .common import HelpFormatter, add_inputs
 from .render import (
     add_run_options,
     check_selection,
@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         "two configs, or between git revisions of a config (--rev REV: that revision against the "
         "working tree; --rev R1 --rev R2: two revisions).",
         epilog="exit status: 0 no differences, 1 differences, 2 usage error, 3 config errors on "
-        "either side",
+        "either side\nexample: workbench diff configs/eval.py --rev HEAD~1",
+        formatter_class=HelpFormatter,
     )
     add_inputs(parser)
     parser.add_argument("--rev", action="append", default=[], metavar="REV",

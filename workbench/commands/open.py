@@ -5,15 +5,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .common import add_inputs, demo_config
+from .common import HelpFormatter, add_inputs, demo_config
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ..cli import commands_help
+
     parser = argparse.ArgumentParser(
         prog="workbench",
-        description="See exactly what OpenCompass / AISBench prompt configs send to a model.",
-        epilog="commands: render (headless output; `workbench render --help`). "
-        "In the app, press ? for every key.",
+        usage="workbench [CONFIG...] [options]   (the app)\n       workbench COMMAND ...",
+        description="See exactly what OpenCompass / AISBench prompt configs send to a model. With no "
+        "command, opens the app on the configs (no config: the bundled demo).",
+        epilog=commands_help() + "\n\nIn the app, press ? for every key. workbench --version prints the "
+        "version.\nexample: workbench configs/eval_gsm8k.py --data gsm8k=data/gsm8k/test.jsonl",
+        formatter_class=HelpFormatter,
     )
     add_inputs(parser)
     parser.add_argument("--theme", metavar="NAME",

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
-from .common import add_inputs, demo_config, load, render_options
+from .common import HelpFormatter, add_inputs, demo_config, load, render_options
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
@@ -42,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Render configs headless: every dataset × model pair, every sample "
         "(or the ones selected).",
         epilog="exit status: 0 ok, 2 usage error, 3 config errors (each on stderr as "
-        "file:line: message, and in the JSON errors list)",
+        "file:line: message, and in the JSON errors list)\n"
+        "example: workbench render configs/eval.py --dataset 'gsm8k*' --limit 3 -f text",
+        formatter_class=HelpFormatter,
     )
     add_inputs(parser)
     add_selection_args(parser)

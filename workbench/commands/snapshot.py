@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import add_inputs
+from .common import HelpFormatter, add_inputs
 from .render import add_run_options, parse_run_args, recipe_for, render_selected, usage_error, utf8_stdout
 
 
@@ -21,7 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
         "every request's final input, whitespace made visible, for review in diffs. "
         "With --check, render again and compare instead of writing.",
         epilog="exit status: 0 written / all match, 1 differences (or missing / extra "
-        "snapshot files) with --check, 2 usage error, 3 config errors",
+        "snapshot files) with --check, 2 usage error, 3 config errors\n"
+        "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check",
+        formatter_class=HelpFormatter,
     )
     add_inputs(parser)
     parser.add_argument("--dir", "-d", required=True, metavar="DIR",

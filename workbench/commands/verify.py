@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import add_inputs
+from .common import HelpFormatter, add_inputs
 
 SCHEMA = "prompt-workbench/verify@1"
 
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
         "compared), 2 usage error, 3 the run or its config cannot be read\n"
         "example: workbench verify outputs/default/20241124_120000 --data gsm8k=data/gsm8k/test.jsonl",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
     add_inputs(parser)

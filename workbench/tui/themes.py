@@ -15,6 +15,7 @@ from pathlib import Path
 
 from textual.theme import Theme
 
+from ..bundled import bundled
 from ..views.palette import DEFAULT_PALETTE, LIGHT_PALETTE, VARIABLES, Palette
 
 THEME_FIELDS = {f.name for f in fields(Theme)} - {"name", "variables"}
@@ -22,12 +23,8 @@ DEFAULT_THEME = "workbench-dark"
 
 
 def bundled_themes_dir() -> Path:
-    """``themes/`` at the top of a checkout (or beside the package in an install)."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here.parent / "themes", here / "themes"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "themes"
+    """The themes the workbench ships (inside the package in a wheel, ``themes/`` in a checkout)."""
+    return bundled("themes")
 
 
 def user_themes_dir() -> Path:

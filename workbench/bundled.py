@@ -1,0 +1,18 @@
+"""Folders the workbench ships: the demo and the themes.
+
+In a wheel they sit inside the package (``workbench/demo_data``, ``workbench/themes``: see
+setup.py); in a checkout they are the top-level folders of the same names, their source.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def bundled(name: str) -> Path:
+    """The shipped folder ``name`` (``demo_data`` or ``themes``)."""
+    inside = Path(str(resources.files("workbench").joinpath(name)))
+    if inside.is_dir():
+        return inside
+    return Path(__file__).resolve().parent.parent / name
