@@ -24,7 +24,7 @@ from ..data_paths import opencompass_data_ids
 Row = dict[str, Any]
 
 
-def read_text(path: Path, errors: str = "strict") -> str:
+def read_text(path: Path, errors: str = "strict", encoding: str = "utf-8") -> str:
     """The file as ``open(path, encoding='utf-8', errors=errors).read()`` gives it (newlines
     translated)."""
     try:
@@ -39,7 +39,7 @@ def read_text(path: Path, errors: str = "strict") -> str:
     except OSError as exc:
         raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
     try:
-        text = raw.decode("utf-8", errors)
+        text = raw.decode(encoding, errors)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
@@ -63,10 +63,11 @@ def json_line(path: Path, line: str, number: int, strip: bool = True) -> Any:
                           hint="each line of a .jsonl file must be one JSON value") from None
 
 
-def jsonl_values(path: Path, strip: bool = True, errors: str = "strict") -> list[Any]:
+def jsonl_values(path: Path, strip: bool = True, errors: str = "strict",
+                 encoding: str = "utf-8") -> list[Any]:
     """Every line of a JSONL file parsed, blank lines included (they fail, as in the loader)."""
     return [json_line(path, line, number, strip)
-            for number, line in enumerate(text_lines(read_text(path, errors)), 1)]
+            for number, line in enumerate(text_lines(read_text(path, errors, encoding)), 1)]
 
 
 @contextmanager
@@ -93,9 +94,9 @@ def json_document(path: Path) -> Any:
         raise ConfigError(f"invalid JSON: {reason}", file=str(path), line=line) from None
 
 
-def csv_records(path: Path, **options: Any) -> Iterator[tuple[int, list[str]]]:
+def csv_records(path: Path, encoding: str = "utf-8", **options: Any) -> Iterator[tuple[int, list[str]]]:
     """``csv.reader(f)`` over the file: (line where the record starts, cells)."""
-    reader = csv.reader(io.StringIO(read_text(path)), **options)
+    reader = csv.reader(io.StringIO(read_text(path, encoding=encoding)), **options)
     start = 1
     try:
         for cells in reader:
