@@ -50,7 +50,6 @@ def test_dataset_and_model_globs(ws):
     ("0-99", None, [0, 1, 2]),
     ("0,2", "1", [0]),
     (None, "2", [0, 1]),
-    ("7", None, []),
 ])
 def test_sample_and_limit(ws, spec, limit, expected):
     args = ["--dataset", "qa", "--model", "chat-lm"]

@@ -195,3 +195,24 @@ def test_an_unwritable_snapshot_folder_is_a_usage_error(ws):
     result = snap(ws)
     assert result.code == 2
     assert "cannot write" in result.err
+
+
+def test_a_check_with_config_errors_never_says_passed(tmp_path):
+    from tests.export.helpers import run_cli
+
+    config = tmp_path / "broken.py"
+    config.write_text("datasets = [\n", encoding="utf-8")
+    run = run_cli("snapshot", str(config), "--dir", str(tmp_path / "snaps"), "--check")
+    assert run.code == 3
+    assert "passed" not in run.out + run.err
+    assert "snapshot check failed: 1 config error(s); 0 snapshots checked and matching" in run.out
+
+
+def test_out_of_range_samples_are_a_usage_error_and_no_empty_snapshot_is_written(tmp_path):
+    from tests.export.helpers import run_cli
+
+    render = run_cli("render", "--sample", "50")
+    assert render.code == 2
+    assert "--sample 50 is out of range: the selected datasets have samples gsm8k-like: 0-5" in render.err
+    snap = run_cli("snapshot", "--dir", str(tmp_path / "snaps"), "--sample", "50")
+    assert snap.code == 2 and not (tmp_path / "snaps").exists()

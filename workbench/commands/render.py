@@ -124,7 +124,25 @@ def check_selection(prog: str, result: Any, selection: Any) -> int | None:
     problems = selection.unmatched([d for d, _ in found if d is not None], [m for _, m in found])
     if problems:
         return usage_error(prog, "; ".join(problems))
-    return None
+    return _samples_out_of_range(prog, result, selection)
+
+
+def _samples_out_of_range(prog: str, result: Any, selection: Any) -> int | None:
+    """``--sample N`` past every selected pair's last sample is a usage error naming the range."""
+    if selection.samples is None:
+        return None
+    counts = {p.dataset_abbr: len(p) for p in result.pairs
+              if selection.wants_pair(p.dataset_abbr, p.model_abbr)}
+    if not counts:
+        return None
+    most = max(counts.values())
+    beyond = [lo for lo, _ in selection.samples if lo >= most]
+    if not beyond:
+        return None
+    ranges = ", ".join(f"{abbr}: {f'0-{n - 1}' if n else 'none'}" for abbr, n in sorted(counts.items())[:8])
+    more = f" and {len(counts) - 8} more" if len(counts) > 8 else ""
+    return usage_error(prog, f"--sample {beyond[0]} is out of range: the selected datasets have samples "
+                       f"{ranges}{more}")
 
 
 def utf8_stdout() -> None:

@@ -73,6 +73,10 @@ def run(argv: Sequence[str]) -> int:
     if isinstance(selected, int):
         return selected
     selection, result, entries = selected
+    if entries and not any(e.indices for e in entries) and not args.check:
+        # a snapshot of no sample would pin nothing and pass every check
+        return usage_error(parser.prog, "the selection has no samples: nothing to snapshot "
+                           "(check --sample, --limit and the datasets' rows)")
     utf8_stdout()
     from ..core.visible import visible
 
@@ -111,6 +115,13 @@ def run(argv: Sequence[str]) -> int:
             show(f"snapshot check failed: {len(outcome.differ)} of {checked} snapshots differ "
                   f"({outcome.tally.summary()}), {len(outcome.missing)} missing, "
                   f"{len(outcome.extra)} extra")
+        elif result.errors:
+            # never "passed" when something could not be checked
+            show(f"snapshot check failed: {len(result.errors)} config error(s); {checked} snapshots "
+                 f"checked and matching, {len(outcome.kept)} not checked")
+        elif checked == 0:
+            show("snapshot check failed: no snapshot was checked (nothing selected renders)")
+            return EXIT_DIFF
         else:
             say(f"snapshot check passed: {checked} snapshots match")
         if outcome.stale_inputs:
