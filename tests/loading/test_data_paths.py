@@ -125,3 +125,16 @@ def test_a_plain_rows_file_under_a_class_that_reads_a_folder_is_shown_and_said(g
     assert document["renders"][0]["rows_source"]["kind"] == "file"
     (warning,) = [w["message"] for w in document["warnings"]]
     assert warning.startswith("GSM8KDataset.load() cannot read ") and "a run of the framework fails here" in warning
+
+
+def test_placeholder_turns_count_from_0_like_every_other_turn() -> None:
+    from workbench.core.inferencers import placeholder
+    from workbench.loading.placeholder_rows import placeholder_rows
+
+    cfg = {"reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+           "infer_cfg": {"prompt_template": {"type": "MultiTurnPromptTemplate"},
+                         "inferencer": {"type": "MultiTurnGenInferencer"}}}
+    rows = placeholder_rows(cfg)
+    test = rows["test"] if isinstance(rows, dict) else rows
+    assert test[0]["question"] == ["‹question turn 0›", "‹question turn 1›"]
+    assert placeholder(0) == "‹prediction turn 0›"  # the first turn's answer, as JSON's turn 0

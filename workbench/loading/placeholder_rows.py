@@ -75,11 +75,11 @@ def _expanded_columns(infer_cfg: Mapping[str, Any]) -> list[str]:
 def _chat(column: str, mark: str, multiround: bool) -> list[dict[str, str]]:
     """A small chat for an expand_column: empty assistant turns are what multiround answers."""
     if multiround:
-        return [{"role": "user", "content": f"‹{column}{mark} turn 1›"}, {"role": "assistant", "content": ""},
-                {"role": "user", "content": f"‹{column}{mark} turn 2›"}, {"role": "assistant", "content": ""}]
-    return [{"role": "user", "content": f"‹{column}{mark} turn 1›"},
-            {"role": "assistant", "content": f"‹{column}{mark} reply 1›"},
-            {"role": "user", "content": f"‹{column}{mark} turn 2›"}]
+        return [{"role": "user", "content": f"‹{column}{mark} turn 0›"}, {"role": "assistant", "content": ""},
+                {"role": "user", "content": f"‹{column}{mark} turn 1›"}, {"role": "assistant", "content": ""}]
+    return [{"role": "user", "content": f"‹{column}{mark} turn 0›"},
+            {"role": "assistant", "content": f"‹{column}{mark} reply 0›"},
+            {"role": "user", "content": f"‹{column}{mark} turn 1›"}]
 
 
 def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -107,8 +107,8 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     def row(n: int | None, mark: str) -> dict[str, Any]:
         out: dict[str, Any] = {c: f"‹{c}{mark}›" for c in columns}
         if template_kind == "MultiTurnPromptTemplate":
-            out["question"] = [f"‹question{mark} turn {t}›" for t in (1, 2)]
-            out["answer"] = [f"‹answer{mark} turn {t}›" for t in (1, 2)]
+            out["question"] = [f"‹question{mark} turn {t}›" for t in (0, 1)]
+            out["answer"] = [f"‹answer{mark} turn {t}›" for t in (0, 1)]
         if template_kind == "MMPromptTemplate":
             out["content"] = "".join(f"<AIS_{tag}_START>‹{field}{mark}›<AIS_CONTENT_TAG>"
                                      for tag, field in media)
