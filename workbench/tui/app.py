@@ -550,6 +550,10 @@ class WorkbenchApp(App[int]):
         return None
 
     def action_edit(self) -> None:
+        if self.is_web:  # served: an editor would open on the server, not in the browser
+            self.notify("in a browser, edit the config on the server: the page follows every save",
+                        severity="warning")
+            return
         target = self._edit_target()
         if target is None:
             self.notify("nothing to edit: no source location", severity="warning")
@@ -587,6 +591,10 @@ class WorkbenchApp(App[int]):
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
         console.print(frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner))
         svg = console.export_svg(title=f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        if self.is_web:  # served: the browser downloads it (the server's disk is not the user's)
+            self.call_from_thread(self.deliver_text, io.StringIO(svg), save_filename=target.name,
+                                  mime_type="image/svg+xml")
+            return
         try:
             write_atomic(target, svg)
         except OSError as exc:
