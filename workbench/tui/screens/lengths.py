@@ -79,6 +79,7 @@ class LengthsScreen(Screen[Selection | None]):
         self.group: tuple[str, str] | None = None
         self.generation = 0
         self.measuring = False
+        self.plots: dict[str | None, tuple[LengthsPlot, Static]] = {}  # the dataset's models, in order
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -104,12 +105,14 @@ class LengthsScreen(Screen[Selection | None]):
 
     def _build_plots(self) -> None:
         box = self.query_one("#lengths-plots", VerticalScroll)
-        box.remove_children()
-        widgets = []
-        for n, model in enumerate(self.models()):
-            widgets += [LengthsPlot((self.dataset or "", model), id=f"lengths-plot-{n}"),
-                        Static(Text("waiting…", style="italic"), classes="lengths-summary",
-                               id=f"lengths-summary-{n}")]
+        box.remove_children()  # the old widgets go when Textual gets to it: no ids to clash with
+        self.plots = {}
+        widgets: list[Any] = []
+        for model in self.models():
+            plot = LengthsPlot((self.dataset or "", model))
+            words = Static(Text("waiting…", style="italic"), classes="lengths-summary")
+            self.plots[model] = (plot, words)
+            widgets += [plot, words]
         box.mount_all(widgets)
         self.call_after_refresh(self._focus_first_plot)
         for key, summary in self.summaries.items():
@@ -118,9 +121,8 @@ class LengthsScreen(Screen[Selection | None]):
         self._update_head()
 
     def _focus_first_plot(self) -> None:
-        plots = list(self.query(LengthsPlot))
-        if plots:
-            plots[0].focus()
+        if self.plots:
+            next(iter(self.plots.values()))[0].focus()
 
     def _update_head(self) -> None:
         head = Text()
@@ -192,11 +194,9 @@ class LengthsScreen(Screen[Selection | None]):
 
     # -- drawing -------------------------------------------------------------------------------
     def _show(self, key: Key, summary: PairLengths) -> None:
-        models = self.models()
-        if key[1] not in models:
+        if key[0] != self.dataset or key[1] not in self.plots:
             return
-        n = models.index(key[1])
-        plot = self.query_one(f"#lengths-plot-{n}", LengthsPlot)
+        plot, words = self.plots[key[1]]
         distribution = summary.group(self.group)
         plot.show(summary, distribution, self.palette)
         lines = Text()
@@ -206,7 +206,7 @@ class LengthsScreen(Screen[Selection | None]):
         for failure in failure_lines(summary):
             lines.append("\n")
             lines.append(f"✖ {failure}", style=self.palette.error)
-        self.query_one(f"#lengths-summary-{n}", Static).update(lines)
+        words.update(lines)
 
     def _refresh_table(self) -> None:
         table = self.query_one(DataTable)
