@@ -126,6 +126,19 @@ def test_the_app_runs_in_a_browser_and_leaves_nothing_behind(workspace, server):
             assert patient(lambda: "Query for the browser:" in screen.since(mark)), \
                 f"the panes did not follow the saved config: {screen.since(mark)[-2000:]!r}"
             page.screenshot(path=str(shot))
+
+            mark = len(screen.text)
+            page.keyboard.press("t")  # themes switch as in the terminal
+            assert patient(lambda: "theme: workbench-" in screen.since(mark))
+            mark = len(screen.text)
+            page.keyboard.press("e")  # no editor on the server for a browser's user
+            assert patient(lambda: "edit the config on the server" in screen.since(mark))
+            with page.expect_download() as download:
+                page.keyboard.press("x")  # the snapshot goes to the browser, not the server's disk
+            saved = download.value.path()
+            assert download.value.suggested_filename.endswith(".svg")
+            assert Path(saved).read_text(encoding="utf-8").lstrip().startswith("<svg")
+            assert not list(workspace.glob("*.svg"))
         finally:
             context.close()  # the browser goes away: its app must too
     print(f"\nscreenshot of the served app: {shot}")
