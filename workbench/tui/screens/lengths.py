@@ -168,13 +168,15 @@ class LengthsScreen(Screen[Selection | None]):
         self.summaries[message.key] = message.summary
         if message.key[0] == self.dataset:
             self._show(message.key, message.summary)
-        self._refresh_table()
+        if message.summary.done:  # a row a pair, when it is complete (a big suite has thousands of chunks)
+            self._refresh_table()
 
     @on(MeasuringDone)
     def _done(self, message: MeasuringDone) -> None:
         if message.generation == self.generation:
             self.measuring = False
             self.query_one(ProgressBar).add_class("-done")
+            self._refresh_table()
 
     def reload_lengths(self, loaded: Any) -> None:
         """A new good load: measure it afresh (the memo the app passed is already cleared)."""
