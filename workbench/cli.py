@@ -17,6 +17,7 @@ COMMANDS = {
     "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
     "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
     "verify": ("verify", "compare the prompts a finished run recorded with a render"),
+    "serve": ("serve", "the app in a browser, for a team on a shared machine"),
 }
 
 

@@ -11,6 +11,7 @@ from ..core.errors import RenderError
 from ..core.prompt_list import to_json
 from ..core.render import error_source
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
+from .lengths_export import LengthsCollector
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -112,6 +113,8 @@ def write_render_json(result: RenderResult, out: TextIO,
     out.write(f'  "config": {dumps(result.config)},\n')
     out.write('  "renders": [')
     late_errors: list[PairError] = []
+    lengths = LengthsCollector()
+    samples_of = lengths.wrap(samples_of)
     for p, pair in enumerate(result.pairs):
         out.write(",\n    {" if p else "\n    {")
         head = {"dataset": pair.dataset_abbr, "model": pair.model_abbr,
@@ -126,7 +129,7 @@ def write_render_json(result: RenderResult, out: TextIO,
                 out.write(sample_text(sample, "        "))
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
-        out.write("\n      ]\n    }")
+        out.write(f'\n      ],\n      "lengths": {dumps(lengths.summary(pair).summary())}\n    }}')
     out.write("\n  ],\n" if result.pairs else "],\n")
     result.errors.extend(late_errors)
     collect_warnings(result)

@@ -16,6 +16,7 @@ from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 from ..core.visible import visible
 from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
+from .lengths_export import LengthsCollector, write_lengths_markdown
 from .select import label_text
 from .text_export import message_body
 
@@ -107,6 +108,8 @@ def write_render_markdown(result: RenderResult, out: TextIO,
                           samples_of: SamplesOf = lambda pair: pair.samples(),
                           whitespace: bool = False) -> RenderResult:
     out.write(f"# Prompts of {inline_code(result.config)}\n\n")
+    lengths = LengthsCollector()
+    samples_of = lengths.wrap(samples_of)
     for pair in result.pairs:
         out.write(f"## {md_escape(pair.dataset_abbr)} × {md_escape(pair.model_abbr or 'no model')}\n\n")
         out.write(f"*{md_escape(pair.inferencer)}, {md_escape(pair.model_kind)} model*\n\n")
@@ -118,6 +121,7 @@ def write_render_markdown(result: RenderResult, out: TextIO,
             error = stopped_error(pair, exc)
             result.errors.append(error)
             out.write(f"**Rendering stopped:** {md_escape(error.message)}\n\n")
+    write_lengths_markdown(lengths, out, md_escape, fenced)
     collect_warnings(result)
     if result.errors:
         out.write("## Errors\n\n")

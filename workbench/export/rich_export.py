@@ -28,6 +28,7 @@ from ..core.errors import RenderError
 from ..core.result import RenderResult
 from ..core.visible import visible
 from .json_export import collect_warnings, stopped_error
+from .lengths_export import LengthsCollector, lengths_html
 from .select import Selection, label_text
 
 THEME = SVG_EXPORT_THEME
@@ -51,7 +52,7 @@ def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
 
 
 def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, whitespace: bool,
-           progress: Any = None) -> Iterable[RenderableType]:
+           progress: Any = None, lengths: LengthsCollector | None = None) -> Iterable[RenderableType]:
     """The header, the template tree, then every selected request's panes, in order."""
     from ..views.errors import Problem, error_banner
     from ..views.frame import build_frame, frame_panels
@@ -79,6 +80,8 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
                 break
             if progress is not None:
                 progress.advance(1, label)
+            if lengths is not None:
+                lengths.add(pair, sample)
             for r, request in enumerate(sample.requests):
                 if selection.labels and (request.label is None
                                          or label_text(request.label) not in selection.labels):
@@ -103,9 +106,11 @@ def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[A
     out.write(f"<style>\nbody {{ color: {fg}; background-color: {bg}; }}\n"
               "pre { font-family: Menlo, 'DejaVu Sans Mono', consolas, 'Courier New', monospace; "
               "margin: 0 0 1em 0; }\n</style>\n</head>\n<body>\n")
-    for renderable in frames(result, entries, selection, whitespace, progress):
+    lengths = LengthsCollector()
+    for renderable in frames(result, entries, selection, whitespace, progress, lengths):
         console.print(renderable)
         code = console.export_html(theme=THEME, code_format=_FRAGMENT, inline_styles=True, clear=True)
         out.write(f"<pre><code style=\"font-family:inherit\">{code}</code></pre>\n")
+    out.write(lengths_html(lengths))
     out.write("</body>\n</html>\n")
     return collect_warnings(result)

@@ -110,6 +110,8 @@ class WorkbenchApp(App[int]):
         Binding("z", "zoom", "zoom", show=False, tooltip="maximise the focused pane (again to restore)"),
         Binding("r", "reload", "reload", show=False, tooltip="reload now (forgets files that are gone)"),
         Binding("t", "next_theme", "theme", show=False, tooltip="next theme"),
+        Binding("h", "lengths", "lengths", show=False,
+                tooltip="how long the prompts are: a histogram per model, the suite's worst pairs"),
         Binding("1", "focus_pane('tree')", show=False),
         Binding("2", "focus_pane('prompt-list')", show=False),
         Binding("3", "focus_pane('final-input')", show=False),
@@ -142,6 +144,7 @@ class WorkbenchApp(App[int]):
         self._watching: frozenset[Path] = frozenset()
         self._stop_watch: asyncio.Event | None = None
         self._last_search = ""
+        self._lengths_memo: dict = {}  # finished length summaries of the current good load
         if config.deterministic:
             self.animation_level = "none"
         folders = [bundled_themes_dir(), user_themes_dir(), *config.theme_dirs]
@@ -232,6 +235,7 @@ class WorkbenchApp(App[int]):
         prebuilt = message.prebuilt
         if loaded.ok:
             self.good = loaded
+            self._lengths_reloaded(loaded)
             if prebuilt is not None and prebuilt.view != FrameRequest(self.selection, self.options,
                                                                      self._pane_widths()):
                 prebuilt = None  # the user moved, or a pane resized, while it was built
@@ -546,6 +550,10 @@ class WorkbenchApp(App[int]):
         return None
 
     def action_edit(self) -> None:
+        if self.is_web:  # served: an editor would open on the server, not in the browser
+            self.notify("in a browser, edit the config on the server: the page follows every save",
+                        severity="warning")
+            return
         target = self._edit_target()
         if target is None:
             self.notify("nothing to edit: no source location", severity="warning")
@@ -583,12 +591,37 @@ class WorkbenchApp(App[int]):
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
         console.print(frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner))
         svg = console.export_svg(title=f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        if self.is_web:  # served: the browser downloads it (the server's disk is not the user's)
+            self.call_from_thread(self.deliver_text, io.StringIO(svg), save_filename=target.name,
+                                  mime_type="image/svg+xml")
+            return
         try:
             write_atomic(target, svg)
         except OSError as exc:
             self.call_from_thread(self.notify, f"export failed: {exc}", severity="error")
             return
         self.call_from_thread(self.notify, f"exported {target}")
+
+    # -- lengths ----------------------------------------------------------------------------------
+    def action_lengths(self) -> None:
+        if self.good is None or self.good.catalog is None:
+            self.bell()
+            return
+        from .screens.lengths import LengthsScreen  # plotext loads when the screen first opens
+
+        def jump(target: Selection | None) -> None:
+            if target is not None:
+                self._move(lambda c, s: c.normalize(target))
+
+        self.push_screen(LengthsScreen(self.good, self.selection, self.options.palette, self._lengths_memo),
+                         jump)
+
+    def _lengths_reloaded(self, loaded: Loaded) -> None:
+        """A new good load: the lengths measured so far are of the old one."""
+        self._lengths_memo.clear()
+        for screen in self.screen_stack:
+            if hasattr(screen, "reload_lengths"):
+                screen.reload_lengths(loaded)
 
     # -- focus, zoom, help, reload ------------------------------------------------------------
     def action_focus_pane(self, pane: str) -> None:
