@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import RenderError
+from workbench.core.model_classes import iter_model_classes
 from workbench.core.model_input import ModelAdapter
 from workbench.core.notes import Notes
 from workbench.core.prompt_list import PromptList
@@ -106,6 +107,13 @@ def test_every_class_of_the_shipped_model_configs_is_reproduced() -> None:
                "TritonCustomAPI", "MindieStreamApi", "VITAGenerateAPI"}
     assert shipped <= set(wire_classes())
     assert shipped <= {case["class"] for case in GOLDENS.values() if "error" not in case}
+
+
+def test_the_docs_name_every_api_class_reproduced_or_not() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "wire.md").read_text(encoding="utf-8")
+    api = {r.name for r in iter_model_classes() if r.is_api and not r.abstract}
+    missing = sorted(name for name in api | set(wire_classes()) if f"`{name}`" not in docs)
+    assert not missing, f"docs/wire.md does not say what happens to {missing}"
 
 
 def test_credentials_never_appear() -> None:
