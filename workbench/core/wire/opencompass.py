@@ -65,16 +65,18 @@ def _gemini_contents(call: WireCall, items: list[Mapping[str, Any]]) -> list[dic
     for item in items:
         if item["role"] == "SYSTEM":
             system = item["prompt"]
-    contents, last = [], None
+    contents: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
     for item in items:
         text = item["prompt"] if system is None else f"{system}\n{item['prompt']}"
-        last = {"parts": [{"text": text}]}
+        message: dict[str, Any] = {"parts": [{"text": text}]}
+        last = message
         if item["role"] == "HUMAN":
-            last["role"] = "user"
-            contents.append(last)
+            message["role"] = "user"
+            contents.append(message)
         elif item["role"] == "BOT":
-            last["role"] = "model"
-            contents.append(last)
+            message["role"] = "model"
+            contents.append(message)
     if last is None or last.get("role") != "user":
         what = "no message" if last is None else f"a {items[-1]['role']} message"
         raise RenderError(f"Gemini refuses an input that ends on {what} (assert msg['role'] in "
@@ -126,24 +128,18 @@ def bailing(call: WireCall) -> Wire:
 
 # -- TeleChat / TeleChatStream: requests with a signed Authorization -----------------------------
 
-def _telechat_endpoint(cfg: Mapping[str, Any]) -> str:
-    return str(cfg.get("url") or TELECHAT_URL_VAR)
-
-
-def _telechat_headers() -> dict[str, str]:
-    return {**JSON_HEADERS, "X-APP-ID": REDACTED, "Authorization": REDACTED}
-
-
-def _telechat_kwargs(call: WireCall, default: dict[str, Any]) -> dict[str, Any]:
+def _telechat(call: WireCall, messages: list[dict[str, Any]], stream: bool,
+              defaults: Mapping[str, Any]) -> Wire:
+    body: dict[str, Any] = {"model": call.cfg.get("path"), "messages": messages, "stream": stream}
     value = call.cfg.get("generation_kwargs")
-    return dict(default) if value is None else kwargs_of(call)
+    body.update(dict(defaults) if value is None else kwargs_of(call))
+    headers = {**JSON_HEADERS, "X-APP-ID": REDACTED, "Authorization": REDACTED}
+    return Wire(str(call.cfg.get("url") or TELECHAT_URL_VAR), body, headers)
 
 
 def telechat(call: WireCall) -> Wire:
     messages = _user(call.model_input) if isinstance(call.model_input, str) else _mapped(as_items(call))
-    body: dict[str, Any] = {"model": call.cfg.get("path"), "messages": messages, "stream": False}
-    body.update(_telechat_kwargs(call, TELECHAT_KWARGS))
-    return Wire(_telechat_endpoint(call.cfg), body, _telechat_headers())
+    return _telechat(call, messages, False, TELECHAT_KWARGS)
 
 
 def telechat_stream(call: WireCall) -> Wire:
@@ -152,9 +148,7 @@ def telechat_stream(call: WireCall) -> Wire:
     else:  # any role but HUMAN and BOT is sent as system
         roles = {"HUMAN": "user", "BOT": "assistant"}
         messages = [{"role": roles.get(i["role"], "system"), "content": i["prompt"]} for i in as_items(call)]
-    body: dict[str, Any] = {"model": call.cfg.get("path"), "messages": messages, "stream": True}
-    body.update(_telechat_kwargs(call, TELECHAT_STREAM_KWARGS))
-    return Wire(_telechat_endpoint(call.cfg), body, _telechat_headers())
+    return _telechat(call, messages, True, TELECHAT_STREAM_KWARGS)
 
 
 # -- BlueLMAPI: the key travels in the body ------------------------------------------------------
