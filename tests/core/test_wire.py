@@ -135,6 +135,13 @@ def test_an_input_over_max_seq_len_is_refused_as_the_class_refuses_it() -> None:
         wire_for(_call(case))
 
 
+def test_a_max_seq_len_that_is_no_number_is_refused() -> None:
+    case = dict(GOLDENS["openai gpt-4 chat"])
+    case["cfg"] = dict(case["cfg"], max_seq_len=None)
+    with pytest.raises(RenderError, match="max_seq_len=None is not a number"):
+        wire_for(_call(case))
+
+
 @pytest.mark.parametrize("name", ["vllm chat", "tgi general config", "triton stream config",
                                   "mindie stream config", "bluelm key and system"])
 def test_without_generation_kwargs_the_class_fails_and_so_do_we(name: str) -> None:

@@ -67,6 +67,10 @@ def _text(value: Any) -> str:
 
 def _max_tokens(call: WireCall, input_tokens: int) -> int | None:
     max_seq_len = call.cfg.get("max_seq_len", 16384)
+    if not isinstance(max_seq_len, int | float) or isinstance(max_seq_len, bool):
+        raise RenderError(f"{call.class_name} compares each input's token count with max_seq_len, and "
+                          f"max_seq_len={max_seq_len!r} is not a number (TypeError): no request is sent",
+                          hint="max_seq_len=16384 (the class's default), or leave it out")
     mode = call.cfg.get("mode", "none")
     if mode == "none" and input_tokens > max_seq_len:
         raise RenderError(f"the input has {input_tokens} tokens, over max_seq_len {max_seq_len}: "
