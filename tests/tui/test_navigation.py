@@ -294,3 +294,31 @@ async def test_b_shows_an_api_models_request_on_the_wire():
         assert "no HTTP request" in pane_text(app, "final-input")
         await press(pilot, "b")
         assert "no HTTP request" not in pane_text(app, "final-input")
+
+
+async def test_b_shows_each_api_class_own_request_and_why_there_is_none(workspace):
+    config = workspace / "eval_wire.py"
+    config.write_text(
+        "from mmengine.config import read_base\n"
+        "from opencompass.models import Gemini, OpenAISDKStreaming\n"
+        "with read_base():\n"
+        "    from .datasets.qa_gen import qa_datasets\n"
+        "datasets = [*qa_datasets]\n"
+        "meta = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)])\n"
+        "models = [dict(type=Gemini, abbr='gemini', path='gemini-pro', key='ENV', meta_template=meta,\n"
+        "               max_out_len=100),\n"
+        "          dict(type=OpenAISDKStreaming, abbr='kimi', path='kimi-k2', meta_template=meta,\n"
+        "               stream=False)]\n",
+        encoding="utf-8")
+    app = make_app(config)
+    async with app.run_test(size=(120, 48)) as pilot:
+        await settle(pilot)
+        assert app.selection.model == "gemini"
+        await press(pilot, "b")
+        text = pane_text(app, "final-input")
+        assert "POST https://generativelanguage.googleapis.com/v1beta/models/gemini-pro:generateContent" in text
+        assert "key=‹redacted›" in text and '"maxOutputTokens": 2048' in text
+        assert "Gemini ignores max_out_len (100)" in text
+        await press(pilot, "m")  # a config with which the class sends nothing says why
+        text = pane_text(app, "final-input")
+        assert "OpenAISDKStreaming with stream=False" in text and "POST " not in text

@@ -20,7 +20,7 @@ from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError, UnsupportedError
 from .inferencers import Engine, Plan, build_plan
 from .memo import RoundCache
-from .model_input import API, ModelAdapter
+from .model_input import ModelAdapter
 from .model_text import ModelText
 from .notes import AIS_VERSION, OC_VERSION, Notes
 from .prompt_list import FillPairs, iter_texts
@@ -32,7 +32,7 @@ from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .text import ICE, ROW, Origin, PStr
 from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
-from .wire import WireCall, wire_for
+from .wire import WireCall, model_wire_warnings, row_max_out_len, wire_class, wire_for
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -178,6 +178,9 @@ class PairRenderer:
         self._engines: dict[bool, Engine] = {}
         fast = self.engine(False)
         self.model_kind = fast.model.kind
+        info = fast.model.info
+        self.wire_class = info.name if info is not None and info.is_api and wire_class(info.name) else None
+        self.wire_framework = info.framework if info is not None else None
         if model is not None and model.framework != dataset.framework:
             names = {AISBENCH: "AISBench", "opencompass": "OpenCompass"}
             self.notes.warn(
@@ -420,8 +423,8 @@ class PairRenderer:
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
-            if self.model_kind == API:
-                requests = [self._with_wire(r) for r in requests]
+            if self.wire_class is not None:
+                requests = [self._with_wire(index, r) for r in requests]
         if self.options.predictions is not None:
             requests = [self._with_recorded_output(index, r) for r in requests]
         if self.tally is not None:
@@ -437,17 +440,15 @@ class PairRenderer:
             return request
         return replace(request, extra=(*request.extra, ("recorded_output", answer)))
 
-    def _with_wire(self, request: Request) -> Request:
+    def _with_wire(self, index: int, request: Request) -> Request:
         """An API model's request with the HTTP request its class would send (``wire``)."""
         spec = self.model_spec
-        if spec is None or self.model_text is None:
+        if spec is None or self.model_text is None or self.wire_class is None:
             return request
         counter = self.model_text.counter
-        inferencer = self.infer_cfg.get("inferencer") or {}
-        max_out_len = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
-        call = WireCall(type_name(spec.cfg.get("type", "")), spec.cfg, request.model_input,
-                        max_out_len if isinstance(max_out_len, int) else None, counter.count,
-                        exact=bool(getattr(counter, "exact", False)))
+        call = WireCall(self.wire_class, spec.cfg, request.model_input, self._wire_max_out_len(index),
+                        counter.count, exact=bool(getattr(counter, "exact", False)),
+                        ppl=request.label is not None)
         try:
             wire = wire_for(call)
         except RenderError as exc:
@@ -456,6 +457,21 @@ class PairRenderer:
         if wire is None:
             return request
         return replace(request, extra=(*request.extra, ("wire", wire)))
+
+    def _wire_max_out_len(self, index: int) -> Any:
+        """The ``max_out_len`` the inferencer hands the class (see ``WireCall``)."""
+        spec = self.model_spec
+        assert spec is not None
+        if self.wire_framework == AISBENCH:
+            # AISBench: a test row's own max_out_len, when reader_cfg lists that column, wins
+            row = self.splits.test[index]
+            if "max_out_len" not in self.reader.input_columns or "max_out_len" not in row:
+                return None
+            mode = str(self.plan.cfg.get("infer_mode", "every"))
+            return row_max_out_len(row["max_out_len"], self.inferencer, mode)
+        inferencer = self.infer_cfg.get("inferencer") or {}
+        value = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
+        return value if isinstance(value, int) else None
 
     def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The same requests with provenance, for token counts by section (None where unavailable)."""
@@ -573,5 +589,8 @@ def render_workspace(
             result.pairs.append(pair)
             for message in pair.notes.messages:
                 result.warnings.append(PairWarning(dataset.abbr, pair.model_abbr, message))
+    if options is None or options.measure:  # once per model, not per dataset
+        for model in models:
+            result.warnings += [PairWarning(None, model.abbr, m) for m in model_wire_warnings(model)]
     return result
 

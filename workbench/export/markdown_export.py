@@ -93,7 +93,9 @@ def write_request_markdown(sample: Sample, request: Request, out: TextIO, whites
 
 def _problem(item: PairError | PairWarning) -> str:
     pair = ""
-    if item.dataset or item.model:
+    if item.dataset is None and item.model:
+        pair = f"model {md_escape(item.model)}: "
+    elif item.dataset or item.model:
         pair = f"{md_escape(item.dataset or '')} × {md_escape(item.model or 'no model')}: "
     where = ""
     if isinstance(item, PairError) and item.file:

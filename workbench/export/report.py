@@ -13,6 +13,8 @@ from ..core.visible import visible
 
 
 def _pair(item: Any) -> str:
+    if getattr(item, "dataset", None) is None and getattr(item, "model", None):
+        return f"[model {item.model}] "  # said once per model (e.g. its requests on the wire)
     if getattr(item, "dataset", None) or getattr(item, "model", None):
         return f"[{item.dataset} × {item.model or 'no model'}] "
     return ""

@@ -52,7 +52,10 @@ def select(result: RenderResult, selection: Selection) -> tuple[RenderResult, li
         return selection.wants_pair(item.dataset, item.model)
 
     narrowed.errors = [e for e in result.errors if keep(e)]
-    narrowed.warnings = [w for w in result.warnings if keep(w)]
+    models = {pair.model_abbr for pair in narrowed.pairs}
+    # a model's own warning (dataset None) stays while any of its pairs is selected
+    narrowed.warnings = [w for w in result.warnings
+                         if keep(w) and (w.dataset is not None or w.model is None or w.model in models)]
     return narrowed, entries
 
 

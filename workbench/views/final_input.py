@@ -88,15 +88,19 @@ def messages_view(messages: Sequence[Any], opts: ViewOptions) -> RenderableType:
     return table
 
 
-def wire_view(request: Request, opts: ViewOptions) -> RenderableType:
-    """The request as the server gets it: endpoint and JSON body (credentials redacted)."""
+def wire_view(request: Request, opts: ViewOptions, notes: Sequence[str] = ()) -> RenderableType:
+    """The request as the server gets it: endpoint and JSON body (credentials redacted).
+
+    ``notes`` are the model's wire warnings (why there is no request, or what it ignores).
+    """
     wire = wire_of(request)
+    said = [Text("⚠ " + one_line(n, 400), style=opts.palette.style("warning")) for n in notes]
     if wire is None:
-        return Group(faint("(no HTTP request: the model is not an API model, or its class's request is "
-                           "not reproduced)", opts), final_input_body(request, opts))
+        why = said or [faint("(no HTTP request: the model is not an API model)", opts)]
+        return Group(*why, final_input_body(request, opts))
     head = f"POST {wire.endpoint}" + ("" if wire.exact else "  (max_tokens from an estimated count)")
     return Group(Rule(one_line(head, 200), style=opts.palette.style("faint"), characters="┄", align="left"),
-                 styled(body_text(wire), opts))
+                 *said, styled(body_text(wire), opts))
 
 
 def recorded_output(request: Request) -> str | None:
@@ -118,9 +122,9 @@ def answer_view(request: Request, opts: ViewOptions) -> RenderableType:
     return Group(rule, styled(answer, opts) if answer else faint("(empty string)", opts))
 
 
-def final_input_view(request: Request, opts: ViewOptions) -> RenderableType:
+def final_input_view(request: Request, opts: ViewOptions, wire_notes: Sequence[str] = ()) -> RenderableType:
     if opts.wire:
-        view = wire_view(request, opts)
+        view = wire_view(request, opts, wire_notes)
     elif opts.provenance:
         view = Group(legend(opts), final_input_body(request, opts))
     else:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from ..core.errors import WorkbenchError
 from ..core.result import Request, Sample
+from ..core.wire import model_wire_warnings
 from .errors import Problem, problem_text
 from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
 from .options import ViewOptions
@@ -128,7 +129,8 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     if opts.side_by_side:
         final, final_title = _side_by_side(catalog, sel, opts)
     else:
-        final = final_input_view(request, mopts)
+        wire_notes = model_wire_warnings(pair.model_spec) if opts.wire and pair.model_spec else []
+        final = final_input_view(request, mopts, wire_notes)
         final_title = (f"Final input · {one_line(model_name, 40)} · {pair.model_kind} · "
                        f"{input_length(request):,} chars{which}")
     timeline = timeline_view(sample, sel.request, mopts)
