@@ -43,6 +43,9 @@ def message_body(message: Any) -> tuple[str | None, str]:
     if not isinstance(message, dict):
         return None, message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
     role = message.get("role")
+    if role is None and "content" not in message and "prompt" not in message:
+        # a content part (VITA's multimodal input is a list of them), shown whole
+        return None, json.dumps(message, ensure_ascii=False)
     body = message.get("content", message.get("prompt"))
     if not isinstance(body, str):
         body = json.dumps(body, ensure_ascii=False)
