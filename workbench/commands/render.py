@@ -70,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The Workspace of the inputs and its full RenderResult (load errors first in its errors)."""
+    """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
     from ..core.render import render_workspace
-    from ..core.result import PairError
+    from ..core.result import PairError, PairWarning
 
     workspace = load(args)
     result = render_workspace(workspace.datasets, workspace.models,
@@ -80,6 +80,7 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
                               options=render_options(args))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
+    result.warnings[:0] = [PairWarning(None, None, message) for message in workspace.warnings]
     return workspace, result
 
 
