@@ -9,11 +9,18 @@ from pathlib import Path
 
 class HelpFormatter(argparse.HelpFormatter):
     """Wraps each line of a description or epilog on its own, so an epilog can end with an
-    ``example:`` line of its own."""
+    ``example:`` line of its own; example lines and indented lines (a table of commands) are
+    kept as written, so a command can be copied whole and columns stay aligned."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(super(HelpFormatter, self)._fill_text(line, width, indent) if line else ""
-                         for line in text.split("\n"))
+        return "\n".join(self._fill_line(line, width, indent) for line in text.split("\n"))
+
+    def _fill_line(self, line: str, width: int, indent: str) -> str:
+        if not line:
+            return ""
+        if line.startswith(("example:", " ")):
+            return indent + line
+        return super()._fill_text(line, width, indent)
 
 
 def at_least(low: float, kind: type = int):
