@@ -4,7 +4,7 @@ For each case (a list of rows), records what ``Dataset.from_list(rows).to_list()
 and what ``load_dataset('json')`` returns for the same rows written as JSONL (or the error
 each raises), into ``tests/core/data/arrow_goldens.json``.
 
-    /work/fwenv/bin/python tools/gen_arrow_goldens.py
+    $FWENV/bin/python tools/gen_arrow_goldens.py
 """
 
 from __future__ import annotations

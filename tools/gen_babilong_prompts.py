@@ -2,7 +2,7 @@
 post-prompt, and the template that joins them to the context and question) as package data
 for the native BabiLong reader:
 
-    /work/fwenv/bin/python tools/gen_babilong_prompts.py
+    $FWENV/bin/python tools/gen_babilong_prompts.py
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Run in the framework venv (tools/setup_fwenv.sh), never in tests:
 
-    /work/fwenv/bin/python tools/gen_chat_template_goldens.py
+    $FWENV/bin/python tools/gen_chat_template_goldens.py
 
 For every template in tests/chat_templates/ (real ones, see SOURCES.md), the workbench's
 built-ins and a few feature probes, it builds a model folder (tokenizer.json from

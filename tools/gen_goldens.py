@@ -3,11 +3,11 @@
 Runs the REAL OpenCompass 0.5.4 / AISBench 3.1.20260630 prompt pipelines on the
 committed case inputs and writes what they would send to a model as
 ``tests/parity/cases/<case_id>/expected.json`` (schema ``prompt-workbench/render@1``,
-see shared/spec/render-json.md, plus a top-level ``framework_errors`` list).
+see docs/render-json.md, plus a top-level ``framework_errors`` list).
 
 It must run with the framework venv made by ``tools/setup_fwenv.sh``::
 
-    bash tools/setup_fwenv.sh && /work/fwenv/bin/python tools/gen_goldens.py
+    bash tools/setup_fwenv.sh "$FWENV" && $FWENV/bin/python tools/gen_goldens.py
 
 Nothing here is imported by Prompt Workbench or its tests; the tests only read
 the committed JSON.  No framework code is copied: this harness imports the

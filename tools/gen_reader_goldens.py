@@ -14,7 +14,7 @@ rows}}`` for a ``DatasetDict``, rows as ``Dataset.to_list()`` gives them; or ``{
 
 Run it in the framework venv (tools/setup_fwenv.sh):
 
-    /work/fwenv/bin/python tools/gen_reader_goldens.py [CASE_NAME ...]
+    $FWENV/bin/python tools/gen_reader_goldens.py [CASE_NAME ...]
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ against.  The tests themselves never import numpy, nltk or rank_bm25.
 
 Set-up (a scratch venv, never a project dependency)::
 
-    python3 -m venv /work/scratch-venv
-    /work/scratch-venv/bin/pip install "numpy>=1.23.4,<2" nltk rank_bm25==0.2.2
+    python3 -m venv $SCRATCH_VENV
+    $SCRATCH_VENV/bin/pip install "numpy>=1.23.4,<2" nltk rank_bm25==0.2.2
     # NLTK's punkt_tab English model must be findable, e.g. under $NLTK_DATA:
     #   $NLTK_DATA/tokenizers/punkt_tab/english/{abbrev_types.txt,
     #       collocations.tab,ortho_context.tab,sent_starters.txt}
-    NLTK_DATA=... /work/scratch-venv/bin/python tools/gen_retriever_goldens.py
+    NLTK_DATA=... $SCRATCH_VENV/bin/python tools/gen_retriever_goldens.py
 
 With nltk >= 3.10 it writes random_retriever_goldens.json and bm25_goldens.json;
 run it again from a venv with nltk 3.9.x (same numpy and rank_bm25) to write

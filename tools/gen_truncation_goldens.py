@@ -2,7 +2,7 @@
 
 Run in the framework venv (tools/setup_fwenv.sh), never in tests:
 
-    /work/fwenv/bin/python tools/gen_truncation_goldens.py
+    $FWENV/bin/python tools/gen_truncation_goldens.py
 
 Each case builds a real retriever (FixKRetriever) and a real model wrapper with
 ``tokenizer_only=True`` over a model folder made from tests/chat_templates/tokenizer_fixture.py,

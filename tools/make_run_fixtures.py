@@ -7,7 +7,7 @@ fixed text: no weights, no network), so ``<run>/predictions/<model>/<dataset>.js
 written by OpenCompass's own inferencers and output handlers. A second run is split into
 shards (``gsm8k_0.json``, ``gsm8k_1.json``) the way the size partitioner splits a dataset.
 
-    /work/fwenv/bin/python tools/make_run_fixtures.py
+    $FWENV/bin/python tools/make_run_fixtures.py
 """
 
 from __future__ import annotations

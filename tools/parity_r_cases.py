@@ -3,7 +3,7 @@ shipped configs use, and the template/dataset quirks met in them (issue 9).
 
 Imported by ``tools/make_parity_cases.py`` (run it with the framework venv)::
 
-    /work/fwenv/bin/python tools/make_parity_cases.py --only r_raw_basic ...
+    $FWENV/bin/python tools/make_parity_cases.py --only r_raw_basic ...
 
 Same conventions as ``tools/parity_x_cases.py``: a case is (case_id, framework, doc,
 datasets, rows[, extra models]); every case renders against its framework's five model

@@ -5,7 +5,7 @@ AISBench model classes, multimodal rows with several images).
 Imported by ``tools/make_parity_cases.py`` (run it with the framework venv; the
 configs are written from real framework classes, so imports come out by name)::
 
-    /work/fwenv/bin/python tools/make_parity_cases.py --only x_chat_string_rows ...
+    $FWENV/bin/python tools/make_parity_cases.py --only x_chat_string_rows ...
 
 Each case is a list of dataset dicts plus rows; every case renders against the five
 model kinds of its framework (``x_ais_model_classes`` adds three AISBench API

@@ -7,7 +7,7 @@ A config "uses" a class when one of its dataset dicts (a ``dict(...)`` or ``{...
 are read with ``ast``, never run. Writes ``docs/data/dataset_class_ranking.json``
 (read by tools/readers_doc.py, which writes docs/readers.md):
 
-    /work/fwenv/bin/python tools/rank_dataset_classes.py [CONFIGS_DIR]
+    $FWENV/bin/python tools/rank_dataset_classes.py [CONFIGS_DIR]
 """
 
 from __future__ import annotations

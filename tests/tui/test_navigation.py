@@ -175,18 +175,6 @@ async def test_a_tree_node_shows_and_edits_its_own_line(tmp_path, monkeypatch):
         assert file.endswith("datasets/qa_gen.py") and log.read_text().split() == ["+21", file]
 
 
-async def test_export_writes_an_svg_of_the_panes(tmp_path):
-    app = make_app(export_dir=tmp_path)
-    async with app.run_test() as pilot:
-        await settle(pilot)
-        await pilot.press("x")
-        await app.workers.wait_for_complete([w for w in app.workers if w.group == "export"])
-        files = list(tmp_path.glob("*.svg"))
-        assert [f.name for f in files] == ["workbench-qa-chatml-7b-sample0-request0.svg"]
-        svg = files[0].read_text()
-        assert "PromptList" in svg and "Final" in svg
-
-
 async def test_zoom_help_and_palette_open_and_close():
     app = make_app()
     async with app.run_test() as pilot:

@@ -9,11 +9,33 @@ from pathlib import Path
 
 class HelpFormatter(argparse.HelpFormatter):
     """Wraps each line of a description or epilog on its own, so an epilog can end with an
-    ``example:`` line of its own."""
+    ``example:`` line of its own; example lines and indented lines (a table of commands) are
+    kept as written, so a command can be copied whole and columns stay aligned."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(super(HelpFormatter, self)._fill_text(line, width, indent) if line else ""
-                         for line in text.split("\n"))
+        return "\n".join(self._fill_line(line, width, indent) for line in text.split("\n"))
+
+    def _fill_line(self, line: str, width: int, indent: str) -> str:
+        if not line:
+            return ""
+        if line.startswith(("example:", " ")):
+            return indent + line
+        return super()._fill_text(line, width, indent)
+
+
+def at_least(low: float, kind: type = int):
+    """An argparse type: a number of ``kind`` no smaller than ``low`` (else a usage error)."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {low} or more")
+        return value
+
+    return parse
 
 
 def demo_config() -> Path:
@@ -37,7 +59,7 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat-template", metavar="FILE|NAME", default=None,
                         help="render chat-template models with this Jinja file, a named template of "
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=at_least(0.1, float), default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
     parser.add_argument("--run", metavar="RUN_DIR", default=None,
                         help="an OpenCompass run folder: its recorded model outputs feed multi-turn "
@@ -92,6 +114,30 @@ def run_outputs(run_dir: str | None):
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def data_file_problem(data: list[str]) -> str | None:
+    """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
+    from ..loading.sample_rows import DataArg
+
+    for text in data:
+        arg = DataArg.parse(text)
+        given = text.partition("=")[2] if arg.abbr is not None else text
+        if not given or not arg.path.exists():
+            return f"--data {text}: no such file (hint: --data FILE for every dataset, or ABBR=FILE for one)"
+    return None
+
+
+def data_abbr_problem(data: list[str], datasets: list[str]) -> str | None:
+    """A ``--data ABBR=FILE`` whose ABBR names none of the loaded datasets (it would be ignored)."""
+    from ..loading.sample_rows import DataArg
+
+    for text in data:
+        abbr = DataArg.parse(text).abbr
+        if abbr is not None and abbr not in datasets:
+            known = ", ".join(sorted(set(datasets))[:12]) or "none"
+            return f"--data {text}: no dataset is named {abbr!r} (datasets: {known})"
+    return None
 
 
 def report_errors(errors) -> None:

@@ -9,14 +9,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
-from .common import HelpFormatter, add_inputs, demo_config, load, render_options
+from .common import (
+    HelpFormatter,
+    add_inputs,
+    at_least,
+    data_abbr_problem,
+    data_file_problem,
+    demo_config,
+    load,
+    render_options,
+)
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """--jobs and --quiet: how the render runs, never what it outputs."""
-    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    parser.add_argument("--jobs", "-j", type=at_least(1), default=1, metavar="N",
                         help="render in N worker processes (same output, in the same order)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no warnings on stderr (errors still shown)")
@@ -26,8 +35,6 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argp
     """The arguments of a command with ``add_run_options``; the config worker starts booting
     while the rest of the workbench is imported."""
     args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error("--jobs must be 1 or more")
     from ..loading.worker import prestart
 
     prestart()
@@ -63,16 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--token-sections", action="store_true",
                      help="count tokens by section (meta template, examples, test row) in json too; "
                      "text, markdown, html and svg always do")
-    out.add_argument("--width", type=int, default=100, metavar="COLUMNS",
+    out.add_argument("--width", type=at_least(40), default=100, metavar="COLUMNS",
                      help="html/svg: the width of the recorded panes (default 100)")
     add_run_options(parser)
     return parser
 
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The Workspace of the inputs and its full RenderResult (load errors first in its errors)."""
+    """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
     from ..core.render import render_workspace
-    from ..core.result import PairError
+    from ..core.result import PairError, PairWarning
 
     workspace = load(args)
     result = render_workspace(workspace.datasets, workspace.models,
@@ -80,6 +87,7 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
                               options=render_options(args))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
+    result.warnings[:0] = [PairWarning(None, None, message) for message in workspace.warnings]
     return workspace, result
 
 
@@ -107,8 +115,14 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     from ..export.select import Selection
     from ..export.stream import select
 
+    problem = data_file_problem(args.data)
+    if problem:
+        return usage_error(prog, problem)
     selection = Selection.from_args(args)
-    full = render_inputs(args)
+    workspace, full = load_and_render(args)
+    problem = None if workspace.errors else data_abbr_problem(args.data, [d.abbr for d in workspace.datasets])
+    if problem:
+        return usage_error(prog, problem)
     failed = check_selection(prog, full, selection)
     if failed is not None:
         return failed

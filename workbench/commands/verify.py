@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs
+from .common import HelpFormatter, add_inputs, at_least, data_file_problem
 
 SCHEMA = "prompt-workbench/verify@1"
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="render this config instead of the one the run saved")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
                         help="text: a summary and the first differences (default); json: for machines")
-    parser.add_argument("--max-diffs", type=int, default=3, metavar="N",
+    parser.add_argument("--max-diffs", type=at_least(0), default=3, metavar="N",
                         help="differences shown per dataset × model (default 3)")
     return parser
 
@@ -65,8 +65,11 @@ def run(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.configs:
         parser.error("give the config with --config FILE (RUN_DIR is the only positional argument)")
-    if args.max_diffs < 0:
-        parser.error("--max-diffs must be 0 or more")
+    problem = data_file_problem(args.data)
+    if problem:
+        from .render import usage_error
+
+        return usage_error(parser.prog, problem)
     from ..core.errors import ConfigError
     from ..export.report import error_line
     from ..loading.run_folder import read_run

@@ -144,7 +144,7 @@ def multiround_requests(engine: Engine, index: int, chat: list, notes: Notes) ->
     """GenInferencer(multiround=True): each empty assistant message of raw messages, in turn.
 
     The history of turn k holds the model's answers to turns 0..k-1 (stand-ins or
-    ``--predictions``), as ``_generate_multiround`` writes each answer back into the chat.
+    ``--run RUN_DIR``), as ``_generate_multiround`` writes each answer back into the chat.
     """
     if engine.model.kind == LM:
         # GenInferencer parses every prompt before generating (parsed_entries), and a local

@@ -1,4 +1,4 @@
-"""What a render produces; the JSON contract (render-json.md) is a view of these."""
+"""What a render produces; the JSON contract (docs/render-json.md) is a view of these."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``render --format json``: the public contract of render-json.md, streamed."""
+"""``render --format json``: the public contract of docs/render-json.md, streamed."""
 
 from __future__ import annotations
 

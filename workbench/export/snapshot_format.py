@@ -14,7 +14,7 @@ is written after ``|`` with these marks, so the encoding is one-to-one:
 ``\\r``                  a carriage return
 ======================  =========================================================
 
-Layout (documented for users in README.md, "Snapshot files")::
+Layout (documented for users in docs/snapshots.md, "Snapshot files")::
 
     # prompt-workbench snapshot 1
     # dataset: "gsm8k"

@@ -23,6 +23,7 @@ from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file
 from .data_files import recording_reads
+from .duplicates import one_per_abbr
 from .model_assets import asset_files, chat_template_value, model_assets
 from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
 
@@ -178,6 +179,7 @@ class Loader:
         root_dirs = config_roots(roots)
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
+        dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
@@ -191,6 +193,7 @@ class Loader:
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
                 self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python)
+            dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
             path = Path(model_file)
@@ -206,8 +209,14 @@ class Loader:
                 workspace.warnings.append(f"{path.name}: defines no `models` list")
             raw_models += [(entry, path) for entry in result["models"]]
         override = chat_template_value(chat_template) if chat_template else None
+        model_configs: list[Path] = []
         for entry, config in raw_models:
             self._add_model(entry, config, workspace, override)
+            model_configs += [config] * (len(workspace.models) - len(model_configs))
+        workspace.datasets = one_per_abbr(workspace.datasets, dataset_configs, "dataset", workspace.errors,
+                                          workspace.warnings.append)
+        workspace.models = one_per_abbr(workspace.models, model_configs, "model", workspace.errors,
+                                        workspace.warnings.append)
         return workspace
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -39,6 +38,7 @@ from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
 from .config import AppConfig
 from .editor import editor_command
+from .exports import default_export_dir, export_name, export_target, write_atomic
 from .footer import WorkbenchFooter
 from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
 from .panes.template_tree import TemplateTree
@@ -106,7 +106,7 @@ class WorkbenchApp(App[int]):
                 tooltip="copy the final input to the clipboard (OSC 52: works over SSH)"),
         Binding("e", "edit", "edit", show=False,
                 tooltip="open the selected node's file at its line in $EDITOR"),
-        Binding("x", "export", "export", show=False, tooltip="export the current view as an SVG snapshot"),
+        Binding("x", "export", "export", show=False, tooltip="export the view as an SVG (asks where)"),
         Binding("z", "zoom", "zoom", show=False, tooltip="maximise the focused pane (again to restore)"),
         Binding("r", "reload", "reload", show=False, tooltip="reload now (forgets files that are gone)"),
         Binding("t", "next_theme", "theme", show=False, tooltip="next theme"),
@@ -145,6 +145,7 @@ class WorkbenchApp(App[int]):
         self._stop_watch: asyncio.Event | None = None
         self._last_search = ""
         self._lengths_memo: dict = {}  # finished length summaries of the current good load
+        self._export_folder: Path | None = None  # where the last `x` wrote: the next one offers it
         if config.deterministic:
             self.animation_level = "none"
         folders = [bundled_themes_dir(), user_themes_dir(), *config.theme_dirs]
@@ -572,18 +573,31 @@ class WorkbenchApp(App[int]):
         self.request_load()
 
     def action_export(self) -> None:
+        """Ask where to write the SVG of the view (by default outside the working tree)."""
         if self.frame is None:
             self.bell()
             return
-        self._export(self.frame, self.good.tree if self.good else (), self.options, self.size.width)
+        frame, opts, width = self.frame, self.options, self.size.width
+        tree = self.good.tree if self.good else ()
+        name = export_name(frame.selection)
+        if self.is_web:  # served: the browser downloads it under this name, nothing to ask
+            self._export(frame, tree, opts, width, Path(name))
+            return
+        folder = self._export_folder or self.config.export_dir or default_export_dir()
+
+        def answer(value: str | None) -> None:
+            if value is None or not value.strip():
+                return
+            target = export_target(value, Path.cwd(), name)
+            self._export_folder = target.parent
+            self._export(frame, tree, opts, width, target)
+
+        self.push_screen(AskScreen("Export the view as SVG to (Enter writes, Escape cancels):", "a file path",
+                                   value=str(folder / name), blink=not self.config.deterministic), answer)
 
     @work(thread=True, group="export", exit_on_error=False)
-    def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int) -> None:
-        sel = frame.selection
-        name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"workbench-{sel.dataset}-{sel.model or 'no-model'}-"
-                                                 f"sample{sel.sample}-request{sel.request}")
-        folder = self.config.export_dir or Path.cwd()
-        target = folder / f"{name}.svg"
+    def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int,
+                target: Path) -> None:
         console = Console(record=True, width=max(width, 60), file=io.StringIO(), color_system="truecolor",
                           force_terminal=True, legacy_windows=False)
         banner = None
@@ -598,9 +612,9 @@ class WorkbenchApp(App[int]):
         try:
             write_atomic(target, svg)
         except OSError as exc:
-            self.call_from_thread(self.notify, f"export failed: {exc}", severity="error")
+            self.call_from_thread(self.notify, f"export failed: {one_line(str(exc), 200)}", severity="error")
             return
-        self.call_from_thread(self.notify, f"exported {target}")
+        self.call_from_thread(self.notify, f"exported {one_line(str(target), 200)}")
 
     # -- lengths ----------------------------------------------------------------------------------
     def action_lengths(self) -> None:
@@ -714,15 +728,6 @@ class Prebuilt:
     view: FrameRequest
     frame: Frame
     lines: dict[str, list]
-
-
-def write_atomic(target: Path, text: str) -> None:
-    """Write ``text`` so a reader sees the old file or the new one, never half."""
-    from ..export.atomic import atomic_write
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(target) as out:
-        out.write(text)
 
 
 def create_app(inputs: Inputs, **settings) -> WorkbenchApp:

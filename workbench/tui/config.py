@@ -17,7 +17,8 @@ class AppConfig:
     watch: bool = True  # tests turn the watcher off for snapshots
     deterministic: bool = False  # tests: no cursor blink, no animation, no toasts' timers matter
     theme_dirs: tuple[Path, ...] = ()  # extra folders of *.toml themes (after the bundled and user ones)
-    export_dir: Path | None = None  # where `x` writes snapshots (default: the working directory)
+    # where `x` offers to write (default: $XDG_DATA_HOME/prompt-workbench/exports)
+    export_dir: Path | None = None
     force_polling: bool | None = None  # watchfiles: poll instead of inotify (also WATCHFILES_FORCE_POLLING)
     # The first load, started by the CLI before Textual is imported so the two overlap.
     preload: Future[Loaded] | None = None

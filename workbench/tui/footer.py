@@ -15,6 +15,7 @@ from textual.widgets import Footer
 class WorkbenchFooter(Footer):
     async def recompose(self) -> None:
         await super().recompose()
-        # Reactive._check_watchers prunes closed watchers the same way, on a change
-        for watchers in getattr(self, "__watchers", {}).values():
-            watchers[:] = [(node, callback) for node, callback in watchers if not node._closing]
+        # Textual prunes the watchers of closed widgets when a reactive changes; telling it that
+        # `compact` changed (to the value it has) drops the removed keys' bindings, and re-applies
+        # the value to the live keys, which already hold it.
+        self.mutate_reactive(Footer.compact)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.widgets import Tree
-from textual.widgets._tree import TreeNode as WidgetNode
+from textual.widgets.tree import TreeNode as WidgetNode
 
 from ...views.template_tree import Key, TreeNode
 
