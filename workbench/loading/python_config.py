@@ -36,7 +36,7 @@ import traceback
 import types
 import uuid
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -959,18 +959,39 @@ def _assignment_lines(tree: ast.Module, path: Path) -> dict[str, tuple[str, int]
     return lines
 
 
-def _contains_itself(value: Any, _path: set[int] | None = None) -> bool:
+def _contains_itself(value: Any) -> bool:
+    """Whether a dict or list holds itself, at any depth.
+
+    Each container is explored once (one shared many times over, ``a = [a, a]`` forty
+    times, costs forty steps, not 2**40); the walk is iterative, so depth costs no stack.
+    """
     if not isinstance(value, (dict, list, tuple)):
         return False
-    path = _path if _path is not None else set()
-    if id(value) in path:
-        return True
-    path.add(id(value))
-    try:
-        items = dict.values(value) if isinstance(value, dict) else value
-        return any(_contains_itself(v, path) for v in items)
-    finally:
-        path.discard(id(value))
+    on_path: set[int] = set()
+    done: set[int] = set()
+    keep: list[Any] = []  # ids stay unique while their objects are held
+    stack: list[tuple[Any, Iterator[Any]]] = []
+
+    def enter(node: Any) -> None:
+        on_path.add(id(node))
+        keep.append(node)
+        stack.append((node, iter(dict.values(node) if isinstance(node, dict) else node)))
+
+    enter(value)
+    while stack:
+        node, items = stack[-1]
+        for item in items:
+            if isinstance(item, (dict, list, tuple)):
+                if id(item) in on_path:
+                    return True
+                if id(item) not in done:
+                    enter(item)
+                    break
+        else:
+            stack.pop()
+            on_path.discard(id(node))
+            done.add(id(node))
+    return False
 
 
 def _base_files(tree: ast.Module, path: Path) -> list[tuple[str, int]]:
