@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from .file_kinds import MAX_CONFIG_BYTES, read_regular
 
 FRAMEWORK_ROOTS = ("opencompass", "ais_bench", "mmengine")
 BASE_KEY = "_base_"
@@ -443,14 +444,12 @@ class Executor:
     def _read_source(self, path: Path, importer: tuple[Path, int] | None) -> str:
         where = {"file": str(importer[0]), "line": importer[1]} if importer else {"file": str(path)}
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path, MAX_CONFIG_BYTES, "config")
         except FileNotFoundError:
             raise ConfigError(f"config file not found: {path}", **where,
                               hint="check the path") from None
-        except IsADirectoryError:
-            raise ConfigError(f"config path is a folder, not a file: {path}", **where) from None
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc.strerror}", **where) from None
+        except ConfigError as exc:  # a folder, a FIFO, a device, a loop, too large
+            raise ConfigError(exc.message, **where, hint=exc.hint) from None
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -806,7 +805,7 @@ def precompile(paths: Iterable[str]) -> None:
         if path.suffix != PY_SUFFIX:
             continue
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path, MAX_PRECOMPILE_BYTES, "config")  # never a FIFO's wait
             if len(raw) <= MAX_PRECOMPILE_BYTES:
                 analyse(path, raw.decode("utf-8-sig"))
         except Exception:  # the load itself reports any problem with the file

@@ -21,6 +21,7 @@ from ..core.errors import ConfigError
 from ..core.spec import OPENCOMPASS, RowsSource, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
 from .data_paths import lookup_data_path
+from .file_kinds import MAX_SETTINGS_BYTES, read_regular_text
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
 from .readers import ReaderCall, find_reader
@@ -62,8 +63,8 @@ def read_settings(folder: Path) -> Settings:
     if not path.is_file():
         return Settings()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular_text(path, MAX_SETTINGS_BYTES, "settings")
+    except OSError as exc:
         raise ConfigError(f"cannot read {SETTINGS_FILE}: {exc}", file=str(path)) from None
     try:
         table = tomllib.loads(text)

@@ -23,6 +23,7 @@ from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file
 from .data_files import recording_reads
+from .file_kinds import real_path
 from .model_assets import asset_files, chat_template_value, model_assets
 from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
 
@@ -51,12 +52,12 @@ class Workspace:
     absent_files: list[Path] = field(default_factory=list)
 
     def add_file(self, path: str | os.PathLike) -> None:
-        resolved = Path(path).resolve()
+        resolved = real_path(path)
         if resolved not in self.files:
             self.files.append(resolved)
 
     def add_absent(self, path: str | os.PathLike) -> None:
-        resolved = Path(path).resolve()
+        resolved = real_path(path)
         if resolved not in self.absent_files:
             self.absent_files.append(resolved)
 
