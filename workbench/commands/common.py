@@ -16,6 +16,40 @@ class HelpFormatter(argparse.HelpFormatter):
                          for line in text.split("\n"))
 
 
+#: The longest --timeout accepted: a day (a config that needs more is not being edited live).
+MAX_TIMEOUT = 86_400.0
+
+
+def seconds(text: str) -> float:
+    """``--timeout``: a finite number of seconds above 0, at most a day."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0 and at most "
+                                         f"{MAX_TIMEOUT:g} (a day)")
+    return value
+
+
+def counted(low: int, high: int | None = None):
+    """An argparse type: a whole number from ``low`` (to ``high``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number {span}")
+        return value
+
+    return parse
+
+
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
     from ..bundled import bundled
@@ -37,7 +71,7 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat-template", metavar="FILE|NAME", default=None,
                         help="render chat-template models with this Jinja file, a named template of "
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
-    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
     parser.add_argument("--run", metavar="RUN_DIR", default=None,
                         help="an OpenCompass run folder: its recorded model outputs feed multi-turn "

@@ -47,6 +47,24 @@ class DataArg:
         return cls(Path(text))
 
 
+def unknown_data_abbrs(data: Sequence[str], abbrs: Sequence[str]) -> list[str]:
+    """``--data ABBR=FILE`` values whose ABBR names none of the datasets, as messages naming
+    the ones there are (the rows would otherwise be silently unused)."""
+    import difflib
+
+    known = sorted(set(abbrs))
+    out = []
+    for text in data:
+        abbr = DataArg.parse(text).abbr
+        if abbr is None or abbr in known:
+            continue
+        close = difflib.get_close_matches(abbr, known, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        out.append(f"--data {text}: no dataset is named {abbr!r} ({guess}datasets: "
+                   f"{', '.join(known) or 'none'})")
+    return out
+
+
 @dataclass
 class Settings:
     """``workbench.toml`` beside a config: ``[data]`` abbr → rows file."""

@@ -25,7 +25,7 @@ from .config_file import load_config_file
 from .data_files import recording_reads
 from .file_kinds import real_path
 from .model_assets import asset_files, chat_template_value, model_assets
-from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
+from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings, unknown_data_abbrs
 
 __all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
 
@@ -209,6 +209,8 @@ class Loader:
         override = chat_template_value(chat_template) if chat_template else None
         for entry, config in raw_models:
             self._add_model(entry, config, workspace, override)
+        if not workspace.errors:
+            workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
         return workspace
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
