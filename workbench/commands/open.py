@@ -86,15 +86,15 @@ def run(argv: Sequence[str]) -> int:
 
             print(f"workbench: error: {visible(problem)}", file=sys.stderr)
             return EXIT_USAGE
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("workbench: error: the app needs a terminal (stdin and stdout); without one, "
-              "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
-        return EXIT_USAGE
     if args.theme is not None:
         problem = unknown_theme(args.theme)
         if problem:
             print(f"workbench: error: {problem}", file=sys.stderr)
             return EXIT_USAGE
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("workbench: error: the app needs a terminal (stdin and stdout); without one, "
+              "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
+        return EXIT_USAGE
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load

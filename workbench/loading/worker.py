@@ -485,8 +485,9 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
         error = _killed(os.WTERMSIG(status), signalled, file, line)
     else:
         code = os.WEXITSTATUS(status)
-        if code == _PIPE_CLOSED:
-            error = _error("the config closed the pipe the loader answers on, so no answer came back",
+        if code in (_PIPE_CLOSED, 0):  # 0: the answer was written, but not to the pipe
+            error = _error("the config closed or replaced the pipe the loader answers on, so no answer "
+                           "came back",
                            file, line or _call_line(file, ("closerange", "close", "dup2")),
                            hint="a config must not close file descriptors it did not open")
         else:
