@@ -59,13 +59,12 @@ def test_rows_named_in_workbench_toml_that_are_a_fifo(ws):
                           f"pipe.jsonl {HINT}"]
 
 
-def test_a_dataset_path_that_is_a_fifo_is_not_taken_for_rows(ws):
-    # a dataset's path is looked up for a rows file; a FIFO is none, so nothing waits on it
+def test_a_dataset_path_that_is_a_fifo(ws):
     _fifo(ws / "pipe.jsonl")
     write(ws / "pathed.py", (ws / "good.py").read_text().replace("abbr='qa',", "abbr='qa', path='pipe.jsonl',"))
     done = run("render", "pathed.py", "-f", "text", cwd=ws, timeout=60)
-    assert done.code == 0
-    assert done.lines[0].startswith("warning: [qa × no model] no rows found (looked for pipe.jsonl, ")
+    assert done.code == 3
+    assert done.lines == [f"{ws / 'pipe.jsonl'}: data path is a named pipe (FIFO), not a file: pipe.jsonl {HINT}"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])

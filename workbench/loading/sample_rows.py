@@ -218,7 +218,8 @@ def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
     """``found`` read as the workbench's own rows file or folder of split files; None when it
     is neither."""
     kind = "data-id" if lookup.data_id else "file"
-    if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
+    # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
+    if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
         return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
     if found.is_dir():
         try:
