@@ -117,22 +117,38 @@ class Work:
         return value
 
 
-_local = threading.local()
+class _Current(threading.local):
+    """Each thread's running render (outside one, a throwaway budget: constant folding at
+    compile time calls filters too)."""
+
+    def __init__(self) -> None:
+        self.work = Work()
+
+
+_current = _Current()
 
 
 def current() -> Work:
-    """The running render's work (a fresh one outside a render, e.g. constant folding at compile)."""
-    work = getattr(_local, "work", None)
-    return work if work is not None else Work()
+    """The running render's work."""
+    return _current.work
 
 
 def begin() -> Work:
-    _local.work = work = Work()
+    _current.work = work = Work()
     return work
 
 
 def end() -> None:
-    _local.work = None
+    _current.work = Work()
+
+
+def tick() -> Work:
+    """One step of the running render (the hot path: lookups and comparisons)."""
+    work = _current.work
+    work.steps += 1
+    if work.steps > MAX_STEPS:
+        work.step(0)
+    return work
 
 
 # -- estimates: never below what an operation would make ---------------------------------

@@ -232,9 +232,9 @@ def _check_method(method: Any, args: tuple, kwargs: dict) -> tuple:
 
 def _finalize(value: Any) -> Any:
     """Every ``{{ ... }}`` output: a container's text is measured before it is made."""
-    work = bounds.current()
-    work.step()
-    bounds.check_text(value, "the output of a container")
+    bounds.tick()
+    if type(value) is not str:
+        bounds.check_text(value, "the output of a container")
     return value
 
 
@@ -296,9 +296,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     @staticmethod
     def _scanned(value: Any) -> Any:
-        work = bounds.current()
-        work.step()
-        work.scan(value)
+        bounds.tick().scan(value)
         return value
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
@@ -308,18 +306,16 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe.")
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        bounds.current().step()
+        bounds.tick()
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
-        work = bounds.current()
-        work.step()
+        work = bounds.tick()
         value = super().getitem(obj, argument)
         return work.made_value(value) if isinstance(argument, slice) else value
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        work = bounds.current()
-        work.step()
+        work = bounds.tick()
         if operator == "+" and type(left) is str and type(right) is str:  # the common case, fast
             if len(left) + len(right) > MAX_TEMPLATE_SIZE:
                 raise bounds.refuse_size("'+'", len(left) + len(right))
