@@ -119,3 +119,21 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
         read_regular(path, 1024)
     assert caught.value.message == "data file is larger than 1,024 bytes"
     assert read_regular(path, 2048) == b"x" * 2048
+
+
+def test_symlink_loops_in_the_app_are_one_located_problem_not_an_internal_error(ws):
+    from workbench.tui.session import Inputs, load
+    from workbench.views.options import ViewOptions
+
+    _symlink(ws / "a.jsonl", "b.jsonl")
+    _symlink(ws / "b.jsonl", "a.jsonl")
+    _symlink(ws / "a.py", "b.py")
+    _symlink(ws / "b.py", "a.py")
+    for inputs, message in [
+        (Inputs(configs=(str(ws / "good.py"),), data=(str(ws / "a.jsonl"),)),
+         f"data path is a symlink loop: {ws / 'a.jsonl'}"),
+        (Inputs(configs=(str(ws / "a.py"),)), f"config path is a symlink loop: {ws / 'a.py'}"),
+    ]:
+        loaded = load(inputs, 1, ViewOptions(root=ws))
+        assert not loaded.ok
+        assert [problem.message for problem in loaded.problems] == [message]
