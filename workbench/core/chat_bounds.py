@@ -275,11 +275,9 @@ def check_formatting(fmt: Any, args: Iterable[Any], what: str, reuses: bool = Tr
 
 
 def check_replace(text: Any, old: Any, new: Any, count: Any = None) -> None:
-    if not isinstance(text, (str, bytes)) or not isinstance(old, (str, bytes)) \
-            or not isinstance(new, (str, bytes)):
-        return
-    if len(new) <= len(old):
-        return
+    kind = type(text) if isinstance(text, (str, bytes)) else None
+    if kind is None or not isinstance(old, kind) or not isinstance(new, kind) or len(new) <= len(old):
+        return  # the replace itself refuses mixed kinds
     hits = text.count(old) if old else len(text) + 1
     if isinstance(count, int) and 0 <= count < hits:
         hits = count

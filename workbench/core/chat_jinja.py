@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache, wraps
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import jinja2
 import jinja2.compiler
@@ -363,7 +363,7 @@ def _environment() -> ImmutableSandboxedEnvironment:
     )
     env.filters["tojson"] = _tojson
     env.filters = {name: _bounded_filter(name, f) for name, f in env.filters.items()}
-    env.tests = {name: _bounded_test(f) for name, f in env.tests.items()}
+    env.tests = {name: _bounded_test(cast(Callable[..., Any], f)) for name, f in env.tests.items()}
     env.globals["range"] = jinja2.sandbox.safe_range  # at most 100,000 steps; each counted as any loop's
     env.globals["lipsum"] = _lipsum
     env.globals["raise_exception"] = _raise_exception

@@ -217,7 +217,7 @@ def _watch_signals(fd: int, configs: list[str]) -> None:
         target, number = args
         if not isinstance(number, int) or number == 0:
             return
-        frame = sys._getframe(1)
+        frame: Any = sys._getframe(1)
         while frame is not None and frame.f_code.co_filename not in configs:
             frame = frame.f_back
         if frame is None:
