@@ -16,7 +16,7 @@ from stat import S_ISREG
 from typing import Any
 
 from ..core.errors import ConfigError
-from .file_kinds import read_regular, real_path
+from .file_kinds import decoded, read_regular, real_path
 
 DATA_SUFFIXES = (".jsonl", ".json", ".csv")
 MAX_DATA_BYTES = 2 * 1024**3
@@ -34,12 +34,7 @@ def _decode(path: Path) -> str:
     if b"\x00" in raw[:8192]:
         raise ConfigError("data file is binary, not JSON/JSONL/CSV text", file=str(path),
                           hint="give a .jsonl, .json or .csv file of rows")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+    return decoded(raw, path, "data file is not UTF-8", "utf-8-sig")
 
 
 def _json_refusal(exc: ValueError | RecursionError) -> str:

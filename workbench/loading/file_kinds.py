@@ -122,12 +122,18 @@ def _os_error(what: str, path: Path, exc: OSError) -> ConfigError:
     return ConfigError(f"cannot read {what} file: {exc.strerror or exc}", file=str(path))
 
 
-def read_regular_text(path: str | os.PathLike, limit: int, what: str = "data") -> str:
-    """:func:`read_regular` decoded as UTF-8 (a ConfigError at the line of a bad byte)."""
-    raw = read_regular(path, limit, what)
+def decoded(raw: bytes, path: str | os.PathLike, refusal: str, encoding: str = "utf-8",
+            errors: str = "strict") -> str:
+    """``raw`` as text; a byte that is not ``encoding`` is a ConfigError at its line, worded
+    ``refusal (byte 0x..)``."""
     try:
-        return raw.decode("utf-8")
+        return raw.decode(encoding, errors)
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"{what} file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+        raise ConfigError(f"{refusal} (byte 0x{raw[exc.start]:02x})", file=str(path), line=line,
+                          hint="re-save the file as UTF-8") from None
+
+
+def read_regular_text(path: str | os.PathLike, limit: int, what: str = "data") -> str:
+    """:func:`read_regular` decoded as UTF-8 (a ConfigError at the line of a bad byte)."""
+    return decoded(read_regular(path, limit, what), path, f"{what} file is not UTF-8")

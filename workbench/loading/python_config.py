@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from .file_kinds import MAX_CONFIG_BYTES, read_regular
+from .file_kinds import MAX_CONFIG_BYTES, decoded, read_regular
 
 FRAMEWORK_ROOTS = ("opencompass", "ais_bench", "mmengine")
 BASE_KEY = "_base_"
@@ -450,12 +450,7 @@ class Executor:
                               hint="check the path") from None
         except ConfigError as exc:  # a folder, a FIFO, a device, a loop, too large
             raise ConfigError(exc.message, **where, hint=exc.hint) from None
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise ConfigError(f"config is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
-                              file=str(path), line=line, hint="re-save the file as UTF-8") from None
+        return decoded(raw, path, "config is not UTF-8 text", "utf-8-sig")
 
     # lazy-import mode (read_base) ------------------------------------------------------
     def _run_lazy(self, path: Path, code: LazyCode) -> ConfigModule:

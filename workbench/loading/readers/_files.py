@@ -20,7 +20,7 @@ from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
 from ..data_files import MAX_DATA_BYTES
 from ..data_paths import opencompass_data_ids
-from ..file_kinds import read_regular
+from ..file_kinds import decoded, read_regular
 
 Row = dict[str, Any]
 
@@ -33,12 +33,7 @@ def read_text(path: Path, errors: str = "strict", encoding: str = "utf-8") -> st
     except FileNotFoundError:
         raise ConfigError(f"data file not found: {path}", file=str(path),
                           hint="the dataset class reads this file: check the data folder's layout") from None
-    try:
-        text = raw.decode(encoding, errors)
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+    text = decoded(raw, path, "data file is not UTF-8", encoding, errors)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
