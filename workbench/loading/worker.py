@@ -365,16 +365,16 @@ def _reap_strays() -> None:
         children = []
     for pid in children:
         _signal(pid, signal.SIGKILL)
-    give_up = time.monotonic() + 0.5  # a process stuck in the kernel is left for the next load
-    while True:
+    for pid in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    while True:  # strays that ended by themselves since
         try:
             done, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if not done:
-            if time.monotonic() > give_up:
-                return
-            time.sleep(0.005)
+            return
 
 
 def _become_subreaper() -> None:
