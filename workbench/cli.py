@@ -7,7 +7,9 @@ fast and headless paths never import Textual.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -39,18 +41,49 @@ def commands_help() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = dispatch(argv)
+        sys.stdout.flush()  # here, where a failure is told in one line, not at exit
+        return code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader left (`| head`): nothing more to say
+        _mute_stdout()
+        return 0
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRORS:
+            raise
+        _mute_stdout()  # what is still buffered would fail again at exit, with a traceback
+        print(f"workbench: cannot write the output: {exc.strerror}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a problem a lower layer words for the user, with its status
+        status = getattr(exc, "exit_status", None)
+        if not isinstance(status, int):
+            raise
+        print(f"workbench: error: {exc}", file=sys.stderr)
+        return status
+
+
+def dispatch(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] in (["--version"], ["-V"]):
         print(f"prompt-workbench {version()}")
         return 0
     name = argv[0] if argv and argv[0] in COMMANDS else None
     module = importlib.import_module(f"workbench.commands.{COMMANDS[name][0] if name else 'open'}")
+    return module.run(argv[1:] if name else argv)
+
+
+#: Errors of writing the output (a full disk, /dev/full, a quota): told in one line, status 2.
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _mute_stdout() -> None:
     try:
-        return module.run(argv[1:] if name else argv)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

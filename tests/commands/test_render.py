@@ -66,8 +66,11 @@ def test_label_keeps_one_labels_requests(ws):
     requests = [r for s in d["renders"][0]["samples"] for r in s["requests"]]
     assert [r["label"] for r in requests] == ["no", "no"]
     assert all(r["model_input"].endswith("True? no") for r in requests)
-    d = doc(ws, "--dataset", "qa", "--model", "chat-lm", "--label", "no")
-    assert d["renders"][0]["samples"] == []  # gen requests have no label
+    # gen requests have no label: a --label there selects nothing, and says so
+    done = run_cli("render", "eval.py", "--dataset", "qa", "--model", "chat-lm", "--label", "no", cwd=ws)
+    assert done.code == 2
+    assert done.err.strip() == ("workbench render: error: --label 'no': no such label in the selected pairs "
+                                "(they have none: only PPL and LL inferencers label their requests)")
 
 
 def test_text_whitespace_and_raw(ws):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,40 @@ def at_least(low: float, kind: type = int):
     return parse
 
 
+#: The longest --timeout accepted: a day (a config that needs more is not being edited live).
+MAX_TIMEOUT = 86_400.0
+
+
+def seconds(text: str) -> float:
+    """``--timeout``: a finite number of seconds above 0, at most a day."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0 and at most "
+                                         f"{MAX_TIMEOUT:g} (a day)")
+    return value
+
+
+def counted(low: int, high: int | None = None):
+    """An argparse type: a whole number from ``low`` (to ``high``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number {span}")
+        return value
+
+    return parse
+
+
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
     from ..bundled import bundled
@@ -59,7 +94,7 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat-template", metavar="FILE|NAME", default=None,
                         help="render chat-template models with this Jinja file, a named template of "
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
-    parser.add_argument("--timeout", type=at_least(0.1, float), default=None, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
     parser.add_argument("--run", metavar="RUN_DIR", default=None,
                         help="an OpenCompass run folder: its recorded model outputs feed multi-turn "
@@ -123,20 +158,9 @@ def data_file_problem(data: list[str]) -> str | None:
     for text in data:
         arg = DataArg.parse(text)
         given = text.partition("=")[2] if arg.abbr is not None else text
-        if not given or not arg.path.exists():
+        # lexists: a symlink loop or a FIFO is there, and the loader says what it is (exit 3)
+        if not given or not os.path.lexists(arg.path):
             return f"--data {text}: no such file (hint: --data FILE for every dataset, or ABBR=FILE for one)"
-    return None
-
-
-def data_abbr_problem(data: list[str], datasets: list[str]) -> str | None:
-    """A ``--data ABBR=FILE`` whose ABBR names none of the loaded datasets (it would be ignored)."""
-    from ..loading.sample_rows import DataArg
-
-    for text in data:
-        abbr = DataArg.parse(text).abbr
-        if abbr is not None and abbr not in datasets:
-            known = ", ".join(sorted(set(datasets))[:12]) or "none"
-            return f"--data {text}: no dataset is named {abbr!r} (datasets: {known})"
     return None
 
 

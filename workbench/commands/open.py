@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from . import EXIT_USAGE
 from .common import HelpFormatter, add_inputs, demo_config
 
 
@@ -39,8 +42,60 @@ def inputs_of(args: argparse.Namespace):
                   embedding_model=args.embedding_model)
 
 
-def run(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
+def mistyped_command(word: str) -> str | None:
+    """Why the first word is neither a command nor a config (None when it may be a config):
+    a word with no folder and no file suffix that names nothing on disk."""
+    import difflib
+    import os
+
+    from ..cli import COMMANDS
+
+    if os.path.lexists(word) or os.sep in word or "/" in word or Path(word).suffix:
+        return None
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+    if close:
+        return f"{word!r} is not a command (did you mean {close[0]!r}?)"
+    return f"{word!r} is not a command, and there is no such file (commands: {', '.join(COMMANDS)})"
+
+
+def unknown_theme(name: str) -> str | None:
+    """Why ``--theme NAME`` names no theme, with the ones there are (None when it exists)."""
+    import difflib
+
+    from textual.theme import BUILTIN_THEMES
+
+    from ..core.visible import visible
+    from ..tui.themes import bundled_themes_dir, load_themes, user_themes_dir
+
+    themes, _ = load_themes([bundled_themes_dir(), user_themes_dir()])
+    names = sorted({*themes, *BUILTIN_THEMES})
+    if name in names:
+        return None
+    close = difflib.get_close_matches(name, names, n=1)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    return f"--theme {visible(name)!r}: no such theme ({guess}themes: {', '.join(names)})"
+
+
+def run(argv: Sequence[str], web: bool = False) -> int:
+    """The app on this terminal; ``web``: in a browser tab of ``serve`` (pipes, no terminal)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.configs:
+        problem = mistyped_command(args.configs[0])
+        if problem:
+            from ..core.visible import visible
+
+            print(f"workbench: error: {visible(problem)}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.theme is not None:
+        problem = unknown_theme(args.theme)
+        if problem:
+            print(f"workbench: error: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    if not web and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("workbench: error: the app needs a terminal (stdin and stdout); without one, "
+              "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
+        return EXIT_USAGE
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load

@@ -9,24 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
-from .common import (
-    HelpFormatter,
-    add_inputs,
-    at_least,
-    data_abbr_problem,
-    data_file_problem,
-    demo_config,
-    load,
-    render_options,
-)
+from .common import HelpFormatter, add_inputs, counted, data_file_problem, demo_config, load, render_options
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """--jobs and --quiet: how the render runs, never what it outputs."""
-    parser.add_argument("--jobs", "-j", type=at_least(1), default=1, metavar="N",
-                        help="render in N worker processes (same output, in the same order)")
+    parser.add_argument("--jobs", "-j", type=counted(1), default=1, metavar="N",
+                        help="render in N worker processes (same output, in the same order; at most "
+                        "one per CPU)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no warnings on stderr (errors still shown)")
 
@@ -70,8 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--token-sections", action="store_true",
                      help="count tokens by section (meta template, examples, test row) in json too; "
                      "text, markdown, html and svg always do")
-    out.add_argument("--width", type=at_least(40), default=100, metavar="COLUMNS",
+    out.add_argument("--width", type=counted(20, 1000), default=100, metavar="COLUMNS",
                      help="html/svg: the width of the recorded panes (default 100)")
+    out.add_argument("--all-text", action="store_true",
+                     help="html/svg: draw every character of long texts (default: the head and tail of "
+                     "each text over 24,000 characters, the cut marked, as the app shows them)")
     add_run_options(parser)
     return parser
 
@@ -87,8 +82,28 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
                               options=render_options(args))
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(None, None, error.message, error.file, error.line, error.hint))
-    result.warnings[:0] = [PairWarning(None, None, message) for message in workspace.warnings]
+    if not result.pairs and not result.errors:
+        # one cause, one line: the error says what the load's "defines no ..." warnings would
+        result.errors.append(nothing_to_render(workspace, args.configs or [str(demo_config())]))
+    else:
+        result.warnings[:0] = [PairWarning(None, None, message) for message in workspace.warnings]
     return workspace, result
+
+
+def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
+    """The error of configs that load but define nothing to render (exit 3, not a silent 0)."""
+    import os
+
+    from ..core.result import PairError
+
+    what = "datasets" if workspace.models else "datasets or models"
+    found = f" (it defines {len(workspace.models)} model{'s' * (len(workspace.models) != 1)})" \
+        if workspace.models else ""
+    subject = "defines" if len(configs) == 1 else f"{', '.join(configs)} define"
+    return PairError(None, None, f"{subject} no {what}{found}, so there is nothing to render",
+                     os.path.abspath(configs[0]) if len(configs) == 1 else None, None,
+                     "a config lists its datasets in `datasets = [...]` or `*_datasets` lists; a file of "
+                     "models only goes with --models")
 
 
 def render_inputs(args: argparse.Namespace) -> Any:
@@ -119,26 +134,56 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     if problem:
         return usage_error(prog, problem)
     selection = Selection.from_args(args)
-    workspace, full = load_and_render(args)
-    problem = None if workspace.errors else data_abbr_problem(args.data, [d.abbr for d in workspace.datasets])
-    if problem:
-        return usage_error(prog, problem)
-    failed = check_selection(prog, full, selection)
+    full = render_inputs(args)
+    failed = check_selection(prog, full, selection, args.data)
     if failed is not None:
         return failed
     return (selection, *select(full, selection))
 
 
-def check_selection(prog: str, result: Any, selection: Any) -> int | None:
-    """A glob that matches nothing is a usage error (unless a config that failed to load explains it)."""
+def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = ()) -> int | None:
+    """A glob that matches nothing, or rows given for a dataset that does not exist, is a usage
+    error (unless a config that failed to load explains it)."""
     if any(e.dataset is None and e.model is None for e in result.errors):
         return None
+    from ..loading.sample_rows import unknown_data_abbrs
+
+    unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
+                                + [e.dataset for e in result.errors if e.dataset is not None])
+    if unused:
+        return usage_error(prog, "; ".join(unused))
     found = [*((p.dataset_abbr, p.model_abbr) for p in result.pairs),
              *((e.dataset, e.model) for e in result.errors)]
     problems = selection.unmatched([d for d, _ in found if d is not None], [m for _, m in found])
     if problems:
         return usage_error(prog, "; ".join(problems))
-    return _samples_out_of_range(prog, result, selection)
+    return _samples_out_of_range(prog, result, selection) or _unknown_labels(prog, result, selection)
+
+
+def _unknown_labels(prog: str, result: Any, selection: Any) -> int | None:
+    """``--label`` naming no label of the selected pairs is a usage error naming the labels
+    there are (a pair's labels are the same for every sample, so its first sample has them all)."""
+    if not selection.labels:
+        return None
+    from ..core.errors import RenderError
+    from ..export.select import label_text
+
+    seen: set[str] = set()
+    for pair in result.pairs:
+        if not selection.wants_pair(pair.dataset_abbr, pair.model_abbr) or not len(pair):
+            continue
+        try:
+            sample = pair.sample(0)
+        except RenderError:
+            continue  # the pair's own error is reported by the render
+        seen.update(label_text(r.label) for r in sample.requests if r.label is not None)
+    missing = [label for label in selection.labels if label not in seen]
+    if not missing or not result.pairs:
+        return None
+    there = f"labels: {', '.join(sorted(seen))}" if seen else \
+        "they have none: only PPL and LL inferencers label their requests"
+    names = ", ".join(repr(label) for label in missing)
+    return usage_error(prog, f"--label {names}: no such label in the selected pairs ({there})")
 
 
 def _samples_out_of_range(prog: str, result: Any, selection: Any) -> int | None:
@@ -172,17 +217,21 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv)
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
+    if args.raw and not args.out and sys.stdout.isatty():
+        return usage_error(parser.prog, "--raw writes escape sequences as they are, so never to a "
+                           "terminal: pipe it into a tool, or give --out FILE")
     from pathlib import Path
 
+    from ..core.visible import visible
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems
     from ..export.stream import SampleStream
 
-    if args.out and not Path(args.out).resolve().parent.is_dir():
-        return usage_error(parser.prog, f"--out {args.out}: no such folder")
-    if args.out and Path(args.out).is_dir():
-        return usage_error(parser.prog, f"--out {args.out}: is a folder")
+    if args.out:
+        problem = out_problem(args.out)
+        if problem:
+            return usage_error(parser.prog, f"--out {args.out}: {problem}")
     selected = render_selected(parser.prog, args)
     if isinstance(selected, int):
         return selected
@@ -197,16 +246,46 @@ def run(argv: Sequence[str]) -> int:
             if args.out:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
+                    if result.errors:  # never over the old file: leaving the block discards the new one
+                        raise _NotWritten
             else:
                 utf8_stdout()
                 write(result, sys.stdout, stream, args, plan)
                 sys.stdout.flush()
+    except _NotWritten:
+        report_problems(result, warnings=not args.quiet and args.format != "json")
+        kept = "the old file is kept as it was" if Path(args.out).exists() else "no file written"
+        print(f"{parser.prog}: --out {visible(args.out)} not written: the render has errors ({kept})",
+              file=sys.stderr)
+        return EXIT_CONFIG
     except OSError as exc:
         if isinstance(exc, BrokenPipeError) or not args.out:
             raise
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
     report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
+
+
+class _NotWritten(Exception):
+    """A render with errors: its --out file is not written (the old one stays as it was)."""
+
+
+def out_problem(out: str) -> str | None:
+    """Why ``--out`` cannot be written, before anything is rendered (None: it can be tried)."""
+    import errno
+    import os
+
+    try:
+        os.stat(out)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        return "a symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+    if os.path.isdir(out):
+        return "is a folder"
+    if not os.path.isdir(os.path.dirname(os.path.realpath(out))):
+        return "no such folder"
+    return None
 
 
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
@@ -228,4 +307,4 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
 
         entries, selection, progress = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
-                              whitespace=args.whitespace, progress=progress)
+                              whitespace=args.whitespace, progress=progress, full_text=args.all_text)

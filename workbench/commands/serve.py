@@ -169,7 +169,7 @@ def child(argv: Sequence[str]) -> int:
     stop = threading.Event()
     threading.Thread(target=_watch_parent, args=(os.getppid(), stop), daemon=True).start()
     try:
-        code = run_app(argv)
+        code = run_app(argv, web=True)
     finally:
         stop.set()
     _end_soon(code)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, at_least
+from .common import HelpFormatter, add_inputs, counted
 from .render import add_run_options, parse_run_args, recipe_for, render_selected, usage_error, utf8_stdout
 
 
@@ -39,9 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_diff_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("diff output")
-    group.add_argument("--context", type=at_least(0), default=3, metavar="N",
+    group.add_argument("--context", type=counted(0), default=3, metavar="N",
                        help="unchanged lines shown around each change (default 3)")
-    group.add_argument("--max-diffs", type=at_least(0), default=20, metavar="N",
+    group.add_argument("--max-diffs", type=counted(0), default=20, metavar="N",
                        help="show the lines of the first N changed requests per dataset × model, "
                        "then only name the others (default 20; 0 = show all)")
     group.add_argument("--color", choices=("auto", "always", "never"), default="auto",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, at_least, data_file_problem
+from .common import HelpFormatter, add_inputs, counted, data_file_problem
 
 SCHEMA = "prompt-workbench/verify@1"
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="render this config instead of the one the run saved")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
                         help="text: a summary and the first differences (default); json: for machines")
-    parser.add_argument("--max-diffs", type=at_least(0), default=3, metavar="N",
+    parser.add_argument("--max-diffs", type=counted(0), default=3, metavar="N",
                         help="differences shown per dataset × model (default 3)")
     return parser
 

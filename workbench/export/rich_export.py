@@ -10,6 +10,9 @@ HTML is written a request at a time (each recording exported as a fragment and
 cleared), so memory stays flat.  An SVG is one picture whose size is known only at the
 end: it holds the whole selection, so keep it to a few samples (``--sample``/``--limit``).
 Samples render with provenance here, in this process (``--jobs`` does not apply).
+Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
+as the app does, so a 20 MB row or template costs what a 24,000-character one does;
+``full_text`` (``--all-text``) draws every character.
 """
 
 from __future__ import annotations
@@ -51,17 +54,23 @@ def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
     return list(datasets.values()), list(models.values())
 
 
+#: What the cut mark of an export says about the characters it hides.
+CUT_NOTE = "all of them are sent; --all-text exports them all"
+
+
 def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, whitespace: bool,
-           progress: Any = None, lengths: LengthsCollector | None = None) -> Iterable[RenderableType]:
+           progress: Any = None, lengths: LengthsCollector | None = None,
+           full_text: bool = False) -> Iterable[RenderableType]:
     """The header, the template tree, then every selected request's panes, in order."""
     from ..views.errors import Problem, error_banner
     from ..views.frame import build_frame, frame_panels
-    from ..views.options import ViewOptions
+    from ..views.options import LONG_TEXT, ViewOptions
     from ..views.selection import Catalog
     from ..views.selection import Selection as ViewSelection
     from ..views.template_tree import template_tree, tree_view
 
-    opts = ViewOptions(whitespace=whitespace, provenance=True, root=Path.cwd())
+    opts = ViewOptions(whitespace=whitespace, provenance=True, root=Path.cwd(),
+                       max_chars=None if full_text else LONG_TEXT, cut_note=CUT_NOTE)
     catalog = Catalog(result)
     yield Text(visible(f"Prompt Workbench · {result.config}"), style="bold")
     if result.errors:
@@ -93,10 +102,11 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
 
 def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[Any],
                           selection: Selection, kind: str = "html", width: int = 100,
-                          whitespace: bool = False, progress: Any = None) -> RenderResult:
+                          whitespace: bool = False, progress: Any = None,
+                          full_text: bool = False) -> RenderResult:
     console = _console(width)
     if kind == "svg":
-        for renderable in frames(result, entries, selection, whitespace, progress):
+        for renderable in frames(result, entries, selection, whitespace, progress, full_text=full_text):
             console.print(renderable)
         out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
         return collect_warnings(result)
@@ -107,7 +117,7 @@ def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[A
               "pre { font-family: Menlo, 'DejaVu Sans Mono', consolas, 'Courier New', monospace; "
               "margin: 0 0 1em 0; }\n</style>\n</head>\n<body>\n")
     lengths = LengthsCollector()
-    for renderable in frames(result, entries, selection, whitespace, progress, lengths):
+    for renderable in frames(result, entries, selection, whitespace, progress, lengths, full_text):
         console.print(renderable)
         code = console.export_html(theme=THEME, code_format=_FRAGMENT, inline_styles=True, clear=True)
         out.write(f"<pre><code style=\"font-family:inherit\">{code}</code></pre>\n")

@@ -48,7 +48,7 @@ def _indices_arg(text: str) -> Ranges:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _positive(text: str) -> int:
+def non_negative(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -66,7 +66,7 @@ def add_selection_args(parser: argparse.ArgumentParser) -> None:
                        help="only models whose abbr matches (fnmatch glob); repeatable")
     group.add_argument("--sample", type=_indices_arg, metavar="LIST",
                        help="test-split sample indices: 0,3,5-9 (20- = from 20 on)")
-    group.add_argument("--limit", type=_positive, metavar="N", help="at most N samples per pair")
+    group.add_argument("--limit", type=non_negative, metavar="N", help="at most N samples per pair")
     group.add_argument("--label", action="append", default=[], metavar="LABEL",
                        help="only the requests of this PPL/LL label; repeatable")
 

@@ -10,11 +10,14 @@ raises :class:`RenderError` after the samples before the failure, in both modes.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +27,21 @@ from .progress import Progress
 from .select import Selection
 
 Recipe = Callable[[], RenderResult]
+
+#: Samples in the smallest chunk a worker process renders.
+MIN_CHUNK = 4
+
+
+class WorkersUnavailable(RuntimeError):
+    """``--jobs`` worker processes could not start, or one stopped: one line, status 2."""
+
+    exit_status = 2
+
+
+def worker_count(jobs: int, samples: int) -> int:
+    """How many processes ``--jobs N`` starts: at most one per CPU and one per chunk of samples."""
+    chunks = -(-samples // MIN_CHUNK)
+    return max(1, min(jobs, os.cpu_count() or 1, chunks))
 
 
 @dataclass
@@ -68,7 +86,8 @@ class SampleStream:
         self.selection = selection
         self.progress = progress or Progress(sum(len(e.indices) for e in entries), enabled=False)
         self.pool: _Pool | None = None
-        if jobs > 1 and recipe is not None and sum(len(e.indices) for e in entries) > 1:
+        jobs = worker_count(jobs, sum(len(e.indices) for e in entries))
+        if jobs > 1 and recipe is not None:
             self.pool = _Pool(jobs, recipe, entries)
 
     def __call__(self, pair: Any) -> Iterator[Sample]:
@@ -158,7 +177,7 @@ class _Pool:
     def _chunks(self) -> Iterator[tuple[int, tuple[str, str | None], Sequence[int]]]:
         for entry in self.entries:
             n = len(entry.indices)
-            size = max(4, min(256, n // (self.jobs * 4) or 1))
+            size = max(MIN_CHUNK, min(256, n // (self.jobs * 4) or 1))
             abbrs = (entry.pair.dataset_abbr, entry.pair.model_abbr)
             for start in range(0, n, size):
                 yield entry.position, abbrs, entry.indices[start:start + size]
@@ -170,7 +189,11 @@ class _Pool:
                 return
             if task[0] < self.floor:
                 continue
-            self.pending.append((task[0], self.executor.submit(_render_chunk, *task)))
+            try:
+                future = self.executor.submit(_render_chunk, *task)
+            except (OSError, BrokenProcessPool) as exc:  # a process cannot start (a limit, memory)
+                raise self._unavailable(exc) from None
+            self.pending.append((task[0], future))
 
     def results(self, position: int) -> Iterator[ChunkResult]:
         self.floor = position
@@ -186,14 +209,23 @@ class _Pool:
             if where > position:
                 return
             self.pending.popleft()
-            result = future.result()
+            try:
+                result = future.result()
+            except BrokenProcessPool as exc:
+                raise self._unavailable(exc) from None
             yield result
             if result[2] is not None:  # the pair failed: its later chunks are not wanted
                 self.floor = position + 1
                 return
 
+    def _unavailable(self, exc: BaseException) -> WorkersUnavailable:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        return WorkersUnavailable(f"the --jobs {self.jobs} worker processes cannot run ({reason}); "
+                                  "try fewer with --jobs, or --jobs 1")
+
     def close(self) -> None:
         for _, future in self.pending:
             future.cancel()
         self.pending.clear()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(OSError, BrokenProcessPool):
+            self.executor.shutdown(wait=True, cancel_futures=True)

@@ -9,6 +9,7 @@ into other tools.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -23,19 +24,29 @@ from .select import label_text
 SamplesOf = Callable[[Any], Iterable[Sample]]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The one character --raw cannot write exactly: UTF-8 has no encoding for a lone surrogate.
+RAW_SURROGATE = ("--raw: a lone surrogate (a JSON \\ud800 with no partner) has no UTF-8 encoding; "
+                 "written as its escape, \\udXXX")
+
+
 @dataclass(frozen=True)
 class TextOptions:
     whitespace: bool = False  # ↵ · → for newlines, trailing spaces, tabs
     raw: bool = False  # exact characters, nothing escaped (for pipes)
 
-    def show(self, text: str) -> str:
+    def show(self, text: str, notes: Any = None) -> str:
         if self.raw:
-            return text
+            if _SURROGATE.search(text) is None:
+                return text
+            if notes is not None:
+                notes.warn(RAW_SURROGATE)
+            return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
         return visible(text, whitespace=self.whitespace)
 
     def name(self, text: str) -> str:
         """Names (abbrs, roles, labels) are never shown with whitespace marks."""
-        return text if self.raw else visible(text)
+        return self.show(text) if self.raw else visible(text)
 
 
 def message_body(message: Any) -> tuple[str | None, str]:
@@ -66,20 +77,21 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
     head = f"{pair.dataset_abbr} · {pair.model_abbr or '(no model)'} · " + " · ".join(
         request_tags(sample, request))
     out.write(f"=== {options.name(head)} ===\n")
+    notes = getattr(pair, "notes", None)
     value = request.model_input
     if isinstance(value, str):
-        out.write(options.show(value))
+        out.write(options.show(value, notes))
         out.write("\n")
     else:
         for message in value:
             role, body = message_body(message)
             if role is not None:
                 out.write(f"[{options.name(role)}]\n")
-            out.write(options.show(body))
+            out.write(options.show(body, notes))
             out.write("\n")
     if request.model_text is not None:
         out.write("--- chat template text ---\n")
-        out.write(options.show(request.model_text))
+        out.write(options.show(request.model_text, notes))
         out.write("\n")
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
@@ -93,7 +105,7 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
     if wire is not None:
         estimated = "" if wire.exact else " (max_tokens from an estimated token count)"
         out.write(f"--- {options.name(f'on the wire: POST {wire.endpoint}{estimated}')} ---\n")
-        out.write(options.show(body_text(wire)))
+        out.write(options.show(body_text(wire), notes))
         out.write("\n")
 
 

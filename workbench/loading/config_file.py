@@ -117,8 +117,8 @@ def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[st
             if not isinstance(item, dict):
                 raise ConfigError(f"a {kind} entry is a {type(item).__name__}, not a dict",
                                   file=file, line=line, hint=f"each {kind} is a dict(...)")
+            entry["cfg"] = to_plain(item)  # first: it bounds how far the walks below go
             _type_notes(item, notes)
-            entry["cfg"] = to_plain(item)
             entry["locations"] = _locations(item, executor)
         except ConfigError as exc:
             entry["error"] = error_dict(ConfigError(exc.message, file=exc.file or file,

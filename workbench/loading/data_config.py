@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
+from .file_kinds import MAX_CONFIG_BYTES, decoded, read_regular
 
 if TYPE_CHECKING:
     from .python_config import Executor
@@ -38,17 +39,10 @@ class _Lines:
 
 def _decode_text(path: Path) -> str:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_CONFIG_BYTES, "config")
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}", file=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror}", file=str(path)) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"config is not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+    return decoded(raw, path, "config is not UTF-8 text", "utf-8-sig")
 
 
 # -- JSON -----------------------------------------------------------------------------------

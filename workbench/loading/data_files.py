@@ -12,9 +12,11 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from ..core.errors import ConfigError
+from .file_kinds import decoded, read_regular, real_path
 
 DATA_SUFFIXES = (".jsonl", ".json", ".csv")
 MAX_DATA_BYTES = 2 * 1024**3
@@ -22,26 +24,17 @@ MAX_DATA_BYTES = 2 * 1024**3
 
 def _decode(path: Path) -> str:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_DATA_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"data file not found: {path}", file=str(path),
                           hint="check the path given to --data or the dataset's path") from None
-    except IsADirectoryError:
-        raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ConfigError("data file is UTF-16 text, not UTF-8", file=str(path),
                           hint="re-save the file as UTF-8")
     if b"\x00" in raw[:8192]:
         raise ConfigError("data file is binary, not JSON/JSONL/CSV text", file=str(path),
                           hint="give a .jsonl, .json or .csv file of rows")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+    return decoded(raw, path, "data file is not UTF-8", "utf-8-sig")
 
 
 def _json_refusal(exc: ValueError | RecursionError) -> str:
@@ -95,7 +88,8 @@ def recording_reads() -> Iterator[list[tuple[str, tuple[int, ...] | None]]]:
 
 
 def file_version(path: str | Path) -> tuple[int, ...] | None:
-    """What says a file is unchanged between loads: its mtime, ctime, size and inode.
+    """What says a file is unchanged between loads: its mtime, ctime, size and inode (None
+    for a path that is not a regular file: nothing read from one is cached).
 
     The inode and ctime catch what the mtime alone could miss on file systems with coarse
     timestamps: editors that save by renaming a new file over the old one, and writes of
@@ -104,6 +98,8 @@ def file_version(path: str | Path) -> tuple[int, ...] | None:
     try:
         stat = Path(path).stat()
     except OSError:
+        return None
+    if not S_ISREG(stat.st_mode):
         return None
     return (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
 
@@ -115,7 +111,7 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     so a reload neither parses it again nor re-renders what depends only on it. Callers
     never modify rows (the core copies what it changes).
     """
-    resolved = Path(path).resolve()
+    resolved = real_path(path)
     version = file_version(resolved)
     with _ROWS_CACHE_LOCK:
         hit = _ROWS_CACHE.get(resolved)
@@ -152,7 +148,7 @@ def recording_files(paths: list[Path]) -> Iterator[None]:
         version = file_version(path)
         if version != first or version is None or now - max(version[0], version[1]) < RACY_NS:
             version = None
-        _record(Path(path).resolve(), version)
+        _record(real_path(path), version)
 
 
 def _now_ns() -> int:

@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.chat_template import ChatTemplate, ChatTemplateError
+from ..core.errors import ConfigError
 from ..core.model_assets import NAMED_TOKENS, AddedToken, ModelAssets, ModelFolder, SpecialTokens
 from ..core.model_text import OVERRIDE_KEY, uses_tiktoken
 from ..core.spec import ModelSpec
 from ..core.tokens import HFTokenizer, Tiktoken, tokenizers_available
+from .file_kinds import MAX_MODEL_FILE_BYTES, read_regular
 
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
 CHAT_TEMPLATE_DIR = "additional_chat_templates"
@@ -81,20 +83,30 @@ def _token_text(value: Any) -> str | None:
     return None
 
 
+def _file_text(path: Path) -> str:
+    """A model folder's file as text: a regular file of at most MAX_MODEL_FILE_BYTES (a FIFO or
+    a device in a folder nobody here wrote must not hang or fill the workbench)."""
+    return read_regular(path, MAX_MODEL_FILE_BYTES, "model").decode("utf-8")
+
+
 def _read_json(path: Path, files: list[str]) -> Any:
     files.append(str(path))
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(_file_text(path))
     except RecursionError:
         raise ChatTemplateError(f"cannot read {path}: the JSON nests too deeply") from None
-    except (OSError, ValueError) as exc:  # not UTF-8, not JSON, a number of 5000 digits
+    except ConfigError as exc:
+        raise ChatTemplateError(f"cannot read {path}: {exc.message}") from None
+    except (OSError, ValueError) as exc:  # not JSON, a number of 5000 digits
         raise ChatTemplateError(f"cannot read {path}: {str(exc).split(';')[0]}") from None
 
 
 def _read_text(path: Path, files: list[str]) -> str:
     files.append(str(path))
     try:
-        return path.read_text(encoding="utf-8")
+        return _file_text(path)
+    except ConfigError as exc:
+        raise ChatTemplateError(f"cannot read {path}: {exc.message}") from None
     except (OSError, ValueError) as exc:
         raise ChatTemplateError(f"cannot read {path}: {exc}") from None
 
@@ -209,9 +221,9 @@ def _read_folder(folder: Path, files: list[str]) -> ModelFolder:
     if tokenizer_json is not None and tokenizer_json.is_file():
         files.append(str(tokenizer_json))
         try:
-            text = tokenizer_json.read_text(encoding="utf-8")
+            text = _file_text(tokenizer_json)
             data = json.loads(text)
-        except (OSError, ValueError, RecursionError):
+        except (OSError, ValueError, RecursionError, ConfigError):
             text, data = None, {}
         if not isinstance(data, dict):
             data = {}
@@ -344,8 +356,8 @@ def chat_template_override(value: str, cwd: str | os.PathLike | None = None) -> 
         path = Path(cwd) / path
     if path.is_file():
         try:
-            return ChatTemplate(path.read_text(encoding="utf-8"), origin=str(path), file=str(path))
-        except (OSError, ValueError):
+            return ChatTemplate(_file_text(path), origin=str(path), file=str(path))
+        except (OSError, ValueError, ConfigError):
             return value
     return value
 

@@ -30,26 +30,52 @@ def dotted_name(value: Any) -> str:
     return f"{module}.{name}"
 
 
-def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0) -> Any:
+#: The most values (containers and leaves) one dataset or model entry may expand to: a
+#: real entry has hundreds; a list shared many times over (``a = [a, a]`` forty times)
+#: would otherwise expand to trillions.
+MAX_VALUES = 2_000_000
+
+
+class _Budget:
+    """How many values a conversion may still make."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def spend(self, count: int) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise ConfigError(f"the config's value expands to more than {MAX_VALUES:,} parts",
+                              hint="a list or dict shared many times over, or rows written into "
+                              "the config: keep rows in data files (--data FILE)")
+
+
+def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0,
+             _budget: _Budget | None = None) -> Any:
     """A config value as plain data; classes, functions and markers become dotted names.
 
     Anything else (a set, an object made in the config) becomes its ``repr``: the
-    workbench shows what the config holds and never keeps live objects.
+    workbench shows what the config holds and never keeps live objects.  At most
+    ``MAX_VALUES`` values come out (a ConfigError past that).
     """
     if value is None or isinstance(value, (bool, int, str, float)):
         return value
     seen = _seen if _seen is not None else set()
+    budget = _budget if _budget is not None else _Budget(MAX_VALUES)
     if _depth > MAX_DEPTH:
         raise ConfigError(f"the config nests values more than {MAX_DEPTH} levels deep")
     if isinstance(value, (dict, list, tuple)):
         if id(value) in seen:
             raise ConfigError("the config holds a structure that contains itself",
                               hint="a dict or list must not appear inside itself")
+        budget.spend(len(value) + 1)
         seen.add(id(value))
         try:
             if isinstance(value, dict):
-                return {plain_key(k): to_plain(v, seen, _depth + 1) for k, v in dict.items(value)}
-            items = [to_plain(v, seen, _depth + 1) for v in value]
+                return {plain_key(k): to_plain(v, seen, _depth + 1, budget) for k, v in dict.items(value)}
+            items = [to_plain(v, seen, _depth + 1, budget) for v in value]
             return items if isinstance(value, list) else tuple(items)
         finally:
             seen.discard(id(value))

@@ -36,13 +36,14 @@ import traceback
 import types
 import uuid
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from .file_kinds import MAX_CONFIG_BYTES, decoded, read_regular
 
 FRAMEWORK_ROOTS = ("opencompass", "ais_bench", "mmengine")
 BASE_KEY = "_base_"
@@ -443,20 +444,13 @@ class Executor:
     def _read_source(self, path: Path, importer: tuple[Path, int] | None) -> str:
         where = {"file": str(importer[0]), "line": importer[1]} if importer else {"file": str(path)}
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path, MAX_CONFIG_BYTES, "config")
         except FileNotFoundError:
             raise ConfigError(f"config file not found: {path}", **where,
                               hint="check the path") from None
-        except IsADirectoryError:
-            raise ConfigError(f"config path is a folder, not a file: {path}", **where) from None
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc.strerror}", **where) from None
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise ConfigError(f"config is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
-                              file=str(path), line=line, hint="re-save the file as UTF-8") from None
+        except ConfigError as exc:  # a folder, a FIFO, a device, a loop, too large
+            raise ConfigError(exc.message, **where, hint=exc.hint) from None
+        return decoded(raw, path, "config is not UTF-8 text", "utf-8-sig")
 
     # lazy-import mode (read_base) ------------------------------------------------------
     def _run_lazy(self, path: Path, code: LazyCode) -> ConfigModule:
@@ -806,7 +800,7 @@ def precompile(paths: Iterable[str]) -> None:
         if path.suffix != PY_SUFFIX:
             continue
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path, MAX_PRECOMPILE_BYTES, "config")  # never a FIFO's wait
             if len(raw) <= MAX_PRECOMPILE_BYTES:
                 analyse(path, raw.decode("utf-8-sig"))
         except Exception:  # the load itself reports any problem with the file
@@ -959,18 +953,39 @@ def _assignment_lines(tree: ast.Module, path: Path) -> dict[str, tuple[str, int]
     return lines
 
 
-def _contains_itself(value: Any, _path: set[int] | None = None) -> bool:
+def _contains_itself(value: Any) -> bool:
+    """Whether a dict or list holds itself, at any depth.
+
+    Each container is explored once (one shared many times over, ``a = [a, a]`` forty
+    times, costs forty steps, not 2**40); the walk is iterative, so depth costs no stack.
+    """
     if not isinstance(value, (dict, list, tuple)):
         return False
-    path = _path if _path is not None else set()
-    if id(value) in path:
-        return True
-    path.add(id(value))
-    try:
-        items = dict.values(value) if isinstance(value, dict) else value
-        return any(_contains_itself(v, path) for v in items)
-    finally:
-        path.discard(id(value))
+    on_path: set[int] = set()
+    done: set[int] = set()
+    keep: list[Any] = []  # ids stay unique while their objects are held
+    stack: list[tuple[Any, Iterator[Any]]] = []
+
+    def enter(node: Any) -> None:
+        on_path.add(id(node))
+        keep.append(node)
+        stack.append((node, iter(dict.values(node) if isinstance(node, dict) else node)))
+
+    enter(value)
+    while stack:
+        node, items = stack[-1]
+        for item in items:
+            if isinstance(item, (dict, list, tuple)):
+                if id(item) in on_path:
+                    return True
+                if id(item) not in done:
+                    enter(item)
+                    break
+        else:
+            stack.pop()
+            on_path.discard(id(node))
+            done.add(id(node))
+    return False
 
 
 def _base_files(tree: ast.Module, path: Path) -> list[tuple[str, int]]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from .file_kinds import read_regular_text
 
 _SHARD = re.compile(r"^(?P<abbr>.+)_(?P<k>\d+)$")
 MAX_PREDICTION_BYTES = 512 * 1024**2
@@ -130,11 +131,8 @@ def _jsonl_records(file: Path) -> dict[int, Mapping[str, Any]]:
 
 def _text(file: Path) -> str:
     try:
-        if file.stat().st_size > MAX_PREDICTION_BYTES:
-            raise ConfigError(f"prediction file is larger than {MAX_PREDICTION_BYTES // 1024**2} MiB",
-                              file=str(file))
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_regular_text(file, MAX_PREDICTION_BYTES, "prediction")
+    except OSError as exc:
         raise ConfigError(f"cannot read prediction file: {exc}", file=str(file)) from None
 
 

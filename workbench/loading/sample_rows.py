@@ -21,6 +21,7 @@ from ..core.errors import ConfigError
 from ..core.spec import OPENCOMPASS, RowsSource, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
 from .data_paths import lookup_data_path
+from .file_kinds import MAX_SETTINGS_BYTES, read_regular_text
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
 from .readers import ReaderCall, find_reader
@@ -46,6 +47,24 @@ class DataArg:
         return cls(Path(text))
 
 
+def unknown_data_abbrs(data: Sequence[str], abbrs: Sequence[str]) -> list[str]:
+    """``--data ABBR=FILE`` values whose ABBR names none of the datasets, as messages naming
+    the ones there are (the rows would otherwise be silently unused)."""
+    import difflib
+
+    known = sorted(set(abbrs))
+    out = []
+    for text in data:
+        abbr = DataArg.parse(text).abbr
+        if abbr is None or abbr in known:
+            continue
+        close = difflib.get_close_matches(abbr, known, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        out.append(f"--data {text}: no dataset is named {abbr!r} ({guess}datasets: "
+                   f"{', '.join(known) or 'none'})")
+    return out
+
+
 @dataclass
 class Settings:
     """``workbench.toml`` beside a config: ``[data]`` abbr → rows file."""
@@ -62,8 +81,8 @@ def read_settings(folder: Path) -> Settings:
     if not path.is_file():
         return Settings()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular_text(path, MAX_SETTINGS_BYTES, "settings")
+    except OSError as exc:
         raise ConfigError(f"cannot read {SETTINGS_FILE}: {exc}", file=str(path)) from None
     try:
         table = tomllib.loads(text)
@@ -199,7 +218,8 @@ def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
     """``found`` read as the workbench's own rows file or folder of split files; None when it
     is neither."""
     kind = "data-id" if lookup.data_id else "file"
-    if found.is_file() and found.suffix.lower() in DATA_SUFFIXES:
+    # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
+    if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
         return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
     if found.is_dir():
         try:

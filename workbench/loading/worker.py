@@ -11,7 +11,13 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
   (``RLIMIT_AS``), a CPU-time backstop, and an alarm at the time limit that stops the
   config where it is, so the error names the line it was stuck on.  A child that does
   not answer by then is killed; the worker reaps every child it forks.
-* Only plain data comes back (:mod:`workbench.loading.plain`), never a pickle.
+* Each child leads a process group of its own, inside the worker's own session: a config
+  that signals "its" group (``os.killpg(0, ...)``, the common cleanup line) reaches only
+  itself, never the workbench or the shell, and every process a config starts is killed
+  when its load ends (the worker is their subreaper, so even a daemon that left the group
+  is found).
+* Only plain data comes back (:mod:`workbench.loading.plain`), never a pickle, and at most
+  ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
 """
@@ -41,9 +47,15 @@ DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 GRACE = 1.0  # past the time limit, before the worker kills a child that ignores its alarm
 PARENT_GRACE = 4.0  # past that, before the parent gives up on the worker itself
 START_TIMEOUT = 20.0
-MAX_FRAME = 1 << 31
+#: The most one config file may hand back (its datasets and models as plain JSON): far above
+#: any real config tree, far below what would strain the workbench's own memory.
+MAX_RESULT_BYTES = 64 * 1024**2
+#: The longest frame a pipe reader accepts (the result plus its file list and warnings).
+MAX_FRAME = MAX_RESULT_BYTES + 8 * 1024**2
+#: Exit status of a child whose answer pipe was closed under it (by the config).
+_PIPE_CLOSED = 71
 
-LOAD, RESULT, PROGRESS, PING, PONG, CANCEL = b"L", b"R", b"P", b"?", b"!", b"C"
+LOAD, RESULT, PROGRESS, PING, PONG, CANCEL, SIGNALLED = b"L", b"R", b"P", b"?", b"!", b"C", b"S"
 _HEADER = struct.Struct(">cI")
 
 
@@ -67,12 +79,18 @@ def _write_frame(fd: int, kind: bytes, payload: bytes, _write=os.write) -> None:
 
 
 class _FrameReader:
-    """Frames from a file descriptor, with an optional deadline."""
+    """Frames from a file descriptor, with an optional deadline.
 
-    def __init__(self, fd: int) -> None:
+    A frame announced longer than ``limit`` is never buffered: the reader stops there
+    (``oversized`` is set and it reads as end of file), so a writer cannot make it hold more.
+    """
+
+    def __init__(self, fd: int, limit: int = MAX_FRAME) -> None:
         self.fd = fd
+        self.limit = limit
         self.buffer = bytearray()
         self.eof = False
+        self.oversized = False
 
     def _fill(self, deadline: float | None) -> bool:
         """Read what is there; False when the deadline passed first."""
@@ -94,6 +112,10 @@ class _FrameReader:
         if len(self.buffer) < _HEADER.size:
             return None
         kind, length = _HEADER.unpack_from(self.buffer)
+        if length > self.limit:
+            self.oversized = self.eof = True
+            self.buffer.clear()
+            return None
         if len(self.buffer) < _HEADER.size + length:
             return None
         payload = bytes(self.buffer[_HEADER.size:_HEADER.size + length])
@@ -155,8 +177,9 @@ def _innermost_config_frame(stack: str, configs: list[str]) -> tuple[str, int] |
     return None
 
 
-def _exit_line(file: str | None) -> int | None:
-    """Where a file calls os._exit / abort / kill, when a child died without a word."""
+def _call_line(file: str | None, names: tuple[str, ...]) -> int | None:
+    """Where a file calls one of ``names`` (``os._exit``, ``closerange``...), when a child
+    died without a word."""
     if not file:
         return None
     try:
@@ -167,9 +190,88 @@ def _exit_line(file: str | None) -> int | None:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name in ("_exit", "abort", "kill", "killpg", "raise_signal"):
+            if name in names:
                 return node.lineno
     return None
+
+
+def _exit_line(file: str | None) -> int | None:
+    return _call_line(file, ("_exit", "abort", "kill", "killpg", "raise_signal"))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _watch_signals(fd: int, configs: list[str]) -> None:
+    """Tell the worker, before it happens, where a config sends a signal (``os.kill``,
+    ``os.killpg``): if the child then dies of it, the error says who sent it and from where."""
+    own = os.getpid()
+
+    def hook(event: str, args: tuple) -> None:
+        if event not in ("os.kill", "os.killpg") or len(args) != 2:
+            return
+        target, number = args
+        if not isinstance(number, int) or number == 0:
+            return
+        frame: Any = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename not in configs:
+            frame = frame.f_back
+        if frame is None:
+            return
+        if event == "os.kill" and target == own:
+            what = "its own process"
+        elif target in ((0, -own) if event == "os.kill" else (0, own)):
+            what = "its own process group"  # a child leads its group: its pgid is its pid
+        else:
+            return
+        note = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
+                "signal": number, "what": what}
+        with contextlib.suppress(OSError):
+            _write_frame(fd, SIGNALLED, json.dumps(note).encode("utf-8", "surrogateescape"))
+
+    sys.addaudithook(hook)
+
+
+def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, dict]]) -> bytes:
+    """The error for a result over ``MAX_RESULT_BYTES``, at the largest entry seen."""
+    limit = MAX_RESULT_BYTES // 1024**2
+    if not sizes:
+        return _failed(request, _error(
+            f"the config's answer (its warnings and file list) is larger than {limit} MiB",
+            request["path"]), result.get("files"))
+    size, kind, entry = max(sizes, key=lambda item: item[0])
+    cfg = entry.get("cfg")
+    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
+    name = f"{kind} {abbr!r}" if isinstance(abbr, str) else f"a {kind}"
+    return _failed(request, _error(
+        f"the config returns more than {limit} MiB of datasets and models ({name} alone is "
+        f"{size / 1024**2:.1f} MiB); the workbench takes at most {limit} MiB from one config",
+        entry.get("file") or request["path"], entry.get("line"),
+        hint="keep sample rows in data files (--data FILE), not in the config"), result.get("files"))
+
+
+def _answer(request: dict, result: dict) -> bytes:
+    """The result as a frame's payload, or a located error when it is too large to send."""
+    sizes: list[tuple[int, str, dict]] = []
+    total = 0
+    for kind in ("dataset", "model"):
+        for entry in result.get(kind + "s") or ():
+            try:
+                size = len(plain.dumps(entry))
+            except MemoryError:
+                size = MAX_FRAME + 1
+            sizes.append((size, kind, entry))
+            total += size
+            if total > MAX_RESULT_BYTES:
+                return _located_overflow(request, result, sizes)
+    payload = plain.dumps(result)
+    if len(payload) > MAX_FRAME:
+        return _located_overflow(request, result, [])
+    return payload
 
 
 def _child(request: dict, fd: int, fault_fd: int) -> None:
@@ -198,11 +300,14 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         if hard_cpu == resource.RLIM_INFINITY or hard_cpu > cpu:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         os.chdir(request["cwd"])
+        configs: list[str] = []
+        _watch_signals(fd, configs)
 
         def alarm(signum: int, frame: Any) -> None:
             raise ConfigTimeout()
 
         def progress(path: str) -> None:
+            configs.append(path)
             _write_frame(fd, PROGRESS, path.encode("utf-8", "surrogateescape"))
 
         signal.signal(signal.SIGALRM, alarm)
@@ -210,7 +315,7 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         try:
             result = load_config_file(request["path"], request["roots"], request["want_datasets"],
                                       timeout=timeout, memory_limit=memory, progress=progress)
-            payload = plain.dumps(result)
+            payload = _answer(request, result)
         except ConfigTimeout:
             payload = _failed(request, _error(f"the config did not finish within {timeout:g} s",
                                               request["path"], hint="raise the limit with --timeout"))
@@ -218,7 +323,10 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
             payload = _failed(request, _error("the config ran out of memory", request["path"]))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        _write_frame(fd, RESULT, payload)
+        try:
+            _write_frame(fd, RESULT, payload)
+        except OSError:
+            code = _PIPE_CLOSED  # the config closed (or replaced) the pipe the answer goes to
     except BaseException as exc:
         code = 70
         with contextlib.suppress(BaseException):
@@ -228,18 +336,72 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         os._exit(code)
 
 
+def _wait_child(pid: int, seconds: float) -> int | None:
+    """The child's status once it has exited by itself, or None if it has not within ``seconds``."""
+    end = time.monotonic() + max(seconds, 0.0)
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.005)
+
+
+def _kill_group(pgid: int) -> None:
+    """Every process still in a load's group: what the config started and left running."""
+    with contextlib.suppress(OSError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _reap_strays() -> None:
+    """Processes a config started that left its group (a daemon's ``setsid``): the worker is
+    their subreaper, so they are its children now; kill and reap them all (between loads
+    the worker has no child of its own)."""
+    try:
+        children = [int(pid) for task in Path(f"/proc/{os.getpid()}/task").iterdir()
+                    for pid in (task / "children").read_text().split()]
+    except (OSError, ValueError):
+        children = []
+    for pid in children:
+        _signal(pid, signal.SIGKILL)
+    for pid in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    while True:  # strays that ended by themselves since
+        try:
+            done, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not done:
+            return
+
+
+def _become_subreaper() -> None:
+    """Orphans of a config's processes are re-parented to the worker, not to init (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
 def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, list[str]]:
     """Fork a child for one load; (answer, whether the parent is still there, files read)."""
     read_fd, write_fd = os.pipe()
     fault_read, fault_write = os.pipe()
     pid = os.fork()
     if pid == 0:
+        os.setpgid(0, 0)  # a group of its own: killpg(0) in a config reaches only the load
         os.close(read_fd)
         os.close(fault_read)
         os.close(requests.fd)
         if _ANSWERS_FD is not None:
             os.close(_ANSWERS_FD)
         _child(request, write_fd, fault_write)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # also here: whichever runs first, the group exists before any signal
     os.close(write_fd)
     os.close(fault_write)
     configs: list[str] = []
@@ -248,8 +410,10 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
     reader = _FrameReader(read_fd)
     answer: bytes | None = None
     running: str | None = None
+    signalled: dict | None = None
     outcome = "done"
     parent_alive = True
+    status: int | None = None
     try:
         while answer is None:
             got = reader.frame()
@@ -258,6 +422,9 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
                 if kind == PROGRESS:
                     running = payload.decode("utf-8", "surrogateescape")
                     configs.append(running)
+                elif kind == SIGNALLED:
+                    with contextlib.suppress(ValueError):
+                        signalled = json.loads(payload.decode("utf-8", "surrogateescape"))
                 elif kind == RESULT:
                     answer = payload
                 continue
@@ -285,8 +452,16 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
             if outcome == "timeout":
                 _signal(pid, signal.SIGUSR1)  # ask for the stack first
                 stack = _read_quiet(fault_read, first=1.0, quiet=0.1)
-            _signal(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
+            elif outcome == "done" and not reader.oversized:
+                # the pipe closed without an answer: let the child end by itself, so its
+                # status says what happened (an exit, a signal) rather than our SIGKILL
+                status = _wait_child(pid, min(deadline - time.monotonic(), 2.0))
+            if status is None:
+                _signal(pid, signal.SIGKILL)
+        _kill_group(pid)
+        if status is None:
+            _, status = os.waitpid(pid, 0)
+        _reap_strays()
         os.close(read_fd)
         stack += _read_quiet(fault_read, first=0.0, quiet=0.0)
         os.close(fault_read)
@@ -303,21 +478,38 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
                        "raise the limit with --timeout")
     elif outcome == "cancelled":
         error = _error("the load was cancelled", request["path"])
+    elif reader.oversized:
+        error = _error(f"the config's process sent more than {MAX_FRAME // 1024**2} MiB at once",
+                       file, line, hint="a config must not write to the workbench's pipes")
     elif os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        what = {"SIGKILL": "was killed (out of memory?)", "SIGXCPU": "used too much CPU time",
-                "SIGSEGV": "crashed (segmentation fault)"}.get(name, f"was stopped by {name}")
-        error = _error(f"the config's process {what}", file, line or _exit_line(file),
-                       hint="the workbench is fine; fix the config and save to reload")
+        error = _killed(os.WTERMSIG(status), signalled, file, line)
     else:
         code = os.WEXITSTATUS(status)
-        error = _error(f"the config ended the loader process with exit status {code}", file,
-                       line or _exit_line(file), hint="a config must not call os._exit(); remove the call")
+        if code in (_PIPE_CLOSED, 0):  # 0: the answer was written, but not to the pipe
+            error = _error("the config closed or replaced the pipe the loader answers on, so no answer "
+                           "came back",
+                           file, line or _call_line(file, ("closerange", "close", "dup2")),
+                           hint="a config must not close file descriptors it did not open")
+        else:
+            error = _error(f"the config ended the loader process with exit status {code}", file,
+                           line or _exit_line(file),
+                           hint="a config must not call os._exit(); remove the call")
     return _failed(request, error, [file] if file else []), parent_alive, configs
+
+
+def _killed(number: int, signalled: dict | None, file: str, line: int | None) -> dict:
+    """The error for a child that died of a signal: who sent it, when the config did."""
+    name = _signal_name(number)
+    if signalled is not None and signalled.get("signal") == number:
+        return _error(f"the config sent {name} to {signalled.get('what')} ({signalled.get('call')}), "
+                      "which ended its load", signalled.get("file") or file, signalled.get("line") or line,
+                      hint="the workbench is fine: each load runs in a process group of its own; "
+                      "remove the call")
+    what = {"SIGKILL": "was killed (SIGKILL: out of memory, or killed from outside)",
+            "SIGXCPU": "used too much CPU time",
+            "SIGSEGV": "crashed (segmentation fault)"}.get(name, f"was stopped by {name}")
+    return _error(f"the config's process {what}", file, line or _exit_line(file),
+                  hint="the workbench is fine; fix the config and save to reload")
 
 
 _ANSWERS_FD: int | None = None
@@ -333,6 +525,7 @@ def serve() -> None:
     os.dup2(devnull, 1)
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a config's print goes nowhere
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _become_subreaper()
     # warm: what every load needs, and what configs commonly import
     from . import config_file, data_config, python_config  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
@@ -407,6 +600,7 @@ class ConfigWorker:
         self._proc = subprocess.Popen(
             [sys.executable, "-P", "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=stderr, bufsize=0, close_fds=True,
+            start_new_session=True,  # no signal a config sends to "its group" reaches this one
         )
         self._reader = _FrameReader(self._proc.stdout.fileno())  # type: ignore[union-attr]
         self._finalizer = weakref.finalize(self, _shutdown, self._proc)

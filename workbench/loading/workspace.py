@@ -24,8 +24,9 @@ from . import worker
 from .config_file import load_config_file
 from .data_files import recording_reads
 from .duplicates import one_per_abbr
+from .file_kinds import real_path
 from .model_assets import asset_files, chat_template_value, model_assets
-from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings
+from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings, unknown_data_abbrs
 
 __all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
 
@@ -52,12 +53,12 @@ class Workspace:
     absent_files: list[Path] = field(default_factory=list)
 
     def add_file(self, path: str | os.PathLike) -> None:
-        resolved = Path(path).resolve()
+        resolved = real_path(path)
         if resolved not in self.files:
             self.files.append(resolved)
 
     def add_absent(self, path: str | os.PathLike) -> None:
-        resolved = Path(path).resolve()
+        resolved = real_path(path)
         if resolved not in self.absent_files:
             self.absent_files.append(resolved)
 
@@ -217,6 +218,8 @@ class Loader:
                                           workspace.warnings.append)
         workspace.models = one_per_abbr(workspace.models, model_configs, "model", workspace.errors,
                                         workspace.warnings.append)
+        if not workspace.errors:
+            workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
         return workspace
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:

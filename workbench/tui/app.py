@@ -32,7 +32,7 @@ from textual.worker import get_current_worker
 
 from ..views.errors import error_banner
 from ..views.frame import Frame, build_frame, frame_panels
-from ..views.options import ViewOptions
+from ..views.options import LONG_TEXT, ViewOptions
 from ..views.safe import one_line
 from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
@@ -50,7 +50,6 @@ from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for,
 from .watcher import watch_changes
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
-LONG_TEXT = 24_000  # characters of one text shown until `a` asks for all (head and tail, cut marked)
 
 
 class WorkbenchApp(App[int]):

@@ -89,13 +89,16 @@ def model_kinds(catalog: Catalog) -> dict[str, str]:
 
 
 def missing(files: Iterable[Path]) -> list[Path]:
+    """Files that are not there (a dangling symlink included); one that is there but cannot be
+    read (a symlink loop, a FIFO) is not missing: its reader says what is wrong with it."""
     out = []
     for f in files:
         try:
-            if not f.exists():
-                out.append(f)
-        except OSError:
+            os.stat(f)
+        except FileNotFoundError:
             out.append(f)
+        except OSError:
+            pass
     return out
 
 

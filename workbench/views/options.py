@@ -8,6 +8,10 @@ from pathlib import Path
 
 from .palette import DEFAULT_PALETTE, Palette
 
+#: Characters of one text shown by default (its head and tail, the cut marked): what keeps the
+#: app responsive and html/svg exports linear on a long-context prompt or a hostile row.
+LONG_TEXT = 24_000
+
 
 @dataclass(frozen=True)
 class ViewOptions:
@@ -20,8 +24,10 @@ class ViewOptions:
     tokens: tuple[str, ...] = ()  # the selected model's literal special tokens
     root: Path | None = None  # paths are shown relative to this folder
     # Show at most this many characters of one text (its head and tail, the cut marked);
-    # None shows everything.  The TUI sets it so long-context prompts stay responsive.
+    # None shows everything.  The TUI and the html/svg exports set it (LONG_TEXT).
     max_chars: int | None = None
+    # what the cut mark adds about the characters it hides
+    cut_note: str = "all of them are sent, copied and exported"
 
 
 def display_path(path: str | Path | None, root: Path | None) -> str:

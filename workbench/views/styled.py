@@ -37,8 +37,8 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
         head, tail = value[: limit * 3 // 4], value[len(value) - limit // 4:]  # PStr slices keep origins
         out = styled(head, opts, base)
         hidden = len(value) - len(head) - len(tail)
-        out.append(f"\n┄┄ {hidden:,} more characters not shown here (all of them are sent, copied "
-                   f"and exported) ┄┄\n", style=opts.palette.style("faint"))
+        out.append(f"\n┄┄ {hidden:,} more characters not shown here ({opts.cut_note}) ┄┄\n",
+                   style=opts.palette.style("faint"))
         return out.append_text(styled(tail, opts, base))
     palette = opts.palette
     base_style = Style.parse(base) if isinstance(base, str) else (base or Style.null())

@@ -20,6 +20,7 @@ from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
 from ..data_files import MAX_DATA_BYTES
 from ..data_paths import opencompass_data_ids
+from ..file_kinds import decoded, read_regular
 
 Row = dict[str, Any]
 
@@ -28,22 +29,11 @@ def read_text(path: Path, errors: str = "strict", encoding: str = "utf-8") -> st
     """The file as ``open(path, encoding='utf-8', errors=errors).read()`` gives it (newlines
     translated)."""
     try:
-        if path.stat().st_size > MAX_DATA_BYTES:
-            raise ConfigError(f"data file is larger than {MAX_DATA_BYTES // 1024**3} GiB", file=str(path))
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_DATA_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"data file not found: {path}", file=str(path),
                           hint="the dataset class reads this file: check the data folder's layout") from None
-    except IsADirectoryError:
-        raise ConfigError(f"data path is a folder, not a file: {path}", file=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read data file: {exc.strerror}", file=str(path)) from None
-    try:
-        text = raw.decode(encoding, errors)
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"data file is not UTF-8 (byte 0x{raw[exc.start]:02x})", file=str(path),
-                          line=line, hint="re-save the file as UTF-8") from None
+    text = decoded(raw, path, "data file is not UTF-8", encoding, errors)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
