@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..core.spec import OPENCOMPASS, RowsSource, type_name
+from ..core.spec import OPENCOMPASS, RowsSource, type_module, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
 from .data_paths import lookup_data_path
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
-from .readers import ReaderCall, find_reader
+from .readers import ReaderCall, data_argument, find_reader
 
 SETTINGS_FILE = "workbench.toml"
 MAX_SPLIT_FILES = 32
@@ -138,16 +138,23 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
                                   file=str(settings.path), line=_line_of_settings(settings, abbr),
                                   hint="fix the path (relative to the workbench.toml folder)") from None
             raise
-    path = cfg.get("path")
+    class_name = type_name(cfg.get("type", ""))
+    reader = find_reader(class_name, type_module(cfg.get("type", ""))) if class_name else None
+    # the load() argument naming the data: `path`, but `data_files` for load_dataset('json', ...)
+    key = data_argument(reader, load_kwargs(cfg)) if reader is not None else "path"
+    if reader is not None and key is None:
+        # a class that makes its rows from its arguments alone (no data files)
+        rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
+        return RowsFound(rows, f"made as {class_name}.load() makes them", [],
+                         RowsSource("native-reader", None, None, class_name))
+    path = cfg.get(key or "path")
     if not isinstance(path, str) or not path:
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases)
     found = lookup.found()
-    class_name = type_name(cfg.get("type", ""))
     if found is None:
         return _framework_or_placeholders(cfg, class_name, framework, python, lookup, [],
                                           lookup.describe())
-    reader = find_reader(class_name)
     if reader is not None:
         files = _files_under(found)
         try:
