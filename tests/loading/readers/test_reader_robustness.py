@@ -40,7 +40,7 @@ def _fill(value: Any, case: Path) -> Any:
 @pytest.mark.parametrize("case", GOOD, ids=[p.name for p in GOOD])
 def test_broken_fixture_files_give_located_errors(case: Path, tmp_path: Path) -> None:
     spec = json.loads((case / "case.json").read_text(encoding="utf-8"))
-    reader = find_reader(spec["class"])
+    reader = find_reader(spec["class"], spec.get("module", ""))
     assert reader is not None
     fixtures = [p.relative_to(case) for p in case.rglob("*") if p.is_file()
                 and p.name not in {"case.json", "expected.json", "parquet_rows.json"}]
