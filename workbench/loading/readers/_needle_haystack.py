@@ -38,7 +38,7 @@ _FIELD = re.compile(r"\{(context|retrieval_question|last_person)\}")
 
 @cache
 def prompts() -> dict[str, Any]:
-    """The loaders' prompt texts, recorded from the frameworks by tools/gen_needlebench_prompts.py."""
+    """The loaders' prompt texts, recorded from the frameworks by tools/gen_reader_prompts.py."""
     text = resources.files(__package__).joinpath("data", "needlebench_prompts.json").read_text("utf-8")
     return json.loads(text)
 

@@ -1,4 +1,5 @@
-"""Dev-only: record the NeedleBench loaders' prompt texts as package data for the native readers.
+"""Dev-only: record the prompt texts that NeedleBench's and LiveMathBench's loaders build rows
+with, as package data for the native readers.
 
 The prompts are f-strings inside each ``load()`` (one per language and question position), so
 they are read from the installed modules' source with ``ast``, never run: each ``prompt = ...``
@@ -6,7 +7,9 @@ under ``if language == ...`` / ``if position == ...`` becomes a template whose `
 fields are the f-string's fields (a tuple of strings, as one branch writes, stays a list).
 NeedleBench v2's ATC lists and prompts are module constants, read as they are.
 
-    /work/fwenv/bin/python tools/gen_needlebench_prompts.py
+LiveMathBench's ``PROMPT_EN`` / ``PROMPT_CN`` are module constants, read as they are.
+
+    /work/fwenv/bin/python tools/gen_reader_prompts.py
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-OUT = (Path(__file__).resolve().parent.parent / "workbench" / "loading" / "readers" / "data"
-       / "needlebench_prompts.json")
+DATA = Path(__file__).resolve().parent.parent / "workbench" / "loading" / "readers" / "data"
+OUT = DATA / "needlebench_prompts.json"
+LIVEMATHBENCH_OUT = DATA / "livemathbench_prompts.json"
 #: module → the function whose ``prompt = ...`` branches hold the prompt texts
 PROMPT_FUNCTIONS = {
     "opencompass.datasets.needlebench.origin": "_generate_prompt",
@@ -112,6 +116,11 @@ def main() -> int:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(data) - 2} modules -> {OUT}", file=sys.stderr)
+    from opencompass.datasets.livemathbench import prompts
+
+    livemath = {"opencompass": data["opencompass"], "en": prompts.PROMPT_EN, "cn": prompts.PROMPT_CN}
+    LIVEMATHBENCH_OUT.write_text(json.dumps(livemath, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"LiveMathBench prompts -> {LIVEMATHBENCH_OUT}", file=sys.stderr)
     return 0
 
 
