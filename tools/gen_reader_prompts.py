@@ -7,7 +7,8 @@ under ``if language == ...`` / ``if position == ...`` becomes a template whose `
 fields are the f-string's fields (a tuple of strings, as one branch writes, stays a list).
 NeedleBench v2's ATC lists and prompts are module constants, read as they are.
 
-LiveMathBench's ``PROMPT_EN`` / ``PROMPT_CN`` are module constants, read as they are.
+LiveMathBench's ``PROMPT_EN`` / ``PROMPT_CN`` are module constants, read as they are; RULER's
+templates are its loaders' ``template`` defaults.
 
     /work/fwenv/bin/python tools/gen_reader_prompts.py
 """
@@ -26,6 +27,8 @@ from typing import Any
 DATA = Path(__file__).resolve().parent.parent / "workbench" / "loading" / "readers" / "data"
 OUT = DATA / "needlebench_prompts.json"
 LIVEMATHBENCH_OUT = DATA / "livemathbench_prompts.json"
+RULER_OUT = DATA / "ruler_templates.json"
+RULER_CLASSES = ("RulerCweDataset", "RulerFweDataset", "RulerNiahDataset", "RulerQaDataset", "RulerVtDataset")
 #: module → the function whose ``prompt = ...`` branches hold the prompt texts
 PROMPT_FUNCTIONS = {
     "opencompass.datasets.needlebench.origin": "_generate_prompt",
@@ -121,6 +124,15 @@ def main() -> int:
     livemath = {"opencompass": data["opencompass"], "en": prompts.PROMPT_EN, "cn": prompts.PROMPT_CN}
     LIVEMATHBENCH_OUT.write_text(json.dumps(livemath, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"LiveMathBench prompts -> {LIVEMATHBENCH_OUT}", file=sys.stderr)
+    import inspect
+
+    ruler = {"opencompass": data["opencompass"]}
+    for name in RULER_CLASSES:
+        # opencompass.datasets does not export them: each from its own module
+        module = importlib.import_module(f"opencompass.datasets.ruler.ruler_{name[5:-7].lower()}")
+        ruler[name] = inspect.signature(getattr(module, name).load).parameters["template"].default
+    RULER_OUT.write_text(json.dumps(ruler, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"RULER templates -> {RULER_OUT}", file=sys.stderr)
     return 0
 
 

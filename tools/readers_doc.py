@@ -67,9 +67,23 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
   so every run of the framework gives other rows and no reader can show "the" rows; OpenCompass's
   v2 `NeedleBenchMultiDataset` downloads its files from the hub (AISBench's reads the data
   folder and has a reader). These go by the framework route, which shows one draw.
+- RULER (`RulerCweDataset`, `RulerFweDataset`, `RulerNiahDataset`, `RulerQaDataset`,
+  `RulerVtDataset`): the samples are grown until they fill `max_seq_length` tokens and the
+  whole search is replayed, so a reader takes as long as the framework's `load()` for the
+  same length (seconds at 4k, far longer at 128k and up). Tokens are tiktoken's `gpt-4`
+  encoding only (the shipped configs'; another `tokenizer_model` is a Hugging Face download);
+  FWE only with `alpha=2.0` (scipy's `zeta` is not reproduced otherwise); CWE and NIAH take
+  their words from the `wonderwords` package's lists, as the loaders do (`pip install
+  wonderwords`; the rows follow its version's lists). Where the loader would retry a sample
+  for ever (none fits, or `num_samples` past the questions a QA file has), the reader stops
+  with an error instead.
 - Classes that only read from a hub (`SuperGPQADataset`: `m-a-p/SuperGPQA`, OpenCompass's
   `HLEDataset`: `cais/hle`, `SmolInstructDataset`: `osunlp/SMolInstruct` and its loading
-  script) have no native reader: they go by the framework route.
+  script) have no native reader: they go by the framework route. So do LiveCodeBench's
+  `LCBCodeGenerationDataset`, `LCBCodeExecutionDataset` and `LCBTestOutputPredictionDataset`:
+  they call `load_dataset` on a local folder holding a Hugging Face loading script
+  (`code_generation_lite.py`, run with `trust_remote_code`), whose files and versions the
+  workbench does not read, and code generation unpickles its private test cases.
 """
 
 

