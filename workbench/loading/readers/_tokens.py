@@ -12,7 +12,8 @@ class Tokens:
     and decode; with ``memo``, each distinct text encoded once (haystack lines come back
     repeat after repeat)."""
 
-    def __init__(self, model: str, memo: bool = True, who: str = "NeedleBench") -> None:
+    def __init__(self, model: str, memo: bool = True, who: str = "NeedleBench",
+                 budget: int | None = None) -> None:
         try:
             import tiktoken.model
         except ImportError:
@@ -30,10 +31,18 @@ class Tokens:
                               "in tiktoken's cache")
         self._encoding = encoding
         self._memo: dict[str, list[int]] | None = {} if memo else None
+        self._who, self._budget, self._spent = who, budget, 0
 
     def encode(self, text: str) -> list[int]:
         if self._memo is not None and text in self._memo:
             return self._memo[text]
+        self._spent += len(text)
+        if self._budget is not None and self._spent > self._budget:
+            raise ConfigError(f"{self._who}: the native reader stopped after tokenizing "
+                              f"{self._budget // 10**6}M characters; the framework's load() does this much "
+                              "work too, for minutes at this length",
+                              hint="render a shorter max_seq_length, or --framework-python PATH runs the "
+                              "real load()")
         try:
             tokens = self._encoding.encode(text)
         except ValueError as exc:  # a special token such as <|endoftext|> in the text

@@ -33,6 +33,9 @@ from ._tokens import Tokens
 _VT_NOISE = "The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again.\n"
 #: A sample the loader retries until it fits: after this many misses the reader gives up.
 MAX_RETRIES = 1000
+#: Characters tokenized before the reader gives up (a 64k config needs about 60M, some seconds;
+#: the search grows with the square of the length, so 128k and up would take minutes).
+TOKENIZE_BUDGET = 80_000_000
 
 
 @cache
@@ -56,7 +59,7 @@ def ruler_tokens(kwargs: Mapping[str, Any]) -> Tokens:
         raise ConfigError(f"RULER's loader takes the tokenizer {model!r} from Hugging Face; the native "
                           "reader counts tokens with tiktoken's gpt-4 encoding only",
                           hint="--framework-python PATH runs the real load()")
-    return Tokens("gpt-4", memo=False, who="RULER")
+    return Tokens("gpt-4", memo=False, who="RULER", budget=TOKENIZE_BUDGET)
 
 
 def flatten(text: str, kwargs: Mapping[str, Any]) -> str:
