@@ -21,6 +21,7 @@ files from the hub).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,17 @@ def _multi_record(path: Path, counter: int, count: int) -> dict[str, Any]:
     return random.Random(counter).choice(matching)
 
 
+def _with_needles(kwargs: Mapping[str, Any], tokens: Tokens, lines: list[Any], path: Path,
+                  needles: list[str]) -> str:
+    """Multi's context: the haystack's first tokens, as many as leave room for the needles in
+    ``length - length_buffer``, with the needles put in ``diff`` percent apart from ``depth``."""
+    needle_tokens = [tokens.encode(needle) for needle in needles]
+    target = max(int(kwargs["length"]) - int(kwargs["length_buffer"]) - sum(len(t) for t in needle_tokens), 0)
+    context = insert_needles(haystack_tokens(lines, path, tokens, target), needle_tokens,
+                             kwargs["depth"], kwargs["diff"])
+    return tokens.decode(context)
+
+
 @native_reader("NeedleBenchMultiDataset", modules=(V1 + ".multi",))
 def read_multi_v1(call: ReaderCall) -> ReadResult:
     kwargs = call.kwargs
@@ -146,12 +158,8 @@ def read_multi_v1(call: ReaderCall) -> ReadResult:
                 answer, question = record["answer"], record["question"]
             if kwargs.get("guide"):
                 question += _GUIDE_ZH if language == "Chinese" else _GUIDE_EN
-            needle_tokens = [tokens.encode(needle) for needle in needles]
-            target = max(int(kwargs["length"]) - int(kwargs["length_buffer"])
-                         - sum(len(t) for t in needle_tokens), 0)
-            context = insert_needles(haystack_tokens(lines, path, tokens, target), needle_tokens,
-                                     kwargs["depth"], kwargs["diff"])
-            return {"prompt": fill(template, context=tokens.decode(context), retrieval_question=question),
+            context = _with_needles(kwargs, tokens, lines, path, needles)
+            return {"prompt": fill(template, context=context, retrieval_question=question),
                     "answer": answer + "*" + answer}
 
         rows += repeats(call, build, lines)
@@ -210,13 +218,8 @@ def read_multi_v2(call: ReaderCall) -> ReadResult:
             else:
                 question = (f"Given the context described above, who is the eldest relative that '{last}' "
                             "can trace back to in the context?")
-            needle_tokens = [tokens.encode("\n" + fragment + "\n") for fragment in fragments]
-            target = max(int(kwargs["length"]) - int(kwargs["length_buffer"])
-                         - sum(len(t) for t in needle_tokens), 0)
-            context = insert_needles(haystack_tokens(lines, path, tokens, target), needle_tokens,
-                                     kwargs["depth"], kwargs["diff"])
-            return {"prompt": fill(template, context=tokens.decode(context), retrieval_question=question,
-                                   last_person=last),
+            context = _with_needles(kwargs, tokens, lines, path, ["\n" + f + "\n" for f in fragments])
+            return {"prompt": fill(template, context=context, retrieval_question=question, last_person=last),
                     "answer": names[0]}
 
         rows += repeats(call, build, lines)

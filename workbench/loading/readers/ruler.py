@@ -18,7 +18,8 @@ import json
 import math
 import random
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -51,6 +52,54 @@ def template_argument(kwargs: Mapping[str, Any], class_name: str) -> str:
 
 def no_files(kwargs: Mapping[str, Any]) -> None:
     return None
+
+
+@dataclass
+class Setup:
+    """What every RULER loader starts from: its arguments, tiktoken, the seeded ``random``."""
+
+    kwargs: Mapping[str, Any]
+    tokens: Tokens
+    seed: int
+    rng: random.Random
+    template: str
+    max_len: int
+    to_generate: int
+    name: str
+
+    def fits(self, prompt: str) -> bool:
+        return len(self.tokens.encode(prompt)) + self.to_generate <= self.max_len
+
+    def first_fit(self, sample: Callable[[int], tuple[str, Any] | None], size: int,
+                  step: int | None, file: Path | None = None) -> tuple[str, Any]:
+        """The loaders' retry of a sample that does not fit (or fails, ``None``): smaller by
+        ``step`` while above it (VT: never smaller), then drawn again and again at that size,
+        for ever in the loader; after MAX_RETRIES misses here, an error."""
+        misses = 0
+        while True:
+            drawn = sample(size)
+            if drawn is not None and self.fits(drawn[0]):
+                return drawn
+            if step is not None and size > step:
+                size -= step
+                continue
+            misses += 1
+            if misses >= MAX_RETRIES:
+                raise ConfigError(f"{self.name}: no sample fits max_seq_length {self.max_len}; the "
+                                  "framework's load() retries for ever here",
+                                  file=str(file) if file else None,
+                                  hint="raise max_seq_length or lower tokens_to_generate")
+
+    def row(self, prompt: str, answer: Any) -> Row:
+        return {"prompt": flatten(prompt, self.kwargs), "answer": answer}
+
+
+def setup(call: ReaderCall, class_name: str, to_generate: int) -> Setup:
+    kwargs = call.kwargs
+    seed = int_argument(kwargs, "random_seed", 42)
+    return Setup(kwargs, ruler_tokens(kwargs), seed, random.Random(seed),
+                 template_argument(kwargs, class_name), int_argument(kwargs, "max_seq_length", 4096),
+                 int_argument(kwargs, "tokens_to_generate", to_generate), "RULER " + class_name[5:-7].upper())
 
 
 def ruler_tokens(kwargs: Mapping[str, Any]) -> Tokens:
@@ -87,12 +136,9 @@ def _zeta(alpha: float) -> float:
 @native_reader("RulerFweDataset", data_argument=no_files)
 def read_ruler_fwe(call: ReaderCall) -> ReadResult:
     """Coded words drawn with Zipf-like frequencies; the answer, the three most frequent."""
-    kwargs = call.kwargs
-    tokens = ruler_tokens(kwargs)
-    seed = int_argument(kwargs, "random_seed", 42)
-    rng = random.Random(seed)
-    template = template_argument(kwargs, "RulerFweDataset")
-    max_len = int_argument(kwargs, "max_seq_length", 4096)
+    run = setup(call, "RulerFweDataset", 50)
+    kwargs, tokens, seed, rng, template, max_len = (run.kwargs, run.tokens, run.seed, run.rng, run.template,
+                                                    run.max_len)
     wordlen = int_argument(kwargs, "coded_wordlen", 6)
     vocab_size = int_argument(kwargs, "vocab_size", -1)
     vocab_size = max_len // 50 if vocab_size == -1 else vocab_size
@@ -128,20 +174,16 @@ def read_ruler_fwe(call: ReaderCall) -> ReadResult:
     rows: list[Row] = []
     for _ in range(int_argument(kwargs, "num_samples", 500)):
         prompt, answer, _ = sample(num_words)
-        rows.append({"prompt": flatten(prompt, kwargs), "answer": answer})
+        rows.append(run.row(prompt, answer))
     return from_list(rows, Path("RulerFweDataset"))
 
 
 @native_reader("RulerVtDataset", data_argument=no_files)
 def read_ruler_vt(call: ReaderCall) -> ReadResult:
     """Chains of variable assignments hidden among noise sentences; the answer, the chain's names."""
-    kwargs = call.kwargs
-    tokens = ruler_tokens(kwargs)
-    seed = int_argument(kwargs, "random_seed", 42)
-    rng, np_rng = random.Random(seed), LegacyRandomState(seed)
-    template = template_argument(kwargs, "RulerVtDataset")
-    max_len = int_argument(kwargs, "max_seq_length", 4096)
-    to_generate = int_argument(kwargs, "tokens_to_generate", 30)
+    run = setup(call, "RulerVtDataset", 30)
+    kwargs, tokens, rng, template = run.kwargs, run.tokens, run.rng, run.template
+    max_len, to_generate, np_rng = run.max_len, run.to_generate, LegacyRandomState(run.seed)
     num_chains, num_hops = int_argument(kwargs, "num_chains", 1), int_argument(kwargs, "num_hops", 4)
 
     def chains() -> tuple[list[list[str]], list[list[str]]]:
@@ -185,15 +227,8 @@ def read_ruler_vt(call: ReaderCall) -> ReadResult:
         num_noises += 10
     rows: list[Row] = []
     for _ in range(int_argument(kwargs, "num_samples", 500)):
-        for _attempt in range(MAX_RETRIES):
-            prompt, answer = sample(num_noises)
-            if len(tokens.encode(prompt)) + to_generate <= max_len:
-                break
-        else:
-            raise ConfigError(f"RULER VT: no sample of {num_noises} noise sentences fits max_seq_length "
-                              f"{max_len}; the framework's load() retries for ever here",
-                              hint="raise max_seq_length or lower tokens_to_generate")
-        rows.append({"prompt": flatten(prompt, kwargs), "answer": answer})
+        # the loader retries with the same number of noises (its smaller count goes unused)
+        rows.append(run.row(*run.first_fit(sample, num_noises, None)))
     return from_list(rows, Path("RulerVtDataset"))
 
 
@@ -228,13 +263,9 @@ def _hotpotqa(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
 @native_reader("RulerQaDataset")
 def read_ruler_qa(call: ReaderCall) -> ReadResult:
     """SQuAD or HotpotQA questions, each among as many shuffled documents as fit."""
-    kwargs = call.kwargs
-    tokens = ruler_tokens(kwargs)
-    seed = int_argument(kwargs, "random_seed", 42)
-    rng = random.Random(seed)
-    template = template_argument(kwargs, "RulerQaDataset")
-    max_len = int_argument(kwargs, "max_seq_length", 4096)
-    to_generate = int_argument(kwargs, "tokens_to_generate", 32)
+    run = setup(call, "RulerQaDataset", 32)
+    kwargs, tokens, seed, rng, template = run.kwargs, run.tokens, run.seed, run.rng, run.template
+    max_len, to_generate = run.max_len, run.to_generate
     kind = kwargs.get("dataset", "squad")
     if kind not in ("squad", "hotpotqa"):
         raise ConfigError(f"{kind} is not implemented.", hint="dataset='squad' or 'hotpotqa'")
@@ -279,19 +310,10 @@ def read_ruler_qa(call: ReaderCall) -> ReadResult:
             raise ConfigError(f"num_samples asks for question {index + first + 1}, but the file has "
                               f"{len(questions)} answerable questions; the framework's load() retries for "
                               "ever here", file=str(path), hint=f"num_samples={len(questions) - first}")
-        used, misses = num_docs, 0
-        while True:
+
+        def located(size: int, index: int = index + first) -> tuple[str, Any]:
             with row_at(path, None):
-                prompt, answer = sample(index + first, used)
-            if len(tokens.encode(prompt)) + to_generate <= max_len:
-                break
-            if used > step:
-                used -= step
-                continue
-            misses += 1  # the loader draws again with as few documents, for ever if need be
-            if misses >= MAX_RETRIES:
-                raise ConfigError(f"RULER QA: question {index + first + 1} does not fit max_seq_length "
-                                  f"{max_len}; the framework's load() retries for ever here",
-                                  file=str(path), hint="raise max_seq_length")
-        rows.append({"prompt": flatten(prompt, kwargs), "answer": answer})
+                return sample(index, size)
+
+        rows.append(run.row(*run.first_fit(located, num_docs, step, path)))
     return from_list(rows, path)

@@ -11,7 +11,7 @@ import os
 import random
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from ...core.errors import ConfigError
 from . import ReaderCall, ReadResult, Row, native_reader
 from ._files import from_list, json_line, read_text, row_at, text_lines
-from .ruler import MAX_RETRIES, flatten, int_argument, no_files, ruler_tokens, template_argument
+from .ruler import int_argument, no_files, setup
 
 NEEDLE = "One of the special magic {type_needle_v} for {key} is: {value}."
 REPEAT_HAYSTACK = "The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again."
@@ -79,6 +79,19 @@ class PairedWords(Sequence[str]):
         return f"{block}-{self._nouns[offset]}" if isinstance(block, str) else block[offset]
 
 
+def tolerant(sample: Callable[[int], tuple[str, Any]]) -> Callable[[int], tuple[str, Any] | None]:
+    """A draw that fails (more words or positions asked for than there are) counts as a miss,
+    as the loaders' bare ``except`` counts it."""
+
+    def draw(size: int) -> tuple[str, Any] | None:
+        try:
+            return sample(size)
+        except ValueError:
+            return None
+
+    return draw
+
+
 def _numbered(words: list[str]) -> str:
     return " ".join(f"{i + 1}. {word}" for i, word in enumerate(words))
 
@@ -87,13 +100,9 @@ def _numbered(words: list[str]) -> str:
 def read_ruler_cwe(call: ReaderCall) -> ReadResult:
     """A numbered list where ``num_cw`` words come often and the rest rarely, after a shorter
     worked example; the answer, the common words."""
-    kwargs = call.kwargs
-    tokens = ruler_tokens(kwargs)
-    seed = int_argument(kwargs, "random_seed", 42)
-    rng = random.Random(seed)
-    template = template_argument(kwargs, "RulerCweDataset")
-    max_len = int_argument(kwargs, "max_seq_length", 4096)
-    to_generate = int_argument(kwargs, "tokens_to_generate", 120)
+    run = setup(call, "RulerCweDataset", 120)
+    kwargs, tokens, seed, rng, template = run.kwargs, run.tokens, run.seed, run.rng, run.template
+    max_len, to_generate = run.max_len, run.to_generate
     num_cw = int_argument(kwargs, "num_cw", 10)
     words = sorted(set(word_list("nounlist.txt") + word_list("adjectivelist.txt")
                        + word_list("verblist.txt")))
@@ -129,22 +138,7 @@ def read_ruler_cwe(call: ReaderCall) -> ReadResult:
             break
     rows: list[Row] = []
     for _ in range(int_argument(kwargs, "num_samples", 500)):
-        used, misses = num_words, 0
-        while True:
-            try:
-                prompt, answer = sample(used)
-            except ValueError:  # more words asked for than the lists hold
-                prompt = None
-            if prompt is not None and len(tokens.encode(prompt)) + to_generate <= max_len:
-                break
-            if used > 10:
-                used -= 10
-                continue
-            misses += 1
-            if misses >= MAX_RETRIES:
-                raise ConfigError(f"RULER CWE: no sample fits max_seq_length {max_len}; the framework's "
-                                  "load() retries for ever here", hint="raise max_seq_length")
-        rows.append({"prompt": flatten(prompt, kwargs), "answer": answer})
+        rows.append(run.row(*run.first_fit(tolerant(sample), num_words, 10)))
     return from_list(rows, Path("RulerCweDataset"))
 
 
@@ -163,13 +157,9 @@ def _essay_words(path: Path) -> list[str]:
 def read_ruler_niah(call: ReaderCall) -> ReadResult:
     """Needles (``One of the special magic ... is: ...``) among essay sentences, repeated noise or
     other needles; the question asks for some keys' values."""
-    kwargs = call.kwargs
-    tokens = ruler_tokens(kwargs)
-    seed = int_argument(kwargs, "random_seed", 42)
-    rng = random.Random(seed)
-    template = template_argument(kwargs, "RulerNiahDataset")
-    max_len = int_argument(kwargs, "max_seq_length", 4096)
-    to_generate = int_argument(kwargs, "tokens_to_generate", 128)
+    run = setup(call, "RulerNiahDataset", 128)
+    kwargs, tokens, seed, rng, template = run.kwargs, run.tokens, run.seed, run.rng, run.template
+    max_len, to_generate = run.max_len, run.to_generate
     num_v, num_q = int_argument(kwargs, "num_needle_v", 1), int_argument(kwargs, "num_needle_q", 1)
     num_k = max(int_argument(kwargs, "num_needle_k", 1), num_q)
     kind = kwargs.get("type_haystack", "essay")
@@ -246,20 +236,5 @@ def read_ruler_niah(call: ReaderCall) -> ReadResult:
         size += step
     rows: list[Row] = []
     for _ in range(int_argument(kwargs, "num_samples", 500)):
-        used, misses = size, 0
-        while True:
-            try:
-                prompt, answer = sample(used)
-            except ValueError:  # a sample larger than its population
-                prompt = None
-            if prompt is not None and len(tokens.encode(prompt)) + to_generate <= max_len:
-                break
-            if used > step:
-                used -= step
-                continue
-            misses += 1
-            if misses >= MAX_RETRIES:
-                raise ConfigError(f"RULER NIAH: no sample fits max_seq_length {max_len}; the framework's "
-                                  "load() retries for ever here", hint="raise max_seq_length")
-        rows.append({"prompt": flatten(prompt, kwargs), "answer": answer})
+        rows.append(run.row(*run.first_fit(tolerant(sample), size, step)))
     return from_list(rows, Path("RulerNiahDataset"))
