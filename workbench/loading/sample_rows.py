@@ -196,7 +196,8 @@ def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framewor
 def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,
                lookup: Any, files: list[Path]) -> RowsFound:
     with recording_files(files):
-        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files)
+        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files,
+                              module=type_module(cfg.get("type", "")))
     where = str(lookup.found() or lookup.written)
     return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
                      RowsSource("framework-load", where, lookup.data_id, class_name))
