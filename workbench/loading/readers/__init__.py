@@ -69,11 +69,11 @@ def native_reader(*class_names: str, modules: tuple[str, ...] = (),
 
     def register(function: Reader) -> Reader:
         for name in class_names:
-            for key, table in ([((module, name), _BY_MODULE) for module in modules] if modules
-                               else [(name, _READERS)]):
-                if key in table and table[key] is not function:  # type: ignore[operator]
-                    raise ValueError(f"two native readers for {key}")
-                table[key] = function  # type: ignore[index]
+            for module in modules:
+                if _BY_MODULE.setdefault((module, name), function) is not function:
+                    raise ValueError(f"two native readers for {module}.{name}")
+            if not modules and _READERS.setdefault(name, function) is not function:
+                raise ValueError(f"two native readers for {name}")
         _DATA_ARGUMENT[function] = data_argument
         return function
 

@@ -120,7 +120,7 @@ def read_origin_v2(call: ReaderCall) -> ReadResult:
     return _origin(call, V2 + ".origin")
 
 
-def _multi_record(path: Path, counter: int, count: int) -> dict[str, Any]:
+def _multi_record(path: Path, counter: int, count: Any) -> dict[str, Any]:
     records = json_document(path)
     with row_at(path, None):
         matching = [r for r in records if r.get("derivation_count") == count]
