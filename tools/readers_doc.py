@@ -69,9 +69,9 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
   folder and has a reader). These go by the framework route, which shows one draw.
 - RULER (`RulerCweDataset`, `RulerFweDataset`, `RulerNiahDataset`, `RulerQaDataset`,
   `RulerVtDataset`): the samples are grown until they fill `max_seq_length` tokens and the
-  whole search is replayed, so a reader does the framework's work: seconds up to the 64k
-  configs; past 80M tokenized characters (the 128k configs and up, minutes of work there) it
-  stops with an error pointing at `--framework-python`. Tokens are tiktoken's `gpt-4`
+  whole search is replayed, so a reader does the framework's work, which grows with the square
+  of the length: seconds up to the 16k configs. Longer ones (`max_seq_length` above 16384: the
+  32k to 1M configs) are refused at once, pointing at `--framework-python`. Tokens are tiktoken's `gpt-4`
   encoding only (the shipped configs'; another `tokenizer_model` is a Hugging Face download);
   FWE only with `alpha=2.0` (scipy's `zeta` is not reproduced otherwise); CWE and NIAH take
   their words from the `wonderwords` package's lists, as the loaders do (`pip install

@@ -95,14 +95,17 @@ def test_paired_words_are_the_sorted_set_of_every_pair() -> None:
     assert [words[i] for i in range(len(words))] == expected
 
 
-def test_ruler_stops_at_its_tokenizing_budget_not_hours_later(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ruler_refuses_long_configs_at_once_and_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("tiktoken")
     from workbench.loading.readers import ruler
 
+    with pytest.raises(ConfigError) as caught:  # before any work: no tokenizer is even built
+        _read("RulerVtDataset", max_seq_length=131072, tokenizer_model="not-a-model")
+    assert "max_seq_length 131072" in caught.value.message
+    assert "--framework-python" in (caught.value.hint or "")
     monkeypatch.setattr(ruler, "TOKENIZE_BUDGET", 200_000)
     with pytest.raises(ConfigError) as caught:
-        _read("RulerVtDataset", max_seq_length=131072, num_samples=2)
+        _read("RulerVtDataset", max_seq_length=16384, num_samples=2)
     assert "stopped after tokenizing" in caught.value.message
-    assert "--framework-python" in (caught.value.hint or "")
-    # a 4k sample stays well inside it
+    # a small sample stays well inside it
     assert len(_read("RulerVtDataset", max_seq_length=700, num_samples=2)) == 2  # type: ignore[arg-type]

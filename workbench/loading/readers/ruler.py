@@ -34,9 +34,13 @@ from ._tokens import Tokens
 _VT_NOISE = "The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again.\n"
 #: A sample the loader retries until it fits: after this many misses the reader gives up.
 MAX_RETRIES = 1000
-#: Characters tokenized before the reader gives up (a 64k config needs about 60M, some seconds;
-#: the search grows with the square of the length, so 128k and up would take minutes).
-TOKENIZE_BUDGET = 80_000_000
+#: The longest max_seq_length read natively: the search grows with the square of the length (a
+#: 16k sample takes seconds, a 64k one most of a minute, 128k and up minutes to hours), and a
+#: config is loaded on every reload; longer ones are refused at once.
+MAX_LENGTH = 16384
+#: Characters tokenized before the reader gives up, whatever the arguments (a 16k config needs
+#: under 10M).
+TOKENIZE_BUDGET = 40_000_000
 
 
 @cache
@@ -96,6 +100,11 @@ class Setup:
 
 def setup(call: ReaderCall, class_name: str, to_generate: int) -> Setup:
     kwargs = call.kwargs
+    length = int_argument(kwargs, "max_seq_length", 4096)
+    if length > MAX_LENGTH:
+        raise ConfigError(f"RULER at max_seq_length {length}: the native reader makes samples up to "
+                          f"{MAX_LENGTH} tokens; longer ones take the framework's load() minutes of "
+                          "tokenizing", hint="--framework-python PATH runs the real load()")
     seed = int_argument(kwargs, "random_seed", 42)
     return Setup(kwargs, ruler_tokens(kwargs), seed, random.Random(seed),
                  template_argument(kwargs, class_name), int_argument(kwargs, "max_seq_length", 4096),
