@@ -71,7 +71,8 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
   `RulerVtDataset`): the samples are grown until they fill `max_seq_length` tokens and the
   whole search is replayed, so a reader does the framework's work, which grows with the square
   of the length: seconds up to the 16k configs. Longer ones (`max_seq_length` above 16384: the
-  32k to 1M configs) are refused at once, pointing at `--framework-python`. Tokens are tiktoken's `gpt-4`
+  32k to 1M configs) are declined at once: they go by the framework route, or show placeholders
+  with a warning saying why. Tokens are tiktoken's `gpt-4`
   encoding only (the shipped configs'; another `tokenizer_model` is a Hugging Face download);
   FWE only with `alpha=2.0` (scipy's `zeta` is not reproduced otherwise); CWE and NIAH take
   their words from the `wonderwords` package's lists, as the loaders do (`pip install

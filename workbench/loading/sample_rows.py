@@ -20,10 +20,10 @@ from typing import Any
 from ..core.errors import ConfigError
 from ..core.spec import OPENCOMPASS, RowsSource, type_module, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
-from .data_paths import lookup_data_path
+from .data_paths import PathLookup, lookup_data_path
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
-from .readers import ReaderCall, data_argument, find_reader
+from .readers import Declined, ReaderCall, data_argument, find_reader
 
 SETTINGS_FILE = "workbench.toml"
 MAX_SPLIT_FILES = 32
@@ -144,7 +144,10 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
     key = data_argument(reader, load_kwargs(cfg)) if reader is not None else "path"
     if reader is not None and key is None:
         # a class that makes its rows from its arguments alone (no data files)
-        rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
+        try:
+            rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, PathLookup("", ()), [], exc)
         return RowsFound(rows, f"made as {class_name}.load() makes them", [],
                          RowsSource("native-reader", None, None, class_name))
     path = cfg.get(key or "path")
@@ -160,6 +163,8 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         try:
             with recording_files(files):
                 rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, lookup, files, exc)
         except ConfigError as exc:
             plain = _plain_rows(found, lookup)
             if plain is None:
@@ -191,6 +196,19 @@ def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framewor
     if interpreter is None:
         return _placeholders(cfg, looked_for)
     return _framework(cfg, class_name, framework, interpreter, lookup, files)
+
+
+def _declined(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
+              lookup: PathLookup, files: list[Path], exc: Declined) -> RowsFound:
+    """A native reader that declines: the framework's own load() when there is one, else
+    placeholders with the reason said once."""
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is not None:
+        return _framework(cfg, class_name, framework, interpreter, lookup, files)
+    hint = f" (hint: {exc.hint})" if exc.hint else ""
+    note = f"{exc.message}: showing placeholders from reader_cfg{hint}"
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
+                     source=RowsSource("placeholder", note=note))
 
 
 def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,

@@ -152,3 +152,18 @@ def test_shipped_style_config_renders_native_rows(name: str, tmp_path: Path,
     assert json.dumps(first, ensure_ascii=False)[1:-1][:200] in shown
     assert "‹" not in shown
     assert not [w for w in document["warnings"] if "no rows found" in w["message"]]
+
+
+def test_a_config_the_reader_declines_renders_placeholders_and_says_why(tmp_path: Path) -> None:
+    # ruler_128k_gen.py: the native reader does not make 128k samples (minutes of work)
+    config = tmp_path / "ruler_vt_128k_gen.py"
+    config.write_text(CONFIGS["ruler_vt"][0].replace("'max_seq_length': 700", "'max_seq_length': 131072"),
+                      encoding="utf-8")
+    run = run_cli("render", str(config), "--format", "json", "--limit", "1", cwd=tmp_path)
+    assert run.code == 0, run.err
+    document = json.loads(run.out)
+    assert document["renders"][0]["rows_source"]["kind"] == "placeholder"
+    (warning,) = [w["message"] for w in document["warnings"]]
+    assert warning.startswith("RulerVtDataset at max_seq_length 131072: the native reader makes samples up "
+                              "to 16384 tokens")
+    assert "showing placeholders" in warning and "--framework-python" in warning

@@ -97,12 +97,12 @@ def test_paired_words_are_the_sorted_set_of_every_pair() -> None:
 
 def test_ruler_refuses_long_configs_at_once_and_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("tiktoken")
-    from workbench.loading.readers import ruler
+    from workbench.loading.readers import Declined, ruler
 
-    with pytest.raises(ConfigError) as caught:  # before any work: no tokenizer is even built
+    with pytest.raises(Declined) as declined:  # before any work: no tokenizer is even built
         _read("RulerVtDataset", max_seq_length=131072, tokenizer_model="not-a-model")
-    assert "max_seq_length 131072" in caught.value.message
-    assert "--framework-python" in (caught.value.hint or "")
+    assert "max_seq_length 131072" in declined.value.message
+    assert "--framework-python" in (declined.value.hint or "")
     monkeypatch.setattr(ruler, "TOKENIZE_BUDGET", 200_000)
     with pytest.raises(ConfigError) as caught:
         _read("RulerVtDataset", max_seq_length=16384, num_samples=2)

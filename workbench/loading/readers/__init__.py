@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...core.errors import ConfigError
+
 Row = dict[str, Any]
 #: A ``Dataset`` as a list of rows, or a ``DatasetDict`` as ``{split: rows}``.
 ReadResult = list[Row] | dict[str, list[Row]]
@@ -48,6 +50,13 @@ class ReaderCall:
 
 
 Reader = Callable[[ReaderCall], ReadResult]
+
+
+class Declined(ConfigError):
+    """The reader does not stand in for this call (it would take the framework's minutes of
+    work, say): the rows come from the framework route when there is one, else placeholders,
+    with the message said as a warning. Not an error in the config."""
+
 #: Which ``load()`` argument names the data, given the arguments (None: no data files).
 DataArgument = Callable[[Mapping[str, Any]], str | None]
 

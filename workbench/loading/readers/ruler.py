@@ -27,7 +27,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.np_random import LegacyRandomState
-from . import ReaderCall, ReadResult, Row, native_reader
+from . import Declined, ReaderCall, ReadResult, Row, native_reader
 from ._files import from_list, json_document, row_at
 from ._tokens import Tokens
 
@@ -102,9 +102,9 @@ def setup(call: ReaderCall, class_name: str, to_generate: int) -> Setup:
     kwargs = call.kwargs
     length = int_argument(kwargs, "max_seq_length", 4096)
     if length > MAX_LENGTH:
-        raise ConfigError(f"RULER at max_seq_length {length}: the native reader makes samples up to "
-                          f"{MAX_LENGTH} tokens; longer ones take the framework's load() minutes of "
-                          "tokenizing", hint="--framework-python PATH runs the real load()")
+        raise Declined(f"{class_name} at max_seq_length {length}: the native reader makes samples up to "
+                       f"{MAX_LENGTH} tokens (longer ones take the framework's load() minutes of "
+                       "tokenizing)", hint="--framework-python PATH runs the real load()")
     seed = int_argument(kwargs, "random_seed", 42)
     return Setup(kwargs, ruler_tokens(kwargs), seed, random.Random(seed),
                  template_argument(kwargs, class_name), int_argument(kwargs, "max_seq_length", 4096),
