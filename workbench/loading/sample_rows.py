@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..core.spec import OPENCOMPASS, RowsSource, type_name
+from ..core.spec import OPENCOMPASS, RowsSource, type_module, type_name
 from .data_files import DATA_SUFFIXES, read_rows, recording_files
-from .data_paths import lookup_data_path
+from .data_paths import PathLookup, lookup_data_path
 from .file_kinds import MAX_SETTINGS_BYTES, read_regular_text
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
-from .readers import ReaderCall, find_reader
+from .readers import Declined, ReaderCall, data_argument, find_reader
 
 SETTINGS_FILE = "workbench.toml"
 MAX_SPLIT_FILES = 32
@@ -157,21 +157,33 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
                                   file=str(settings.path), line=_line_of_settings(settings, abbr),
                                   hint="fix the path (relative to the workbench.toml folder)") from None
             raise
-    path = cfg.get("path")
+    class_name = type_name(cfg.get("type", ""))
+    reader = find_reader(class_name, type_module(cfg.get("type", ""))) if class_name else None
+    # the load() argument naming the data: `path`, but `data_files` for load_dataset('json', ...)
+    key = data_argument(reader, load_kwargs(cfg)) if reader is not None else "path"
+    if reader is not None and key is None:
+        # a class that makes its rows from its arguments alone (no data files)
+        try:
+            rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, PathLookup("", ()), [], exc)
+        return RowsFound(rows, f"made as {class_name}.load() makes them", [],
+                         RowsSource("native-reader", None, None, class_name))
+    path = cfg.get(key or "path")
     if not isinstance(path, str) or not path:
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases)
     found = lookup.found()
-    class_name = type_name(cfg.get("type", ""))
     if found is None:
         return _framework_or_placeholders(cfg, class_name, framework, python, lookup, [],
                                           lookup.describe())
-    reader = find_reader(class_name)
     if reader is not None:
         files = _files_under(found)
         try:
             with recording_files(files):
                 rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, lookup, files, exc)
         except ConfigError as exc:
             plain = _plain_rows(found, lookup)
             if plain is None:
@@ -205,10 +217,24 @@ def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framewor
     return _framework(cfg, class_name, framework, interpreter, lookup, files)
 
 
+def _declined(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
+              lookup: PathLookup, files: list[Path], exc: Declined) -> RowsFound:
+    """A native reader that declines: the framework's own load() when there is one, else
+    placeholders with the reason said once."""
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is not None:
+        return _framework(cfg, class_name, framework, interpreter, lookup, files)
+    hint = f" (hint: {exc.hint})" if exc.hint else ""
+    note = f"{exc.message}: showing placeholders from reader_cfg{hint}"
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
+                     source=RowsSource("placeholder", note=note))
+
+
 def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,
                lookup: Any, files: list[Path]) -> RowsFound:
     with recording_files(files):
-        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files)
+        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files,
+                              module=type_module(cfg.get("type", "")))
     where = str(lookup.found() or lookup.written)
     return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
                      RowsSource("framework-load", where, lookup.data_id, class_name))

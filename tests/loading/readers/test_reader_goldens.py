@@ -40,7 +40,7 @@ def test_reader_matches_framework_load(case: Path, monkeypatch: pytest.MonkeyPat
         pytest.skip(f"needs {spec['needs']} (an optional extra)")
     for name, value in _fill(spec.get("env", {}), case).items():
         monkeypatch.setenv(name, value)
-    reader = find_reader(spec["class"])
+    reader = find_reader(spec["class"], spec.get("module", ""))
     assert reader is not None, f"no native reader for {spec['class']}"
     call = ReaderCall(kwargs=_fill(spec.get("kwargs", {}), case),
                       framework=spec.get("framework", "opencompass"))

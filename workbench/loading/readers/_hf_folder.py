@@ -31,17 +31,18 @@ def _split_of(relative: Path) -> str | None:
     return None
 
 
-def split_files(folder: Path) -> dict[str, list[Path]]:
+def split_files(folder: Path, suffixes: tuple[str, ...] = SUFFIXES) -> dict[str, list[Path]]:
     """``{split: files}`` as ``load_dataset`` finds them; every data file is ``train`` when no
     file is named for a split."""
     if not folder.is_dir():
         raise ConfigError(f"data folder not found: {folder}", file=str(folder),
                           hint="the dataset's loader reads a folder of split files here")
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SUFFIXES
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in suffixes
                    and not any(part.startswith(".") for part in p.relative_to(folder).parts))
     if not files:
-        raise ConfigError(f"no .parquet files in {folder}", file=str(folder),
-                          hint="the native reader reads the parquet split files the dataset ships")
+        kinds = " or ".join(suffixes)
+        raise ConfigError(f"no {kinds} files in {folder}", file=str(folder),
+                          hint=f"the native reader reads the {kinds} split files the dataset ships")
     splits: dict[str, list[Path]] = {}
     for path in files:
         split = _split_of(path.relative_to(folder))
