@@ -86,3 +86,11 @@ def test_the_link_check_catches_a_broken_link(tmp_path):
     assert anchors(page) == {"a-page"}
     assert slug("Exit status and messages") == "exit-status-and-messages"
     assert slug("`workbench render`: headless, in any format") == "workbench-render-headless-in-any-format"
+
+
+def test_the_readme_counts_the_native_readers_there_are():
+    from workbench.loading.readers import reader_names
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    (count,) = re.findall(r"native readers for (\d+) dataset classes", text)
+    assert int(count) == len(reader_names())
