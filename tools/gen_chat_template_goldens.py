@@ -4,11 +4,14 @@ Run in the framework venv (tools/setup_fwenv.sh), never in tests:
 
     $FWENV/bin/python tools/gen_chat_template_goldens.py
 
-For every template in tests/chat_templates/ (real ones, see SOURCES.md), the workbench's
-built-ins and a few feature probes, it builds a model folder (tokenizer.json from
-tests/chat_templates/tokenizer_fixture.py, tokenizer_config.json with the template and the
-special tokens), loads it with ``AutoTokenizer.from_pretrained`` and records, per message set,
-the rendered text (or the error message) and its token counts with and without special tokens.
+For every template file in tests/chat_templates/ (written for the project, one Jinja feature
+each: see the README there), the workbench's built-ins and a few one-line feature probes, it
+builds a model folder (tokenizer.json from tests/chat_templates/tokenizer_fixture.py,
+tokenizer_config.json with the special tokens; a template file goes in as chat_template.jinja,
+the others inside tokenizer_config.json), loads it with ``AutoTokenizer.from_pretrained`` and
+records, per message set and add_generation_prompt, the rendered text (or the template's error
+message) and its token counts with and without special tokens.  ``strftime_now`` reads a fixed
+clock (``FIXED_NOW``), which the tests set too.
 Output: tests/chat_templates/goldens.json (committed as data).
 """
 
@@ -28,6 +31,7 @@ from tokenizer_fixture import write_model_folder  # noqa: E402
 
 FIXED_NOW = datetime(2025, 3, 9, 14, 5, 0)
 
+# The special tokens each turn format is used with (the builtins share them).
 QWEN = {"eos_token": "<|im_end|>", "pad_token": "<|endoftext|>", "bos_token": None,
         "unk_token": None}
 LLAMA = {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}
@@ -38,13 +42,13 @@ DEEPSEEK = {"bos_token": "<\uff5cbegin\u2581of\u2581sentence\uff5c>",
             "eos_token": "<\uff5cend\u2581of\u2581sentence\uff5c>"}
 
 TEMPLATES = {
-    "qwen2.5-instruct.jinja": QWEN,
-    "llama-3.2-1b-instruct.jinja": LLAMA,
-    "llama-3.3-instruct-generation.jinja": LLAMA,
-    "mistral-instruct.jinja": MISTRAL,
-    "gemma-it.jinja": GEMMA,
-    "phi-3.jinja": PHI3,
-    "deepseek-r1-distill-qwen-32b.jinja": DEEPSEEK,
+    "tools-default-system.jinja": QWEN,
+    "alternating-roles.jinja": LLAMA,
+    "generation-dated.jinja": LLAMA,
+    "system-in-first-user.jinja": MISTRAL,
+    "system-refused.jinja": GEMMA,
+    "turn-window.jinja": PHI3,
+    "think-stripped.jinja": DEEPSEEK,
     "builtin:chatml": QWEN,
     "builtin:llama3": LLAMA,
     "builtin:mistral": MISTRAL,
