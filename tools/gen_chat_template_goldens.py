@@ -17,17 +17,12 @@ Output: tests/chat_templates/goldens.json (committed as data).
 
 from __future__ import annotations
 
-import json
-import sys
 import tempfile
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-HERE = ROOT / "tests" / "chat_templates"
-sys.path.insert(0, str(HERE))
-
-from tokenizer_fixture import write_model_folder  # noqa: E402
+from _shared import CHAT_TEMPLATES_DIR, builtin_chat_template, tokenizer_fixture, write_json
 
 FIXED_NOW = datetime(2025, 3, 9, 14, 5, 0)
 
@@ -102,6 +97,40 @@ MESSAGES = {
 }
 
 
+def template_source(name: str) -> str:
+    """``builtin:NAME``, ``probe:NAME`` or a template file of tests/chat_templates/ (read as
+    bytes, so its CRLF line endings reach the model folder as they are)."""
+    if name.startswith("builtin:"):
+        return builtin_chat_template(name.split(":", 1)[1])
+    if name.startswith("probe:"):
+        return PROBES[name]
+    return (CHAT_TEMPLATES_DIR / name).read_bytes().decode("utf-8")
+
+
+def render_cases(tok: Any, name: str, tokens: dict) -> list[dict]:
+    """One case per message set and add_generation_prompt: the text and its token counts, or
+    the template's own refusal."""
+    cases = []
+    for msg_name, messages in MESSAGES.items():
+        for agp in (True, False):
+            case = {"template": name, "messages": msg_name, "add_generation_prompt": agp, "tokens": tokens}
+            try:
+                text = tok.apply_chat_template(messages, add_generation_prompt=agp, tokenize=False)
+            except Exception as exc:  # the template's own refusal
+                case["error"] = f"{type(exc).__name__}: {exc}"
+            else:
+                case["text"] = text
+                case["count_plain"] = len(tok(text, add_special_tokens=False)["input_ids"])
+                case["count_special"] = len(tok(text, add_special_tokens=True)["input_ids"])
+            cases.append(case)
+    if name == "probe:add-generation-prompt":  # keyword arguments override the tokenizer's tokens
+        text = tok.apply_chat_template(MESSAGES["user"], add_generation_prompt=True, tokenize=False,
+                                       bos_token="OVERRIDE", tools=None)
+        cases.append({"template": name, "messages": "user", "add_generation_prompt": True,
+                      "tokens": tokens, "kwargs": {"bos_token": "OVERRIDE"}, "text": text})
+    return cases
+
+
 def main() -> None:
     import transformers
     import transformers.utils.chat_template_utils as ctu
@@ -113,50 +142,22 @@ def main() -> None:
             return FIXED_NOW
 
     ctu.datetime = _Clock  # strftime_now reads the module's datetime at call time
+    write_model_folder = tokenizer_fixture().write_model_folder
     cases = []
-    sources = {}
     for name, tokens in {**TEMPLATES, **{k: PROBE_TOKENS for k in PROBES}}.items():
-        if name.startswith("builtin:"):
-            source = (ROOT / "workbench" / "core" / "builtin_chat_templates" /
-                      (name.split(":", 1)[1] + ".jinja")).read_text(encoding="utf-8")
-        elif name.startswith("probe:"):
-            source = PROBES[name]
-        else:
-            source = (HERE / name).read_bytes().decode("utf-8")
-        sources[name] = source
-        as_file = name.endswith(".jinja")
         with tempfile.TemporaryDirectory() as tmp:
-            folder = write_model_folder(Path(tmp) / "model", source, dict(tokens),
-                                        as_jinja_file=as_file)
-            tok = AutoTokenizer.from_pretrained(str(folder))
-            for msg_name, messages in MESSAGES.items():
-                for agp in (True, False):
-                    case = {"template": name, "messages": msg_name, "add_generation_prompt": agp,
-                            "tokens": tokens}
-                    try:
-                        text = tok.apply_chat_template(messages, add_generation_prompt=agp, tokenize=False)
-                    except Exception as exc:  # the template's own refusal
-                        case["error"] = f"{type(exc).__name__}: {exc}"
-                    else:
-                        case["text"] = text
-                        case["count_plain"] = len(tok(text, add_special_tokens=False)["input_ids"])
-                        case["count_special"] = len(tok(text, add_special_tokens=True)["input_ids"])
-                    cases.append(case)
-            if name == "probe:add-generation-prompt":
-                text = tok.apply_chat_template(MESSAGES["user"], add_generation_prompt=True, tokenize=False,
-                                               bos_token="OVERRIDE", tools=None)
-                cases.append({"template": name, "messages": "user", "add_generation_prompt": True,
-                              "tokens": tokens, "kwargs": {"bos_token": "OVERRIDE"}, "text": text})
-    out = {
+            folder = write_model_folder(Path(tmp) / "model", template_source(name), dict(tokens),
+                                        as_jinja_file=name.endswith(".jinja"))
+            cases += render_cases(AutoTokenizer.from_pretrained(str(folder)), name, tokens)
+    path = CHAT_TEMPLATES_DIR / "goldens.json"
+    write_json(path, {
         "generator": "tools/gen_chat_template_goldens.py",
         "transformers": transformers.__version__,
         "fixed_now": FIXED_NOW.isoformat(),
         "messages": MESSAGES,
         "probes": PROBES,
         "cases": cases,
-    }
-    path = HERE / "goldens.json"
-    path.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    })
     print(f"{len(cases)} cases -> {path}")
 
 
