@@ -20,16 +20,16 @@ Run it in the framework venv (tools/setup_fwenv.sh):
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import io
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-CASES = Path(__file__).resolve().parent.parent / "tests" / "loading" / "readers" / "cases"
+from _shared import REPO, quiet, write_json
+
+CASES = REPO / "tests" / "loading" / "readers" / "cases"
 PACKAGES = {"opencompass": "opencompass.datasets", "ais_bench": "ais_bench.benchmark.datasets"}
 
 
@@ -60,7 +60,7 @@ def run_case(folder: Path) -> dict[str, Any]:
     saved = dict(os.environ)
     os.environ.update(fill(spec.get("env", {}), folder))
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with quiet():
             result = cls.load(**kwargs)
         return {"result": plain(result)}
     except Exception as exc:  # recorded: a reader must refuse the same input
@@ -79,8 +79,7 @@ def main() -> int:
         folders = [f for f in folders if f.name in set(args.cases)]
     for folder in folders:
         out = run_case(folder)
-        text = json.dumps(out, ensure_ascii=False, indent=1, default=repr) + "\n"
-        (folder / "expected.json").write_text(text, encoding="utf-8")
+        write_json(folder / "expected.json", out, default=repr)
         what = "error: " + out["error"] if "error" in out else "ok"
         print(f"{folder.name}: {what}", file=sys.stderr)
     return 0
