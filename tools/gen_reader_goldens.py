@@ -10,7 +10,7 @@ framework's own layout and ``case.json``::
 ``{case}`` in a string argument stands for the case folder's absolute path. The script writes
 ``expected.json`` beside it: ``{"result": rows}`` for a ``Dataset``, ``{"result": {split:
 rows}}`` for a ``DatasetDict``, rows as ``Dataset.to_list()`` gives them; or ``{"error":
-"ExceptionType: message"}`` when ``load()`` raises.
+"ExceptionType: message"}`` when ``load()`` raises (the case folder in it written as ``{case}``).
 
 Run it in the framework venv (tools/setup_fwenv.sh):
 
@@ -64,7 +64,8 @@ def run_case(folder: Path) -> dict[str, Any]:
             result = cls.load(**kwargs)
         return {"result": plain(result)}
     except Exception as exc:  # recorded: a reader must refuse the same input
-        return {"error": f"{type(exc).__name__}: {exc}"}
+        # the case folder written back as {case}, so the golden does not depend on the checkout
+        return {"error": f"{type(exc).__name__}: {exc}".replace(str(folder), "{case}")}
     finally:
         os.environ.clear()
         os.environ.update(saved)
