@@ -1,13 +1,17 @@
 """Dev-only golden-output generator for the parity suite.
 
 Runs the REAL OpenCompass 0.5.4 / AISBench 3.1.20260630 prompt pipelines on the
-committed case inputs and writes what they would send to a model as
-``tests/parity/cases/<case_id>/expected.json`` (schema ``prompt-workbench/render@1``,
-see docs/render-json.md, plus a top-level ``framework_errors`` list).
+committed case inputs (``config.py`` and ``data.json`` of each folder under
+``tests/parity/cases/``, written by tools/make_parity_cases.py) and writes what they would
+send to a model as ``tests/parity/cases/<case_id>/expected.json`` (schema
+``prompt-workbench/render@1``, see docs/render-json.md, plus a top-level
+``framework_errors`` list), then the framework-errors table of ``tests/parity/README.md``.
 
 It must run with the framework venv made by ``tools/setup_fwenv.sh``::
 
-    bash tools/setup_fwenv.sh "$FWENV" && $FWENV/bin/python tools/gen_goldens.py
+    $FWENV/bin/python tools/gen_goldens.py [CASE_ID ...] [--cases-dir DIR]
+
+(every case folder by default; ``PARITY_DEBUG=1`` prints the traceback of each framework error).
 
 Nothing here is imported by Prompt Workbench or its tests; the tests only read
 the committed JSON.  No framework code is copied: this harness imports the
