@@ -1,8 +1,9 @@
 """Dev-only: how the real ``datasets`` types rows, for ``workbench/core/arrow_rows.py``.
 
-For each case (a list of rows), records what ``Dataset.from_list(rows).to_list()`` returns
-and what ``load_dataset('json')`` returns for the same rows written as JSONL (or the error
-each raises), into ``tests/core/data/arrow_goldens.json``.
+For each case (a list of rows, in ``CASES`` below), records what
+``Dataset.from_list(rows).to_list()`` returns and what ``load_dataset('json')`` returns for
+the same rows written as JSONL (or the error each raises), into
+``tests/core/data/arrow_goldens.json``.
 
     $FWENV/bin/python tools/gen_arrow_goldens.py
 """

@@ -423,6 +423,19 @@ def ds_block(var: str, entries: list[str]) -> str:
 
 SEEDS: list[dict] = []
 
+# How the MOSS seeds' extra datasets differ from the doc's example (see build_seed_list).
+MOSS_END = 'end="end of dataset prompt template."'
+MOSS_END_LIST = 'end=["end of dataset prompt template."]'
+MOSS_ROUND_CLOSE = "                    ],\n                )\n"
+MOSS_ROUND_CLOSE_WITH_END = f"                    ],\n                    {MOSS_END},\n                )\n"
+
+
+def replaced_once(text: str, old: str, new: str) -> str:
+    """``text`` with ``old``, which must occur exactly once, replaced by ``new``."""
+    if text.count(old) != 1:
+        raise ValueError(f"{old!r} occurs {text.count(old)} times, not once")
+    return text.replace(old, new)
+
 
 def seed(
     case_id,
@@ -802,13 +815,9 @@ def build_seed_list() -> None:
             labels=["A", "B", "C", "D"],
         )
 
-    seed(
-        "seed_meta_moss_gen",
-        "shared/spec/seeds/004 (meta template design): the MOSS meta "
-        "template with the dataset prompt template (begin/round/end), generation mode",
-        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
-        moss=True,
-        infer="""dict(
+    # the doc's two prompt templates, each with a second dataset that changes only its end:
+    # given as a list (gen), or added under every label (ppl)
+    moss_gen = """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -835,12 +844,18 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )""",
+    )"""
+    seed(
+        "seed_meta_moss_gen",
+        "shared/spec/seeds/004 (meta template design): the MOSS meta "
+        "template with the dataset prompt template (begin/round/end), generation mode",
+        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
+        moss=True,
+        infer=moss_gen,
         rows=moss_rows("seed_meta_moss_gen"),
-        more=[
-            (
-                "meta_moss_gen_end_list",
-                """dict(
+        more=[("meta_moss_gen_end_list", replaced_once(moss_gen, MOSS_END, MOSS_END_LIST))],
+    )
+    moss_ppl = """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -852,25 +867,24 @@ def build_seed_list() -> None:
         ),
         prompt_template=dict(
             type=PromptTemplate,
-            template=dict(
-                begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                            'multiple choice questions (with answers) about physics.'),
-                       '</E>',
-                       ],
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-                end=["end of dataset prompt template."]
-            ),
+            template={
+                target: dict(
+                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
+                                'multiple choice questions (with answers) about physics.'),
+                           '</E>',
+                           ],
+                    round=[
+                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
+                        dict(role='BOT', prompt=f'{target}'),
+                    ],
+                )
+                for target in ['A', 'B', 'C', 'D']  # use the actual answer
+            },
             ice_token='</E>',
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=GenInferencer),
-    )""",
-            )
-        ],
-    )
+        inferencer=dict(type=PPLInferencer),
+    )"""
     seed(
         "seed_meta_moss_ppl",
         "shared/spec/seeds/004 (meta template design): the MOSS meta "
@@ -878,73 +892,10 @@ def build_seed_list() -> None:
         "adds an end section), perplexity mode",
         reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
         moss=True,
-        infer="""dict(
-        ice_template=dict(
-            type=PromptTemplate,
-            template=dict(
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-            ),
-        ),
-        prompt_template=dict(
-            type=PromptTemplate,
-            template={
-                target: dict(
-                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                                'multiple choice questions (with answers) about physics.'),
-                           '</E>',
-                           ],
-                    round=[
-                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                        dict(role='BOT', prompt=f'{target}'),
-                    ],
-                )
-                for target in ['A', 'B', 'C', 'D']  # use the actual answer
-            },
-            ice_token='</E>',
-        ),
-        retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=PPLInferencer),
-    )""",
+        infer=moss_ppl,
         rows=moss_rows("seed_meta_moss_ppl"),
-        more=[
-            (
-                "meta_moss_ppl_with_end",
-                """dict(
-        ice_template=dict(
-            type=PromptTemplate,
-            template=dict(
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-            ),
-        ),
-        prompt_template=dict(
-            type=PromptTemplate,
-            template={
-                target: dict(
-                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                                'multiple choice questions (with answers) about physics.'),
-                           '</E>',
-                           ],
-                    round=[
-                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                        dict(role='BOT', prompt=f'{target}'),
-                    ],
-                    end="end of dataset prompt template.",
-                )
-                for target in ['A', 'B', 'C', 'D']  # use the actual answer
-            },
-            ice_token='</E>',
-        ),
-        retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=PPLInferencer),
-    )""",
-            )
-        ],
+        more=[("meta_moss_ppl_with_end",
+               replaced_once(moss_ppl, MOSS_ROUND_CLOSE, MOSS_ROUND_CLOSE_WITH_END))],
     )
 
     # AISBench-only: multi-turn (all three modes) and multimodal
