@@ -1,8 +1,9 @@
 """Dev-only: how the real ``datasets`` types rows, for ``workbench/core/arrow_rows.py``.
 
-For each case (a list of rows), records what ``Dataset.from_list(rows).to_list()`` returns
-and what ``load_dataset('json')`` returns for the same rows written as JSONL (or the error
-each raises), into ``tests/core/data/arrow_goldens.json``.
+For each case (a list of rows, in ``CASES`` below), records what
+``Dataset.from_list(rows).to_list()`` returns and what ``load_dataset('json')`` returns for
+the same rows written as JSONL (or the error each raises), into
+``tests/core/data/arrow_goldens.json``.
 
     $FWENV/bin/python tools/gen_arrow_goldens.py
 """
@@ -15,7 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "core" / "data" / "arrow_goldens.json"
+from _shared import REPO, write_json
+
+OUT = REPO / "tests" / "core" / "data" / "arrow_goldens.json"
 
 CASES: dict[str, list[dict[str, Any]]] = {
     "history with a name key in one message": [
@@ -74,9 +77,7 @@ def main() -> int:
     datasets.disable_progress_bars()
     document = {name: {"input": rows, "from_list": from_list(rows), "json_reader": json_reader(rows)}
                 for name, rows in CASES.items()}
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"datasets": datasets.__version__, "cases": document}, indent=1,
-                              ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, {"datasets": datasets.__version__, "cases": document})
     print(f"{len(document)} cases -> {OUT}", file=sys.stderr)
     return 0
 

@@ -15,11 +15,11 @@ Run it in the framework venv (tools/setup_fwenv.sh):
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import sys
-from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "workbench" / "loading" / "data" / "opencompass_data_ids.json"
+from _shared import REPO, write_json
+
+OUT = REPO / "workbench" / "loading" / "data" / "opencompass_data_ids.json"
 
 
 def main() -> int:
@@ -28,8 +28,7 @@ def main() -> int:
     table = {data_id: entry["local"] for data_id, entry in sorted(DATASETS_MAPPING.items())
              if isinstance(entry, dict) and isinstance(entry.get("local"), str)}
     document = {"opencompass": importlib.metadata.version("opencompass"), "local": table}
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(OUT, document)
     print(f"{len(table)} ids -> {OUT}", file=sys.stderr)
     return 0
 

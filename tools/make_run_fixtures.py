@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "verify" / "fixture"
+from _shared import REPO
+
+FIXTURE = REPO / "tests" / "verify" / "fixture"
 RUNS = FIXTURE / "runs"
 
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
-import json
 import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "docs" / "data" / "dataset_class_ranking.json"
+from _shared import REPO, write_json
+
+OUT = REPO / "docs" / "data" / "dataset_class_ranking.json"
 
 
 def default_configs() -> Path:
@@ -119,9 +119,8 @@ def rank(root: Path) -> dict:
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else default_configs()
     data = rank(root)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{data['config_files']} files, {data['classes_used']} classes -> {OUT.relative_to(ROOT)}",
+    write_json(OUT, data)
+    print(f"{data['config_files']} files, {data['classes_used']} classes -> {OUT.relative_to(REPO)}",
           file=sys.stderr)
     return 0
 

@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
-# Dev-only: build the "framework venv" that tools/gen_goldens.py runs in.
+# Dev-only: build the "framework venv" ($FWENV) that most generators under tools/ run in.
 #
-# It holds the REAL OpenCompass and AISBench packages so the golden outputs in
-# tests/parity/cases/*/expected.json come from the frameworks' own code.  It is
-# never a runtime or test dependency of Prompt Workbench: the test suite only
-# reads the committed expected.json files.
+# It holds the REAL OpenCompass and AISBench packages so the goldens under tests/
+# (tests/parity/cases/*/expected.json and the others, see tools/README.md) come from the
+# frameworks' own code.  It is never a runtime or test dependency of Prompt Workbench:
+# the test suite only reads the committed goldens.
 #
-# Usage:  bash tools/setup_fwenv.sh VENV_DIR      (or FWENV=VENV_DIR bash tools/setup_fwenv.sh)
+# Usage:  bash tools/setup_fwenv.sh VENV_DIR TORCH_WHEEL
+#    or:  FWENV=VENV_DIR TORCH_WHEEL=FILE bash tools/setup_fwenv.sh
+#
+#   VENV_DIR     the venv to create (the scripts' docstrings call it $FWENV)
+#   TORCH_WHEEL  a CPU build of torch for that Python, as a .whl file on disk, e.g. from
+#                pip download torch --no-deps --index-url https://download.pytorch.org/whl/cpu -d DIR
+#   PYTHON       the interpreter to build the venv with (default python3.11, else python3)
 #
 # Both frameworks are installed with --no-deps (their full dependency lists pull
 # in GPU stacks, evaluators and API SDKs that the prompt code never touches);
 # only the packages their prompt / retriever / inferencer import paths need are
-# added.  torch is the CPU wheel already on disk, so pip never fetches CUDA.
+# added.  torch comes from the wheel given, installed first, so pip never fetches CUDA.
+# At the end it writes NLTK's punkt_tab model into VENV_DIR/nltk_data
+# (tools/make_punkt_tab.py) and checks the frameworks import.
 set -euo pipefail
 
-FWENV="${1:-${FWENV:?give the venv folder: bash tools/setup_fwenv.sh VENV_DIR (or set FWENV)}}"
+usage() {
+    echo "[setup_fwenv] $1" >&2
+    echo "usage: bash tools/setup_fwenv.sh VENV_DIR TORCH_WHEEL (or set FWENV and TORCH_WHEEL)" >&2
+    exit 2
+}
+
+FWENV="${1:-${FWENV:-}}"
+TORCH_WHEEL="${2:-${TORCH_WHEEL:-}}"
 PYTHON="${PYTHON:-python3.11}"
-TORCH_WHEEL="${TORCH_WHEEL:-/opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl}"
+[ -n "$FWENV" ] || usage "no venv folder given"
+[ -n "$TORCH_WHEEL" ] || usage "no CPU torch wheel given (a .whl file, see the header of this script)"
+[ -f "$TORCH_WHEEL" ] || usage "$TORCH_WHEEL: no such file (TORCH_WHEEL must be a CPU torch .whl on disk)"
 
 OC_VERSION="0.5.4"
 AIS_VERSION="3.1.20260630"
@@ -30,11 +47,7 @@ echo "[setup_fwenv] creating venv at $FWENV with $($PYTHON --version)"
 PIP=("$FWENV/bin/python" -m pip)
 "${PIP[@]}" install --upgrade pip setuptools wheel >/dev/null
 
-# 1. torch: CPU wheel from disk first, so nothing later resolves a CUDA build.
-if [ ! -f "$TORCH_WHEEL" ]; then
-    echo "[setup_fwenv] $TORCH_WHEEL not found; set TORCH_WHEEL to a CPU torch wheel" >&2
-    exit 1
-fi
+# 1. torch: the CPU wheel first, so nothing later resolves a CUDA build.
 "${PIP[@]}" install "$TORCH_WHEEL"
 TORCH_PIN="torch==$("$FWENV/bin/python" -c 'import torch; print(torch.__version__)')"
 

@@ -19,7 +19,8 @@ from tokenizer_fixture import build_tokenizer_json  # noqa: E402
 
 GOLDENS = json.loads((HERE / "goldens.json").read_text(encoding="utf-8"))
 CASES = GOLDENS["cases"]
-REAL = sorted({c["template"] for c in CASES if c["template"].endswith(".jinja")})
+#: The template files written for these tests (one Jinja feature each, see tests/chat_templates/README.md).
+FILES = sorted({c["template"] for c in CASES if c["template"].endswith(".jinja")})
 
 
 def _source(name: str) -> str:
@@ -33,8 +34,8 @@ def _source(name: str) -> str:
 
 
 def _folder(tmp_path: Path, name: str, tokens: dict) -> Path:
-    """The model folder the generator built: the template as chat_template.jinja for real ones,
-    else inside tokenizer_config.json."""
+    """The model folder the generator built: a template file as chat_template.jinja, the
+    built-ins and probes inside tokenizer_config.json."""
     folder = tmp_path / "model"
     folder.mkdir()
     config = {"tokenizer_class": "PreTrainedTokenizerFast", **tokens}
@@ -54,8 +55,9 @@ def fixed_clock(monkeypatch):
     monkeypatch.setattr(ct, "clock", lambda: fixed)
 
 
-def test_at_least_five_real_templates():
-    assert len(REAL) >= 5
+def test_every_template_file_has_goldens():
+    assert sorted(p.name for p in HERE.glob("*.jinja")) == FILES
+    assert len(FILES) >= 5
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['template']}|{c['messages']}|{c['add_generation_prompt']}")

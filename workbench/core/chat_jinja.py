@@ -455,13 +455,15 @@ def render(
     compiled = compile_template(template)
     tokens = special_tokens if special_tokens is not None else template.default_tokens
     variables: dict[str, Any] = {k: str(v) for k, v in tokens.items() if v is not None}
+    # apply_chat_template's own tools/documents parameters: chat_template_kwargs may fill them
+    variables.update(tools=None, documents=None)
     variables.update(_plain(dict(kwargs or {})))
     bounds.begin()
     try:
         out: list[str] = []
         size = 0
-        for chunk in compiled.generate(messages=chat, tools=None, documents=None,
-                                       add_generation_prompt=add_generation_prompt, **variables):
+        for chunk in compiled.generate(messages=chat, add_generation_prompt=add_generation_prompt,
+                                       **variables):
             size += len(chunk)
             if size > MAX_TEMPLATE_SIZE:
                 raise bounds.refuse_size("the template's output", size)

@@ -1,6 +1,6 @@
 """Chat templates rendered exactly as ``transformers``' ``apply_chat_template`` renders them.
 
-The workbench never imports transformers.  What it reproduces (transformers 5.23, same
+The workbench never imports transformers.  What it reproduces (transformers 5.24, same
 results on 4.57; see spec/chat-templates.md):
 
 - an ``ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)`` with the
