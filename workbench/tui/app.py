@@ -200,7 +200,7 @@ class WorkbenchApp(App[int]):
 
         return self.config.loader or shared_loader()
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
     def _load(self, generation: int, known: frozenset[Path], view: FrameRequest) -> None:
         preload = self.config.preload
         if generation == 1 and preload is not None:
@@ -275,7 +275,7 @@ class WorkbenchApp(App[int]):
         self._stop_watch = asyncio.Event()
         self._watch(files, self._stop_watch)
 
-    @work(exclusive=True, group="watch", exit_on_error=False)
+    @work(exclusive=True, group="watch", exit_on_error=False, description="watch")
     async def _watch(self, files: frozenset[Path], stop: asyncio.Event) -> None:
         async for changed in watch_changes(files, stop, force_polling=self.config.force_polling):
             self.post_message(FilesChanged(changed))
@@ -297,7 +297,7 @@ class WorkbenchApp(App[int]):
         self._pending_frame = True
         self._build_frame(self._frame_token, self.good, self.selection, self.options, self._pane_widths())
 
-    @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="frame", exit_on_error=False, description="frame")
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
                      widths: dict[str, int]) -> None:
         worker = get_current_worker()
@@ -448,7 +448,7 @@ class WorkbenchApp(App[int]):
                                    "text", value=self._last_search, blink=not self.config.deterministic),
                          answer)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
     def _search(self, query: str, loaded: Loaded, selection: Selection) -> None:
         from ..core.errors import WorkbenchError
         from ..views.frame import exact_text
@@ -569,7 +569,7 @@ class WorkbenchApp(App[int]):
             return
         self._export(self.frame, self.good.tree if self.good else (), self.options, self.size.width)
 
-    @work(thread=True, group="export", exit_on_error=False)
+    @work(thread=True, group="export", exit_on_error=False, description="export")
     def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int) -> None:
         sel = frame.selection
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", f"workbench-{sel.dataset}-{sel.model or 'no-model'}-"

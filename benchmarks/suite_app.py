@@ -1,0 +1,155 @@
+"""The app on a whole suite: first frame, navigation keys, a save, memory.
+
+Run by ``python -m benchmarks --only suite`` in a process of its own (so its memory is the
+app's): ``python -m benchmarks.suite_app CONFIG`` prints one JSON object. The app runs
+headless (``App.run_test``) at 160×48 with its real watcher and workers; a key is timed
+from the moment it is pressed until the final-input pane has been handed the new frame and
+the screen has settled (``pilot.pause``), a pane-focus key until the focus has moved and
+the screen has settled. Keys are pressed one at a time, as a reader steps through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+#: (key, times pressed): the navigation keys of the issue's table
+NAV_KEYS = (("n", 12), ("p", 12), ("d", 12), ("D", 12), ("m", 8), ("M", 8), ("l", 8), ("L", 8))
+FOCUS_KEYS = (("2", 1), ("3", 1), ("4", 1), ("1", 1)) * 3 + (("tab", 1),) * 8
+
+
+def tree_rss_mb(pid: int) -> float:
+    from benchmarks.streaming_memory import tree_rss_mb as measure
+
+    return measure(pid)
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+async def measure(config: Path, save_target: Path | None, marker: str | None, saves: int,
+                  keys_scale: float = 1.0) -> dict:
+    from workbench.tui.app import create_app
+    from workbench.tui.headless import pane_text, wait_for
+    from workbench.tui.panes.view_pane import ViewPane
+    from workbench.tui.session import Inputs
+
+    shown: dict[str, float] = {}
+    arrived = asyncio.Event()
+    original = ViewPane.show
+
+    def show(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        if self.id == "final-input":
+            shown["at"] = time.monotonic()
+            arrived.set()
+        return result
+
+    ViewPane.show = show  # type: ignore[method-assign]
+    out: dict = {"keys": {}}
+    try:
+        started = time.monotonic()
+        app = create_app(Inputs(configs=(str(config),)), watch=True, deterministic=True)
+        async with app.run_test(size=(160, 48)) as pilot:
+            while app.frame is None or not app.frame.samples:
+                await asyncio.wait_for(arrived.wait(), timeout=120)
+                arrived.clear()
+            out["first_frame_s"] = shown["at"] - started
+            await wait_for(pilot, lambda: app.is_settled, timeout=120)
+            out["datasets"] = len(app.good.catalog.datasets) if app.good and app.good.catalog else 0
+            for key, times in NAV_KEYS:
+                spent = []
+                for _ in range(max(2, round(times * keys_scale))):
+                    await pilot.pause(0.05)
+                    arrived.clear()
+                    t0 = time.monotonic()
+                    await pilot.press(key)
+                    await asyncio.wait_for(arrived.wait(), timeout=60)
+                    await pilot.pause()
+                    spent.append(time.monotonic() - t0)
+                out["keys"][key] = spent
+            for key, times in FOCUS_KEYS:
+                spent = []
+                for _ in range(times):  # a pane key twice in a row moves nothing the second time
+                    await pilot.pause(0.05)
+                    before = app.focused
+                    t0 = time.monotonic()
+                    await pilot.press(key)
+                    while app.focused is before and time.monotonic() - t0 < 5:
+                        await asyncio.sleep(0.001)
+                    await pilot.pause()
+                    spent.append(time.monotonic() - t0)
+                out["keys"].setdefault(f"focus {key}", []).extend(spent)
+            if save_target is not None and marker is not None:
+                out["saves"] = await _saves(app, pilot, save_target, marker, saves, arrived, shown,
+                                            pane_text)
+            out["rss_mb"] = tree_rss_mb(os.getpid())
+    finally:
+        ViewPane.show = original  # type: ignore[method-assign]
+    return out
+
+
+async def _saves(app, pilot, target: Path, marker: str, runs: int, arrived: asyncio.Event,
+                 shown: dict, pane_text) -> list[float]:
+    """Select the target's dataset, then save it ``runs`` times as editors do (temp + rename)."""
+    from workbench.views.selection import Selection
+
+    catalog = app.good.catalog
+    dataset = next(d for d in catalog.datasets if marker in _first_prompt(app, d))
+    app.selection = Selection(dataset, catalog.models[0])
+    arrived.clear()
+    app.request_frame()
+    await asyncio.wait_for(arrived.wait(), timeout=60)
+    await asyncio.sleep(3.2)  # rows files this fresh are parsed again on every load (RACY_NS)
+    times, previous = [], marker
+    for n in range(runs):
+        await pilot.pause(0.25)
+        text = f"{marker} v{n}"
+        staged = target.with_name(f".{target.name}.tmp")
+        staged.write_text(target.read_text(encoding="utf-8").replace(previous, text), encoding="utf-8")
+        arrived.clear()
+        started = time.monotonic()
+        os.replace(staged, target)
+        while True:
+            await asyncio.wait_for(arrived.wait(), timeout=60)
+            if text in pane_text(app, "final-input"):
+                break
+            arrived.clear()
+        times.append(shown["at"] - started)
+        previous = text
+    return times
+
+
+def _first_prompt(app, dataset: str) -> str:
+    spec = next((d for d in app.good.datasets if d.abbr == dataset), None)
+    return repr(spec.cfg) if spec is not None else ""
+
+
+def summary(result: dict) -> dict:
+    nav = [t for k, v in result["keys"].items() for t in v]
+    return {"first_frame_s": result["first_frame_s"], "nav_p50_s": _p(nav, 0.5), "nav_p95_s": _p(nav, 0.95),
+            "per_key_p95_s": {k: _p(v, 0.95) for k, v in result["keys"].items()},
+            "save_p50_s": _p(result.get("saves", []), 0.5), "rss_mb": result["rss_mb"],
+            "datasets": result.get("datasets", 0)}
+
+
+def main(argv: list[str]) -> int:
+    config = Path(argv[0])
+    target = Path(argv[1]) if len(argv) > 1 and argv[1] else None
+    marker = argv[2] if len(argv) > 2 else None
+    saves = int(argv[3]) if len(argv) > 3 else 10
+    scale = float(argv[4]) if len(argv) > 4 else 1.0
+    os.chdir(config.parent)
+    result = asyncio.run(measure(config, target, marker, saves, scale))
+    print(json.dumps(summary(result)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
