@@ -27,7 +27,7 @@ from .prompt_list import FillPairs, iter_texts
 from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
 from .raw_prompt_template import RawPromptTemplate, build_raw_template
-from .result import PairError, PairWarning, RenderResult, Request, Sample
+from .result import RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .text import ICE, ROW, Origin, PStr
@@ -36,6 +36,8 @@ from .wire import WireCall, wire_for
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
+# (the dataset, how to build its splits) -> the splits, built once per dataset
+SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
@@ -132,7 +134,7 @@ class PairRenderer:
     """One dataset seen through one model (or through no model)."""
 
     def __init__(self, dataset: DatasetSpec, model: ModelSpec | None,
-                 options: RenderOptions | None = None) -> None:
+                 options: RenderOptions | None = None, splits_memo: SplitsMemo | None = None) -> None:
         self.dataset = dataset
         self.model_spec = model
         self.options = options or RenderOptions()
@@ -160,7 +162,11 @@ class PairRenderer:
                               hint="e.g. n=4, k=[1, 2, 4]") from None
         if k_over_n:
             raise RenderError("Maximum value of `k` must less than or equal to `n`")
-        self.splits: Splits = build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+        def splits() -> Splits:
+            return build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+
+        # every model of a dataset reads the same splits: a suite normalises its rows once
+        self.splits: Splits = splits_memo(dataset, splits) if splits_memo is not None else splits()
         self._warn_list_splits(dataset)
         inferencer_cfg = infer_cfg.get("inferencer")
         if not isinstance(inferencer_cfg, Mapping) or "type" not in inferencer_cfg:
@@ -520,13 +526,13 @@ class RenderCache:
         return (data, model.content_key() if model is not None else None, options)
 
     def pair(self, dataset: DatasetSpec, model: ModelSpec | None,
-             options: RenderOptions | None) -> PairRenderer:
+             options: RenderOptions | None, splits_memo: SplitsMemo | None = None) -> PairRenderer:
         options = options or RenderOptions()
         key = self.key(dataset, model, options)
         found = self._pairs.get(key) if key is not None else None
         if found is None:
             try:
-                found = PairRenderer(dataset, model, options)
+                found = PairRenderer(dataset, model, options, splits_memo)
             except RenderError as exc:
                 found = exc
             if key is not None:
@@ -547,31 +553,6 @@ def render_workspace(
 
     With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
     """
-    result = RenderResult(config=config)
-    if cache is not None:
-        cache.next_round()
-    for dataset in datasets:
-        source = dataset.rows_source
-        if source is not None and source.kind == "placeholder" and source.looked_for:
-            result.warnings.append(PairWarning(
-                dataset.abbr, None, f"no rows found (looked for {source.looked_for}): showing "
-                "placeholders from reader_cfg (hint: --data FILE, or set COMPASS_DATA_CACHE to the "
-                "folder holding data/)"))
-        elif source is not None and source.note:
-            result.warnings.append(PairWarning(dataset.abbr, None, source.note))
-        for model in (models or [None]):
-            try:
-                if cache is not None:
-                    pair = cache.pair(dataset, model, options)
-                else:
-                    pair = PairRenderer(dataset, model, options)
-            except RenderError as exc:
-                where = error_source(exc, dataset, model)
-                result.errors.append(PairError(dataset.abbr, model.abbr if model else None, exc.message,
-                                               where.file, where.line, exc.hint))
-                continue
-            result.pairs.append(pair)
-            for message in pair.notes.messages:
-                result.warnings.append(PairWarning(dataset.abbr, pair.model_abbr, message))
-    return result
+    from .lazy_pairs import LazyPairs
 
+    return LazyPairs(datasets, models, config, options, cache).result()

@@ -32,20 +32,21 @@ from textual.widgets import Static, Tree
 from textual.worker import get_current_worker
 
 from ..views.errors import error_banner
-from ..views.frame import Frame, build_frame, frame_panels
+from ..views.frame import Frame, frame_panels
 from ..views.options import ViewOptions
 from ..views.safe import one_line
 from ..views.selection import Selection
-from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
+from ..views.template_tree import TreeNode, node_location_text, tree_view
 from .config import AppConfig
 from .editor import editor_command
 from .footer import WorkbenchFooter
 from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
+from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
-from .session import Inputs, Loaded, load, model_kinds
+from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
 from .watcher import watch_changes
 
@@ -132,6 +133,7 @@ class WorkbenchApp(App[int]):
         from ..core.render import RenderCache
 
         self._render_cache = RenderCache()  # pairs a save did not touch are reused
+        self._frames = FrameCache()  # frames one key away, built ahead (tui/prefetch.py)
         self._tree_memo: RoundCache = RoundCache()  # and so are their tree nodes
         self._generation = 0
         self._frame_token = 0
@@ -206,8 +208,7 @@ class WorkbenchApp(App[int]):
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
             if loaded.catalog is not None:  # the tree's labels in this theme's colours
-                loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, view.options,
-                                                            kinds=model_kinds(loaded.catalog)))
+                loaded = replace(loaded, tree=tree_of(loaded, view.options))
         else:
             loaded = load(self.inputs, generation, view.options, known, loader=self._loader(),
                           cache=self._render_cache, tree_memo=self._tree_memo)
@@ -231,6 +232,8 @@ class WorkbenchApp(App[int]):
         self._absent_files = set(loaded.absent) - self._known_files
         prebuilt = message.prebuilt
         if loaded.ok:
+            if self.good is None or self.good.catalog is not loaded.catalog:
+                self._frames.clear()  # built from the last load's pairs
             self.good = loaded
             if prebuilt is not None and prebuilt.view != FrameRequest(self.selection, self.options,
                                                                      self._pane_widths()):
@@ -301,9 +304,21 @@ class WorkbenchApp(App[int]):
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
                      widths: dict[str, int]) -> None:
         worker = get_current_worker()
-        built = frame_lines(loaded.catalog, selection, opts, widths, worker)
+        built = frame_lines(loaded.catalog, selection, opts, widths, lambda: worker.is_cancelled,
+                            render_lines)
         if built is not None and not worker.is_cancelled:
+            self._frames.put(frame_key(built[0].selection, opts, widths), Built(loaded.catalog, *built))
             self.post_message(FrameReady(token, *built))
+
+    def _prefetch_around(self, frame: Frame) -> None:
+        if self.good is None or self.good.catalog is None:
+            return
+        self._prefetch(self.good.catalog, frame, self.options, self._pane_widths())
+
+    @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False, description="prefetch")
+    def _prefetch(self, catalog, frame: Frame, opts: ViewOptions, widths: dict[str | None, int]) -> None:
+        worker = get_current_worker()
+        prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled, render_lines)
 
     @on(ViewPane.Resized)
     def _pane_resized(self) -> None:
@@ -318,6 +333,7 @@ class WorkbenchApp(App[int]):
     def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
         self.frame = frame
+        self.call_after_refresh(self._prefetch_around, frame)
         self.selection = frame.selection
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
@@ -389,28 +405,42 @@ class WorkbenchApp(App[int]):
 
     @property
     def is_settled(self) -> bool:
-        """No load or frame in flight (tests wait for this before looking)."""
-        return not self._pending_load and not self._pending_frame
+        """No load or frame in flight, and every pane wrapped at its width (tests wait for this
+        before looking)."""
+        return (not self._pending_load and not self._pending_frame
+                and all(pane.wrapped for pane in self.query(ViewPane)))
 
     # -- selection actions ---------------------------------------------------------------
     def _move(self, how) -> None:
+        """Select ``how(catalog, selection)``: a frame built ahead is shown at once, else one
+        is built (the UI thread never renders; ``how`` must not build pairs here)."""
         if self.good is None or self.good.catalog is None:
             return
-        self.selection = how(self.good.catalog, self.selection)
+        self.workers.cancel_group(self, "prefetch")  # the key's own frame comes first
+        catalog = self.good.catalog
+        self.selection = how(catalog, self.selection)
+        ready = self._frames.get(catalog, frame_key(self.selection, self.options, self._pane_widths()))
+        if ready is not None:
+            self._frame_token += 1  # a frame still being built for an older key is dropped
+            self._show_frame(ready.frame, ready.lines)
+            return
         self.request_frame()
 
+    def _step(self, how: str, delta: int) -> None:
+        count = self.frame.requests if self.frame is not None else 0
+        self._move(lambda c, s: step(c, s, how, delta, count, build=False))
+
     def action_sample(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_sample(s, delta))
+        self._step("sample", delta)
 
     def action_dataset(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_dataset(s, delta))
+        self._step("dataset", delta)
 
     def action_model(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_model(s, delta))
+        self._step("model", delta)
 
     def action_request(self, delta: int) -> None:
-        count = self.frame.requests if self.frame is not None else 0
-        self._move(lambda c, s: c.step_request(s, delta, count))
+        self._step("request", delta)
 
     def action_jump(self) -> None:
         samples = self.frame.samples if self.frame is not None else 0
@@ -429,7 +459,7 @@ class WorkbenchApp(App[int]):
             if not 0 <= index < samples:
                 self.notify(f"samples are numbered 0 to {samples - 1}", severity="error")
                 return
-            self._move(lambda c, s: c.jump(s, index))
+            self._move(lambda c, s: c.jump(s, index, build=False))
 
         self.push_screen(AskScreen(f"Jump to sample (0–{samples - 1}):", "a sample number",
                                    blink=not self.config.deterministic), answer)
@@ -479,7 +509,7 @@ class WorkbenchApp(App[int]):
             self.notify(f"no sample contains {one_line(message.query, 40)!r}", severity="warning")
             return
         if message.dataset == self.selection.dataset:
-            self._move(lambda c, s: c.jump(s, message.index))
+            self._move(lambda c, s: c.jump(s, message.index, build=False))
 
     # -- view toggles ---------------------------------------------------------------------
     def _set_options(self, **changes) -> None:
@@ -508,8 +538,7 @@ class WorkbenchApp(App[int]):
     def _theme_changed(self, theme) -> None:
         self.options = replace(self.options, palette=palette_for(theme))
         if self.good is not None and self.good.catalog is not None:
-            nodes = template_tree(self.good.datasets, self.good.models, self.options,
-                                  kinds=model_kinds(self.good.catalog), memo=self._tree_memo)
+            nodes = tree_of(self.good, self.options, self._tree_memo)
             self.good = replace(self.good, tree=nodes)
             self.query_one(TemplateTree).load(nodes, self._selected_keys())
         self._show_problems()
@@ -621,9 +650,9 @@ class WorkbenchApp(App[int]):
             return
         what, abbr = node.selects
         if what == "dataset" and abbr != self.selection.dataset:
-            self._move(lambda c, s: c.normalize(replace(s, dataset=abbr, request=0)))
+            self._move(lambda c, s: c.normalize(replace(s, dataset=abbr, request=0), build=False))
         elif what == "model" and abbr != self.selection.model:
-            self._move(lambda c, s: c.normalize(replace(s, model=abbr)))
+            self._move(lambda c, s: c.normalize(replace(s, model=abbr), build=False))
 
     # -- the command palette ---------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -650,19 +679,6 @@ class FrameRequest:
     widths: dict[str | None, int]
 
 
-def frame_lines(catalog, selection: Selection, opts: ViewOptions, widths: dict[str | None, int],
-                worker) -> tuple[Frame, dict[str, list]] | None:
-    """The frame and each pane's lines at its width (None if ``worker`` is cancelled first)."""
-    frame = build_frame(catalog, selection, opts)
-    lines = {}
-    for pane_id, renderable in (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
-                                ("timeline", frame.timeline)):
-        if worker.is_cancelled:
-            return None
-        lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
-    return frame, lines
-
-
 def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     """The frame for a load, built in the load worker right away (saves a trip through the UI
     thread and a second worker on every save); None when there is nothing to show."""
@@ -670,7 +686,7 @@ def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
         return None
     try:
         built = frame_lines(loaded.catalog, loaded.catalog.normalize(view.selection), view.options,
-                            view.widths, worker)
+                            view.widths, lambda: worker.is_cancelled, render_lines)
     except Exception:  # shown the usual way instead (its errors surface there)
         return None
     return Prebuilt(view, *built) if built is not None else None

@@ -75,11 +75,11 @@ def _render_sample(catalog: Catalog, pair, index: int) -> tuple[Sample | None, P
 
 def model_options(catalog: Catalog, model: str | None, opts: ViewOptions) -> ViewOptions:
     """``opts`` with the model's own special tokens added."""
-    for (_, m), pair in catalog.pairs.items():
-        if m == model and pair.model_spec is not None:
-            tokens = (*opts.tokens, *model_tokens(pair.model_spec.cfg))
-            return replace(opts, tokens=tuple(dict.fromkeys(tokens)))
-    return opts
+    spec = catalog.model_spec(model)
+    if spec is None:
+        return opts
+    tokens = (*opts.tokens, *model_tokens(spec.cfg))
+    return replace(opts, tokens=tuple(dict.fromkeys(tokens)))
 
 
 def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Frame:

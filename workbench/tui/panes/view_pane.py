@@ -81,6 +81,11 @@ class ViewPane(ScrollView, can_focus=True):
         self.virtual_size = Size(self._drawn_width, len(lines))
         self.refresh()
 
+    @property
+    def wrapped(self) -> bool:
+        """The lines on show were wrapped at the pane's present width (a resize re-wraps them)."""
+        return not self.lines or self.text_width <= 0 or self.text_width == self._drawn_width
+
     def on_resize(self) -> None:
         if self.lines and self.text_width > 0 and self.text_width != self._drawn_width:
             self.post_message(self.Resized())
