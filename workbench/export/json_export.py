@@ -11,6 +11,7 @@ from ..core.errors import RenderError
 from ..core.prompt_list import to_json
 from ..core.render import error_source
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
+from ..core.warning_groups import WarningGroup, group_warnings
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -80,8 +81,14 @@ def error_json(error: PairError) -> dict[str, Any]:
     return out
 
 
-def warning_json(warning: PairWarning) -> dict[str, Any]:
-    return {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
+    """A warning; a group (one message, every place it applies) adds ``count`` and ``applies_to``,
+    its ``dataset``/``model`` naming the first place."""
+    out: dict[str, Any] = {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+    if isinstance(warning, WarningGroup):
+        out["count"] = warning.count
+        out["applies_to"] = [{"dataset": d, "model": m} for d, m in warning.applies_to]
+    return out
 
 
 def sample_text(sample: Sample, indent: str) -> str:
@@ -131,7 +138,7 @@ def write_render_json(result: RenderResult, out: TextIO,
     result.errors.extend(late_errors)
     collect_warnings(result)
     _write_list(out, "errors", (error_json(e) for e in result.errors), last=False)
-    _write_list(out, "warnings", (warning_json(w) for w in result.warnings), last=True)
+    _write_list(out, "warnings", (warning_json(g) for g in group_warnings(result.warnings)), last=True)
     out.write("}\n")
     return result
 
