@@ -15,6 +15,7 @@ import asyncio
 import io
 import re
 import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,7 +41,8 @@ from ..views.template_tree import TreeNode, node_location_text, tree_view
 from .config import AppConfig
 from .editor import editor_command
 from .footer import WorkbenchFooter
-from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
+from .messages import FilesChanged, FrameReady, PairsChecked, SearchDone, WorkspaceLoaded
+from .pair_check import PairCheck, check_pairs, failure_marks
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
 from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
@@ -139,6 +141,9 @@ class WorkbenchApp(App[int]):
         self._frame_token = 0
         self._pending_load = False
         self._pending_frame = False
+        self._pending_check = False  # every pair being checked in the background (pair_check.py)
+        self._prefetching = False
+        self.pair_check: PairCheck | None = None
         self._known_files: set[Path] = set()
         self._absent_files: set[Path] = set()  # files whose creation would change the load
         self._watching: frozenset[Path] = frozenset()
@@ -244,6 +249,9 @@ class WorkbenchApp(App[int]):
             prebuilt = None
         self._show_problems()
         self._restart_watcher()
+        if loaded.ok and loaded.catalog is not None and loaded.catalog.lazy is not None:
+            self._pending_check = True
+            self._check_all(loaded.catalog)
         if prebuilt is not None:
             self._frame_token += 1
             self._show_frame(prebuilt.frame, prebuilt.lines)
@@ -318,7 +326,35 @@ class WorkbenchApp(App[int]):
     @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False, description="prefetch")
     def _prefetch(self, catalog, frame: Frame, opts: ViewOptions, widths: dict[str | None, int]) -> None:
         worker = get_current_worker()
-        prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled, render_lines)
+        self._prefetching = True
+        try:
+            prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled, render_lines)
+        finally:
+            self._prefetching = False
+
+    @work(thread=True, exclusive=True, group="check", exit_on_error=False, description="check pairs")
+    def _check_all(self, catalog) -> None:
+        worker = get_current_worker()
+
+        def give_way() -> None:  # what the reader is waiting for comes first
+            time.sleep(0.001)
+            while not worker.is_cancelled and self._busy:
+                time.sleep(0.01)
+
+        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way)
+        if check is not None and not worker.is_cancelled:
+            self.post_message(PairsChecked(catalog, check))
+
+    @on(PairsChecked)
+    def _pairs_checked(self, message: PairsChecked) -> None:
+        if self.good is None or message.catalog is not self.good.catalog:
+            return  # a newer load is being checked
+        self._pending_check = False
+        self.pair_check = message.check
+        message.catalog.warning_places = message.check.places()
+        self.query_one(TemplateTree).set_marks(failure_marks(message.check, self.options))
+        self._frames.clear()  # frames built before said less about their warnings
+        self.request_frame()
 
     @on(ViewPane.Resized)
     def _pane_resized(self) -> None:
@@ -404,10 +440,15 @@ class WorkbenchApp(App[int]):
         self.query_one("#status", Static).update(grid)
 
     @property
+    def _busy(self) -> bool:
+        """Work the reader is waiting for is running (background work gives way to it)."""
+        return self._pending_frame or self._pending_load or self._prefetching
+
+    @property
     def is_settled(self) -> bool:
         """No load or frame in flight, and every pane wrapped at its width (tests wait for this
         before looking)."""
-        return (not self._pending_load and not self._pending_frame
+        return (not self._pending_load and not self._pending_frame and not self._pending_check
                 and all(pane.wrapped for pane in self.query(ViewPane)))
 
     # -- selection actions ---------------------------------------------------------------
@@ -541,6 +582,8 @@ class WorkbenchApp(App[int]):
             nodes = tree_of(self.good, self.options, self._tree_memo)
             self.good = replace(self.good, tree=nodes)
             self.query_one(TemplateTree).load(nodes, self._selected_keys())
+            if self.pair_check is not None:
+                self.query_one(TemplateTree).set_marks(failure_marks(self.pair_check, self.options))
         self._show_problems()
         self.request_frame()
 

@@ -36,6 +36,9 @@ class Catalog:
                  model_order: Sequence[str] = ()) -> None:
         self._samples: OrderedDict[tuple[int, int], Sample] = OrderedDict()
         self._lock = threading.Lock()
+        # each warning's message -> every (dataset, model) it applies to, once known (the app
+        # sets it when every pair has been checked): the panes then say where else it applies
+        self.warning_places: dict[str, tuple] | None = None
         self.pairs: dict[tuple[str, str | None], Any] = {}
         self.errors: dict[tuple[str | None, str | None], PairError] = {}
         if isinstance(result, LazyPairs):
