@@ -68,7 +68,7 @@ def write_suite(folder: Path, datasets: int, broken: tuple[int, ...] = ()) -> Pa
 
 def built_pairs(loaded) -> int:
     lazy = loaded.catalog.lazy
-    return sum(lazy.is_built(d, m) for d, m in lazy.keys())
+    return sum(lazy.is_built(d, m) for d, m in lazy.pair_keys())
 
 
 def test_opening_a_suite_builds_only_the_pairs_on_screen(tmp_path):

@@ -119,7 +119,7 @@ class LazyPairs:
         return made
 
     # -- every pair ----------------------------------------------------------------------
-    def keys(self) -> Iterator[PairKey]:
+    def pair_keys(self) -> Iterator[PairKey]:
         for dataset in self.datasets:
             for model in self.models:
                 yield dataset, model
