@@ -88,10 +88,25 @@ def render_inputs(args: argparse.Namespace) -> Any:
     return load_and_render(args)[1]
 
 
+def lazy_inputs(args: argparse.Namespace) -> Any:
+    """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
+    a worker is given its samples (a worker never builds the pairs it does not render)."""
+    from ..core.lazy_pairs import LazyPairs
+
+    workspace = load(args)
+    config = " ".join(args.configs) or str(demo_config())
+    return LazyPairs(workspace.datasets, workspace.models, config=config, options=render_options(args))
+
+
 def recipe_for(args: argparse.Namespace):
     import functools
 
-    return functools.partial(render_inputs, args)
+    return functools.partial(lazy_inputs, args)
+
+
+#: Below this many samples a render is faster in one process: a worker first loads the
+#: whole workspace again, which costs about what rendering this many samples does.
+SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
@@ -163,22 +178,33 @@ def run(argv: Sequence[str]) -> int:
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems
-    from ..export.stream import SampleStream
+    from ..export.stream import SampleStream, Workers
 
     if args.out and not Path(args.out).resolve().parent.is_dir():
         return usage_error(parser.prog, f"--out {args.out}: no such folder")
     if args.out and Path(args.out).is_dir():
         return usage_error(parser.prog, f"--out {args.out}: is a folder")
+    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    # workers start now, loading the workspace while this process does
+    workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
     selected = render_selected(parser.prog, args)
     if isinstance(selected, int):
+        if workers is not None:
+            workers.close()
         return selected
     selection, result, entries = selected
-    progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
-    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    total = sum(len(e.indices) for e in entries)
+    progress = Progress.for_terminal(total, args.quiet)
     jobs = 1 if recorded else args.jobs
+    if jobs > 1 and total < SERIAL_BELOW:
+        jobs = 1
+        if not args.quiet:
+            print(f"workbench render: --jobs {args.jobs}: {total:,} samples render faster in one process "
+                  f"(splitting pays from about {SERIAL_BELOW:,}): rendered serially", file=sys.stderr)
+    serialize = _serializer(args) if jobs > 1 else None
     try:
-        with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args),
-                                               progress) as stream:
+        with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
+                                               serialize, workers) as stream:
             plan = (entries, selection, progress) if recorded else None
             if args.out:
                 with atomic_write(args.out) as out:
@@ -193,6 +219,19 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
     report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
+
+
+def _serializer(args: argparse.Namespace) -> Any:
+    """How a worker writes out one sample in this format (None: the main process writes it)."""
+    if args.format == "json":
+        from ..export.json_export import JsonSample
+
+        return JsonSample()
+    if args.format == "text":
+        from ..export.text_export import TextOptions, TextSample
+
+        return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
+    return None
 
 
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:

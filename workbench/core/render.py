@@ -182,6 +182,8 @@ class PairRenderer:
             self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
                                                         self.notes, type_name)
         self._engines: dict[bool, Engine] = {}
+        self._ice_cache: dict[tuple[int, ...], Any] = {}
+        self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
         self.model_kind = fast.model.kind
         if model is not None and model.framework != dataset.framework:
@@ -196,7 +198,6 @@ class PairRenderer:
         with about(RETRIEVER):
             self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
                                              self.options.embeddings, self.notes, dataset.source.file)
-        self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         if self.splits.test:
@@ -279,8 +280,10 @@ class PairRenderer:
             train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
             all_test_rows=lambda: test, limiter=self.limiter, train_row=lambda i: train[i],
         )
-        if not provenance:
-            engine.ice = self._cached_ice(engine)  # type: ignore[method-assign]
+        # the examples depend only on which rows they are: built once per set, for both engines
+        # (a provenance engine building them per sample also kept every sample's prepared
+        # template alive in the templates' caches: hundreds of MB over a suite's text export)
+        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign]
         self._engines[provenance] = engine
         return engine
 
@@ -308,17 +311,19 @@ class PairRenderer:
                 self.sample(i)
         return self.tally.messages(len(self))
 
-    def _cached_ice(self, engine: Engine):
+    def _cached_ice(self, engine: Engine, provenance: bool):
         original = Engine.ice.__get__(engine)
+        cache = self._traced_ice_cache if provenance else self._ice_cache
 
         def ice(idx_list: Sequence[int]):
             key = tuple(idx_list)
-            if key not in self._ice_cache:
-                if len(self._ice_cache) > 4096:
-                    self._ice_cache.clear()
-                self._ice_cache[key] = original(idx_list)
-                self._check_ice_leak(key, self._ice_cache[key])
-            return self._ice_cache[key]
+            if key not in cache:
+                if len(cache) > 4096:
+                    cache.clear()
+                cache[key] = original(idx_list)
+                if not provenance:  # the fast engine's check speaks for both
+                    self._check_ice_leak(key, cache[key])
+            return cache[key]
 
         return ice
 

@@ -12,6 +12,7 @@ from ..core.prompt_list import to_json
 from ..core.render import error_source
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
 from ..core.warning_groups import WarningGroup, group_warnings
+from .stream import Serialized
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -107,6 +108,16 @@ def sample_text(sample: Sample, indent: str) -> str:
     return f'{head}, "requests": [\n{indent}  {lines}\n{indent}]}}'
 
 
+SAMPLE_INDENT = "        "
+
+
+class JsonSample:
+    """A sample as :func:`write_render_json` writes it: what ``--jobs`` workers send back."""
+
+    def __call__(self, pair: Any, sample: Sample) -> str:
+        return sample_text(sample, SAMPLE_INDENT)
+
+
 def write_render_json(result: RenderResult, out: TextIO,
                       samples_of=lambda pair: pair.samples()) -> RenderResult:
     """Write the document sample by sample, so memory stays flat on large renders.
@@ -130,7 +141,8 @@ def write_render_json(result: RenderResult, out: TextIO,
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                out.write(sample_text(sample, "        "))
+                text = sample.text if isinstance(sample, Serialized) else sample_text(sample, SAMPLE_INDENT)
+                out.write(text)
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write("\n      ]\n    }")

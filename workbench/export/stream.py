@@ -2,10 +2,13 @@
 
 Every exporter takes ``samples_of(pair)``, an iterator of the pair's samples, and
 writes each one as it comes, so memory stays flat however many requests a render has.
-With ``jobs > 1`` the samples are rendered in chunks by worker processes (each
-rebuilds the same RenderResult from a picklable *recipe*) and handed back in order,
-so the output is byte-for-byte the output of a serial run.  A pair that fails part-way
-raises :class:`RenderError` after the samples before the failure, in both modes.
+With ``jobs > 1`` the samples are rendered in chunks by worker processes and handed back
+in order, so the output is byte-for-byte the output of a serial run. A worker builds only
+the pairs it is given (its *recipe* loads the workspace, not its renders), and, when the
+exporter says how (``serialize``), writes each sample's text itself: the main process
+then only writes what comes back, which is what lets two workers beat one process.
+A pair that fails part-way raises :class:`RenderError` after the samples before the
+failure, in both modes.
 """
 
 from __future__ import annotations
@@ -23,7 +26,19 @@ from ..core.result import RenderResult, Sample
 from .progress import Progress
 from .select import Selection
 
-Recipe = Callable[[], RenderResult]
+# builds what the workers render from: anything with get(dataset, model) -> the pair (a
+# PairRenderer) or its error (LazyPairs), or a RenderResult (its pairs looked up by abbrs)
+Recipe = Callable[[], Any]
+# (the pair, one of its samples) -> that sample as the exporter writes it; picklable
+Serializer = Callable[[Any, Sample], str]
+
+
+@dataclass(frozen=True)
+class Serialized:
+    """A sample a worker already wrote out: the exporter writes ``text`` as it is."""
+
+    index: int
+    text: str
 
 
 @dataclass
@@ -60,15 +75,19 @@ class SampleStream:
     """``samples_of`` for the exporters, with progress and optional worker processes."""
 
     def __init__(self, entries: list[Entry], selection: Selection, jobs: int = 1,
-                 recipe: Recipe | None = None, progress: Progress | None = None) -> None:
+                 recipe: Recipe | None = None, progress: Progress | None = None,
+                 serialize: Serializer | None = None, pool: Workers | None = None) -> None:
         self.entries = {id(e.pair): e for e in entries}
         self.selection = selection
         self.progress = progress or Progress(sum(len(e.indices) for e in entries), enabled=False)
         self.pool: _Pool | None = None
         if jobs > 1 and recipe is not None and sum(len(e.indices) for e in entries) > 1:
-            self.pool = _Pool(jobs, recipe, entries)
+            workers = pool if pool is not None else Workers(jobs, recipe)
+            self.pool = _Pool(workers, entries, selection, serialize)
+        elif pool is not None:
+            pool.close()
 
-    def __call__(self, pair: Any) -> Iterator[Sample]:
+    def __call__(self, pair: Any) -> Iterator[Sample | Serialized]:
         entry = self.entries[id(pair)]
         label = f"{pair.dataset_abbr} × {pair.model_abbr or 'no model'}"
         if self.pool is None:
@@ -79,14 +98,11 @@ class SampleStream:
                 if kept is not None:
                     yield kept
             return
-        for samples, messages, error in self.pool.results(entry.position):
+        for samples, rendered, messages, error in self.pool.results(entry.position):
             for message in messages:
                 pair.notes.warn(message)
-            for sample in samples:
-                kept = self.selection.filter_sample(sample)
-                if kept is not None:
-                    yield kept
-            self.progress.advance(len(samples), label)
+            yield from samples  # selected (filter_sample) in the worker already
+            self.progress.advance(rendered, label)
             if error is not None:
                 raise RenderError(error[0], hint=error[1], file=error[2], line=error[3], key_path=error[4],
                                   in_model=error[5])
@@ -108,7 +124,8 @@ class SampleStream:
 
 # (message, hint, file, line, key_path, in_model) of a pair that failed part-way
 ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool]
-ChunkResult = tuple[list[Sample], list[str], "ChunkError | None"]
+# (the selected samples, as Samples or Serialized; how many were rendered; new warnings; the error)
+ChunkResult = tuple[list, int, list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}
 
 
@@ -116,39 +133,76 @@ def _init_worker(recipe: Recipe) -> None:
     # Ctrl-C reaches the whole process group: the main process stops the pool, the
     # workers must not each print a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER["result"] = recipe()
+    _WORKER["source"] = recipe()
 
 
-def _render_chunk(position: int, abbrs: tuple[str, str | None], indices: Sequence[int]) -> ChunkResult:
-    pair = _WORKER["result"].pairs[position]
-    if (pair.dataset_abbr, pair.model_abbr) != abbrs:
-        raise RuntimeError(f"a worker rendered {pair.dataset_abbr} × {pair.model_abbr} where the main "
-                           f"process has {abbrs[0]} × {abbrs[1]}: the inputs changed during the render")
+def _ready() -> bool:
+    """A task that returns once the worker has loaded its recipe (starts the workers early)."""
+    return "source" in _WORKER
+
+
+def _pair(abbrs: tuple[str, str | None]) -> Any:
+    source = _WORKER["source"]
+    if hasattr(source, "get"):
+        found = source.get(*abbrs)
+    else:
+        found = next((p for p in source.pairs if (p.dataset_abbr, p.model_abbr) == abbrs), None)
+    if found is None or not hasattr(found, "sample"):
+        raise RuntimeError(f"a worker cannot render {abbrs[0]} × {abbrs[1]}, which the main process "
+                           "rendered: the inputs changed during the render")
+    return found
+
+
+def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selection: Selection,
+                  serialize: Serializer | None) -> ChunkResult:
+    pair = _pair(abbrs)
     before = {m: pair.notes.count(m) for m in pair.notes.messages}
-    samples: list[Sample] = []
+    out: list = []
+    rendered = 0
     error = None
     try:
         for i in indices:
-            samples.append(pair.sample(i))
+            sample = pair.sample(i)
+            rendered += 1
+            kept = selection.filter_sample(sample)
+            if kept is not None:
+                out.append(Serialized(kept.index, serialize(pair, kept)) if serialize is not None else kept)
     except RenderError as exc:
         error = (exc.message, exc.hint, exc.file, exc.line, exc.key_path, exc.in_model)
     seen = [m for m in pair.notes.messages if pair.notes.count(m) > before.get(m, 0)]
-    return samples, seen, error
+    return out, rendered, seen, error
+
+
+class Workers:
+    """The worker processes, started (and loading their recipe) as soon as this is made, so
+    they load while the main process does; :class:`SampleStream` hands them the work."""
+
+    def __init__(self, jobs: int, recipe: Recipe) -> None:
+        self.jobs = jobs
+        self.executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_init_worker, initargs=(recipe,))
+        self.warming = [self.executor.submit(_ready) for _ in range(jobs)]
+
+    def close(self) -> None:
+        for future in self.warming:
+            future.cancel()
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass
 class _Pool:
     """Chunks submitted in pair order, a bounded number in flight, results taken in order."""
 
-    jobs: int
-    recipe: Recipe
+    workers: Workers
     entries: list[Entry]
+    selection: Selection
+    serialize: Serializer | None = None
     pending: deque[tuple[int, Future]] = field(default_factory=deque)
     floor: int = 0
 
     def __post_init__(self) -> None:
-        self.executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_init_worker, initargs=(self.recipe,))
+        self.jobs = self.workers.jobs
+        self.executor = self.workers.executor
         self.tasks = self._chunks()
         self.window = self.jobs * 3
 
@@ -167,7 +221,9 @@ class _Pool:
                 return
             if task[0] < self.floor:
                 continue
-            self.pending.append((task[0], self.executor.submit(_render_chunk, *task)))
+            position, abbrs, indices = task
+            self.pending.append((position, self.executor.submit(_render_chunk, abbrs, indices, self.selection,
+                                                                self.serialize)))
 
     def results(self, position: int) -> Iterator[ChunkResult]:
         self.floor = position
@@ -185,7 +241,7 @@ class _Pool:
             self.pending.popleft()
             result = future.result()
             yield result
-            if result[2] is not None:  # the pair failed: its later chunks are not wanted
+            if result[3] is not None:  # the pair failed: its later chunks are not wanted
                 self.floor = position + 1
                 return
 
@@ -193,4 +249,4 @@ class _Pool:
         for _, future in self.pending:
             future.cancel()
         self.pending.clear()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.workers.close()
