@@ -13,8 +13,10 @@ failure, in both modes.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -141,9 +143,15 @@ def _ready() -> bool:
     return "source" in _WORKER
 
 
+def _init_forked() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _pair(abbrs: tuple[str, str | None]) -> Any:
     source = _WORKER["source"]
-    if hasattr(source, "get"):
+    if isinstance(source, dict):  # forked: the main process's own pairs
+        found = source.get(abbrs)
+    elif hasattr(source, "get"):
         found = source.get(*abbrs)
     else:
         found = next((p for p in source.pairs if (p.dataset_abbr, p.model_abbr) == abbrs), None)
@@ -173,20 +181,45 @@ def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selecti
     return out, rendered, seen, error
 
 
+def can_fork() -> bool:
+    """Linux forks safely here (the render runs no threads): workers start with the main
+    process's pairs, built already, instead of loading the workspace again."""
+    return sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
+
+
 class Workers:
-    """The worker processes, started (and loading their recipe) as soon as this is made, so
-    they load while the main process does; :class:`SampleStream` hands them the work."""
+    """The worker processes :class:`SampleStream` hands the work to.
+
+    Forked (Linux) when the work is handed out: each starts with the main process's pairs.
+    Elsewhere spawned at once, each loading the *recipe* while the main process loads."""
 
     def __init__(self, jobs: int, recipe: Recipe) -> None:
         self.jobs = jobs
-        self.executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_init_worker, initargs=(recipe,))
-        self.warming = [self.executor.submit(_ready) for _ in range(jobs)]
+        self.forked = can_fork()
+        self.warming: list[Future] = []
+        self._executor: ProcessPoolExecutor | None = None
+        if not self.forked:
+            self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_init_worker, initargs=(recipe,))
+            self.warming = [self._executor.submit(_ready) for _ in range(jobs)]
+
+    def executor(self, entries: Sequence[Entry]) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # the children inherit this: the pairs, as the main process built them
+            _WORKER["source"] = {(e.pair.dataset_abbr, e.pair.model_abbr): e.pair for e in entries}
+            # what the children inherit is never garbage: without this every collection in every
+            # child walks the whole inherited heap (and copies its pages)
+            gc.freeze()
+            self._executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"),
+                                                 initializer=_init_forked)
+        return self._executor
 
     def close(self) -> None:
         for future in self.warming:
             future.cancel()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+        _WORKER.pop("source", None)
 
 
 @dataclass
@@ -202,7 +235,7 @@ class _Pool:
 
     def __post_init__(self) -> None:
         self.jobs = self.workers.jobs
-        self.executor = self.workers.executor
+        self.executor = self.workers.executor(self.entries)
         self.tasks = self._chunks()
         self.window = self.jobs * 3
 
