@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     out = parser.add_argument_group("output")
     out.add_argument("--format", "-f", choices=FORMATS, default="json",
                      help="json: the render-json contract (default); text: what each model "
-                     "receives; markdown: a report; html/svg: the app's panes, recorded")
+                     "receives; markdown: a report; html: a page of the app's panes for every pair (the "
+                     "first sample of each unless --sample/--limit); svg: the app's panes, recorded")
     out.add_argument("--out", "-o", metavar="FILE",
                      help="write here (atomically: the old file stays whole until the new one "
                      "is complete) instead of stdout")
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="count tokens by section (meta template, examples, test row) in json too; "
                      "text, markdown, html and svg always do")
     out.add_argument("--width", type=int, default=100, metavar="COLUMNS",
-                     help="html/svg: the width of the recorded panes (default 100)")
+                     help="svg: the width of the recorded panes (default 100)")
     add_run_options(parser)
     return parser
 
@@ -105,6 +106,8 @@ def recipe_for(args: argparse.Namespace):
     return functools.partial(lazy_inputs, args)
 
 
+#: Samples of each pair ``--format html`` shows unless --sample or --limit says otherwise.
+HTML_SAMPLES = 1
 #: Below this many samples a render is faster in one process: a worker first loads the
 #: whole workspace again, which costs about what rendering this many samples does.
 SERIAL_BELOW = 2000
@@ -186,6 +189,14 @@ def run(argv: Sequence[str]) -> int:
     if args.out and Path(args.out).is_dir():
         return usage_error(parser.prog, f"--out {args.out}: is a folder")
     recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    html_note = None
+    if args.format == "html" and args.sample is None and args.limit is None:
+        # a page for a person: every request of a suite would be hundreds of MB
+        args.limit = HTML_SAMPLES
+        html_note = (f"The first {'sample' if HTML_SAMPLES == 1 else f'{HTML_SAMPLES} samples'} of each "
+                     "pair; render --limit N or --sample LIST for others")
+        if not args.quiet:
+            print(f"workbench render: --format html: {html_note[0].lower()}{html_note[1:]}", file=sys.stderr)
     # workers start now, loading the workspace while this process does
     workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
     selected = render_selected(parser.prog, args)
@@ -209,7 +220,7 @@ def run(argv: Sequence[str]) -> int:
     try:
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
                                                serialize, workers) as stream:
-            plan = (entries, selection, progress) if recorded else None
+            plan = (entries, selection, progress, html_note) if recorded else None
             if args.out:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
@@ -252,9 +263,15 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         from ..export.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
+    elif args.format == "html":
+        from ..export.html_report import write_html_report
+
+        entries, selection, progress, note = plan
+        write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
+                          note=note)
     else:
         from ..export.rich_export import write_render_recorded
 
-        entries, selection, progress = plan
+        entries, selection, progress, _ = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
                               whitespace=args.whitespace, progress=progress)

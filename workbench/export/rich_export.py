@@ -1,4 +1,4 @@
-"""``render --format html`` and ``--format svg``: the app's panes, recorded by rich.
+"""``render --format svg``: the app's panes, recorded by rich.
 
 Each selected request is drawn with the same view functions the TUI panes use
 (:func:`workbench.views.build_frame` and :func:`~workbench.views.frame_panels`:
@@ -6,15 +6,14 @@ PromptList, final input with provenance colours, timeline), preceded once by the
 template tree, so an export looks like the screen.  The views make untrusted text inert
 (``␛[31m`` instead of an escape sequence) and rich escapes what is left for HTML/XML.
 
-HTML is written a request at a time (each recording exported as a fragment and
-cleared), so memory stays flat.  An SVG is one picture whose size is known only at the
-end: it holds the whole selection, so keep it to a few samples (``--sample``/``--limit``).
+An SVG is one picture whose size is known only at the end: it holds the whole selection,
+so keep it to a few samples (``--sample``/``--limit``).  (``--format html`` lays the same
+views out as a page: :mod:`workbench.export.html_report`.)
 Samples render with provenance here, in this process (``--jobs`` does not apply).
 """
 
 from __future__ import annotations
 
-import html
 import io
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,7 +30,6 @@ from .json_export import collect_warnings, stopped_error
 from .select import Selection, label_text
 
 THEME = SVG_EXPORT_THEME
-_FRAGMENT = "{code}"
 
 
 def _console(width: int) -> Console:
@@ -89,23 +87,13 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
 
 
 def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[Any],
-                          selection: Selection, kind: str = "html", width: int = 100,
+                          selection: Selection, kind: str = "svg", width: int = 100,
                           whitespace: bool = False, progress: Any = None) -> RenderResult:
+    """The selection as one SVG picture (``--format html`` is :mod:`workbench.export.html_report`)."""
+    if kind != "svg":
+        raise ValueError(f"recorded exports are SVG; {kind!r} has its own writer")
     console = _console(width)
-    if kind == "svg":
-        for renderable in frames(result, entries, selection, whitespace, progress):
-            console.print(renderable)
-        out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
-        return collect_warnings(result)
-    fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
-    out.write("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"UTF-8\">\n")
-    out.write(f"<title>{html.escape(visible(result.config))} · Prompt Workbench</title>\n")
-    out.write(f"<style>\nbody {{ color: {fg}; background-color: {bg}; }}\n"
-              "pre { font-family: Menlo, 'DejaVu Sans Mono', consolas, 'Courier New', monospace; "
-              "margin: 0 0 1em 0; }\n</style>\n</head>\n<body>\n")
     for renderable in frames(result, entries, selection, whitespace, progress):
         console.print(renderable)
-        code = console.export_html(theme=THEME, code_format=_FRAGMENT, inline_styles=True, clear=True)
-        out.write(f"<pre><code style=\"font-family:inherit\">{code}</code></pre>\n")
-    out.write("</body>\n</html>\n")
+    out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
     return collect_warnings(result)
