@@ -145,3 +145,18 @@ async def test_datasets_whose_rows_cannot_be_read_are_listed_and_the_rest_render
         await wait_for(pilot, lambda: app.is_settled)
         assert "ds001 asks: ds001 test 0" in pane_text(app, "final-input")
         assert app.pair_check is not None and app.pair_check.failed_pairs == 0  # "not loaded" says it
+
+
+async def test_the_palette_lists_every_dataset_of_a_suite(tmp_path):
+    from workbench.tui.jump_commands import jump_targets
+
+    app = make_app(write_suite(tmp_path / "suite", 40))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.good is not None and app.is_settled, timeout=30)
+        shown = [text for text, _, _ in jump_targets(app)]
+        assert [t for t in shown if t.startswith("dataset ")] == [f"dataset ds{n:03d}" for n in range(40)]
+        assert [t for t in shown if t.startswith("model ")] == ["model lm-a", "model lm-b"]
+        assert [t for t in shown if t.startswith("sample ")] == [f"sample {i} · ds000" for i in range(4)]
+        app.jump_to(dataset="ds031")
+        await wait_for(pilot, lambda: app.is_settled)
+        assert "ds031 asks: ds031 test 0" in pane_text(app, "final-input")

@@ -41,13 +41,15 @@ from ..views.template_tree import TreeNode, node_location_text, tree_view
 from .config import AppConfig
 from .editor import editor_command
 from .footer import WorkbenchFooter
-from .messages import FilesChanged, FrameReady, PairsChecked, SearchDone, WorkspaceLoaded
+from .jump_commands import JumpProvider
+from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
 from .pair_check import PairCheck, check_pairs, failure_marks
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
 from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
+from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
 from .watcher import watch_changes
@@ -56,10 +58,11 @@ PANES = ("tree", "prompt-list", "final-input", "timeline")
 LONG_TEXT = 24_000  # characters of one text shown until `a` asks for all (head and tail, cut marked)
 
 
-class WorkbenchApp(App[int]):
+class WorkbenchApp(SearchKeys, App[int]):
     TITLE = "Prompt Workbench"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (140, "-wide")]
     ENABLE_COMMAND_PALETTE = True
+    COMMANDS = App.COMMANDS | {JumpProvider}  # jump to a dataset, model, label or sample by name
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -86,7 +89,10 @@ class WorkbenchApp(App[int]):
         Binding("n", "sample(1)", "next", tooltip="next sample"),
         Binding("p", "sample(-1)", "prev", tooltip="previous sample"),
         Binding("g", "jump", "jump", show=False, tooltip="jump to sample N"),
-        Binding("slash", "search", "search", show=False, tooltip="search the samples for text"),
+        Binding("slash", "search", "search", show=False,
+                tooltip="search: every match highlighted; n / N step (on to other samples); esc ends"),
+        Binding("N", "match(-1)", "prev match", show=False, tooltip="previous search match (after /)"),
+        Binding("escape", "end_search", "end search", show=False, tooltip="end the search (after /)"),
         Binding("d", "dataset(1)", "dataset", tooltip="next dataset"),
         Binding("D", "dataset(-1)", "prev dataset", show=False, tooltip="previous dataset"),
         Binding("m", "model(1)", "model", tooltip="next model"),
@@ -148,7 +154,6 @@ class WorkbenchApp(App[int]):
         self._absent_files: set[Path] = set()  # files whose creation would change the load
         self._watching: frozenset[Path] = frozenset()
         self._stop_watch: asyncio.Event | None = None
-        self._last_search = ""
         if config.deterministic:
             self.animation_level = "none"
         folders = [bundled_themes_dir(), user_themes_dir(), *config.theme_dirs]
@@ -370,6 +375,7 @@ class WorkbenchApp(App[int]):
         self._pending_frame = False
         self.frame = frame
         self.call_after_refresh(self._prefetch_around, frame)
+        self.call_after_refresh(self.show_search)
         self.selection = frame.selection
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
@@ -423,6 +429,8 @@ class WorkbenchApp(App[int]):
             flags.append("side by side")
         if self.options.max_chars is None:
             flags.append("all text")
+        if self.search is not None:
+            flags.append(one_line(self.search.describe(), 50))
         right = Text(" ".join(flags) + ("  " if flags else ""))
         latest = self.latest
         if self._pending_load and latest is None:
@@ -467,11 +475,28 @@ class WorkbenchApp(App[int]):
             return
         self.request_frame()
 
+    def jump_to(self, dataset: str | None = None, model: str | None = None, sample: int | None = None,
+                request: int | None = None) -> None:
+        """Show what was named (the command palette's jumps)."""
+        changes: dict = {}
+        if dataset is not None:
+            changes.update(dataset=dataset, request=0)
+        if model is not None:
+            changes["model"] = model
+        if sample is not None:
+            changes.update(sample=sample, request=0)
+        if request is not None:
+            changes["request"] = request
+        self._move(lambda c, s: c.normalize(replace(s, **changes), build=False))
+
     def _step(self, how: str, delta: int) -> None:
         count = self.frame.requests if self.frame is not None else 0
         self._move(lambda c, s: step(c, s, how, delta, count, build=False))
 
     def action_sample(self, delta: int) -> None:
+        if self.search is not None and delta > 0:  # while searching, n steps through the matches
+            self.action_match(1)
+            return
         self._step("sample", delta)
 
     def action_dataset(self, delta: int) -> None:
@@ -504,53 +529,6 @@ class WorkbenchApp(App[int]):
 
         self.push_screen(AskScreen(f"Jump to sample (0–{samples - 1}):", "a sample number",
                                    blink=not self.config.deterministic), answer)
-
-    def action_search(self) -> None:
-        if self.good is None:
-            self.bell()
-            return
-
-        def answer(value: str | None) -> None:
-            if value:
-                self._last_search = value
-                self._search(value, self.good, self.selection)
-
-        self.push_screen(AskScreen("Search the samples' text (next match after this sample):",
-                                   "text", value=self._last_search, blink=not self.config.deterministic),
-                         answer)
-
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
-    def _search(self, query: str, loaded: Loaded, selection: Selection) -> None:
-        from ..core.errors import WorkbenchError
-        from ..views.frame import exact_text
-
-        catalog = loaded.catalog
-        pair = catalog.pair(selection.dataset, selection.model) if catalog else None
-        found = None
-        if pair is not None:
-            needle = query.casefold()
-            count = len(pair)
-            for step in range(1, count + 1):
-                if get_current_worker().is_cancelled:
-                    return
-                index = (selection.sample + step) % count
-                try:
-                    sample = pair.sample(index)
-                except WorkbenchError:
-                    continue
-                if any(needle in exact_text(r).casefold() or needle in str(r.prompt_list).casefold()
-                       for r in sample.requests):
-                    found = index
-                    break
-        self.post_message(SearchDone(query, found, selection.dataset))
-
-    @on(SearchDone)
-    def _search_done(self, message: SearchDone) -> None:
-        if message.index is None:
-            self.notify(f"no sample contains {one_line(message.query, 40)!r}", severity="warning")
-            return
-        if message.dataset == self.selection.dataset:
-            self._move(lambda c, s: c.jump(s, message.index, build=False))
 
     # -- view toggles ---------------------------------------------------------------------
     def _set_options(self, **changes) -> None:

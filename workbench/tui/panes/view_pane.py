@@ -17,6 +17,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..search import highlighted
+
 
 def render_lines(renderable: RenderableType, width: int) -> list[Strip]:
     """``renderable`` wrapped to ``width`` cells, as strips (safe to call from a worker thread)."""
@@ -58,6 +60,7 @@ class ViewPane(ScrollView, can_focus=True):
         self.lines: list[Strip] = []
         self._drawn_width = 0
         self._placeholder = placeholder
+        self.marks: dict[int, list[tuple[int, int, bool]]] = {}
 
     @property
     def text_width(self) -> int:
@@ -74,6 +77,7 @@ class ViewPane(ScrollView, can_focus=True):
             self.show(self._placeholder, str(self.border_title), lines)
 
     def show(self, renderable: RenderableType, title: str, lines: list[Strip]) -> None:
+        self.marks = {}  # they were for the lines before
         self.border_title = title
         self.renderable = renderable
         self.lines = lines
@@ -96,8 +100,16 @@ class ViewPane(ScrollView, can_focus=True):
         index = scroll_y + y
         if index >= len(self.lines):
             return Strip.blank(width, self.rich_style)
-        return self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
-            self.rich_style)
+        line = self.lines[index]
+        if index in self.marks:
+            line = highlighted(line, self.marks[index])
+        return line.crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(self.rich_style)
+
+    def set_marks(self, marks: dict[int, list[tuple[int, int, bool]]]) -> None:
+        """Search matches to highlight: line -> (start, end, current) in the line's text."""
+        if marks != self.marks:
+            self.marks = marks
+            self.refresh()
 
     def set_stale(self, stale: bool) -> None:
         self.set_class(stale, "-stale")
