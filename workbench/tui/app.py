@@ -38,6 +38,7 @@ from ..views.options import ViewOptions
 from ..views.safe import one_line
 from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, tree_view
+from .collector import Collector
 from .config import AppConfig
 from .editor import editor_command
 from .footer import WorkbenchFooter
@@ -55,6 +56,7 @@ from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for,
 from .watcher import watch_changes
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
+PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built
 LONG_TEXT = 24_000  # characters of one text shown until `a` asks for all (head and tail, cut marked)
 
 
@@ -149,6 +151,8 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._pending_frame = False
         self._pending_check = False  # every pair being checked in the background (pair_check.py)
         self._prefetching = False
+        self._last_key = 0.0  # when a key last moved the selection (background work waits a moment)
+        self._collector = Collector()
         self.pair_check: PairCheck | None = None
         self._known_files: set[Path] = set()
         self._absent_files: set[Path] = set()  # files whose creation would change the load
@@ -191,6 +195,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.query_one("#tree").focus()
         self._update_status()
         self.request_load()
+        self.set_interval(1.0, self._idle_tick)
 
     # -- loading -----------------------------------------------------------------------
     def request_load(self, forget_missing: bool = False) -> None:
@@ -214,6 +219,7 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
     def _load(self, generation: int, known: frozenset[Path], view: FrameRequest) -> None:
+        self._collector.release()  # what the last load kept may be garbage now (tui/collector.py)
         preload = self.config.preload
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
@@ -333,9 +339,19 @@ class WorkbenchApp(SearchKeys, App[int]):
         worker = get_current_worker()
         self._prefetching = True
         try:
-            prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled, render_lines)
+            if prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled,
+                        render_lines):
+                self._collector.keep()  # frames built to be kept a while
         finally:
             self._prefetching = False
+
+    def _idle_tick(self) -> None:
+        if not self._busy and self._collector.due(self._last_key):
+            self._collect_idle()
+
+    @work(thread=True, exclusive=True, group="collect", exit_on_error=False, description="collect")
+    def _collect_idle(self) -> None:
+        self._collector.collect()
 
     @work(thread=True, exclusive=True, group="check", exit_on_error=False, description="check pairs")
     def _check_all(self, catalog) -> None:
@@ -343,11 +359,12 @@ class WorkbenchApp(SearchKeys, App[int]):
 
         def give_way() -> None:  # what the reader is waiting for comes first
             time.sleep(0.001)
-            while not worker.is_cancelled and self._busy:
+            while not worker.is_cancelled and (self._busy or time.monotonic() - self._last_key < 0.5):
                 time.sleep(0.01)
 
         check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way)
         if check is not None and not worker.is_cancelled:
+            self._collector.keep()  # the pairs live until the next load (tui/collector.py)
             self.post_message(PairsChecked(catalog, check))
 
     @on(PairsChecked)
@@ -374,7 +391,9 @@ class WorkbenchApp(SearchKeys, App[int]):
     def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
         self.frame = frame
-        self.call_after_refresh(self._prefetch_around, frame)
+        # the frames one key away are built once this one is painted (a worker painting beside
+        # the UI thread would double the paint's time)
+        self.set_timer(PREFETCH_AFTER, lambda: self._prefetch_around(frame))
         self.call_after_refresh(self.show_search)
         self.selection = frame.selection
         with self.batch_update():
@@ -465,6 +484,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         is built (the UI thread never renders; ``how`` must not build pairs here)."""
         if self.good is None or self.good.catalog is None:
             return
+        self._last_key = time.monotonic()
         self.workers.cancel_group(self, "prefetch")  # the key's own frame comes first
         catalog = self.good.catalog
         self.selection = how(catalog, self.selection)
