@@ -41,7 +41,9 @@ def rss_mb() -> float:
 
 
 def python_blocks() -> int:
-    """Memory blocks Python holds, after a full collection (a leak of objects shows here first)."""
+    """Memory blocks Python holds, after a full collection (a leak of objects shows here first).
+    Full means what the app froze out of the collector's walks too (tui/collector.py)."""
+    gc.unfreeze()
     gc.collect()
     return sys.getallocatedblocks()
 

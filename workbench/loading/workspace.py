@@ -52,10 +52,12 @@ class Workspace:
     # datasets whose rows could not be read: (where they sit among `datasets`, abbr, the
     # error, which is in `errors` too), so a suite can open with the others and list these
     failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
+    _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
     def add_file(self, path: str | os.PathLike) -> None:
         resolved = Path(path).resolve()
-        if resolved not in self.files:
+        if resolved not in self._seen:  # a suite adds hundreds: a set, not a scan of the list
+            self._seen.add(resolved)
             self.files.append(resolved)
 
     def add_absent(self, path: str | os.PathLike) -> None:
