@@ -39,7 +39,7 @@ def _p(values: list[float], q: float) -> float:
 async def measure(config: Path, save_target: Path | None, marker: str | None, saves: int,
                   keys_scale: float = 1.0) -> dict:
     from workbench.tui.app import WorkbenchApp, create_app
-    from workbench.tui.headless import pane_text, wait_for
+    from workbench.tui.headless import wait_for
     from workbench.tui.panes.view_pane import ViewPane
     from workbench.tui.session import Inputs
 
@@ -108,8 +108,7 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
                     before = app.focused
                     await timed(key, lambda before=before: app.focused is not before)
             if save_target is not None and marker is not None:
-                out["saves"] = await _saves(app, pilot, save_target, marker, saves, arrived, shown,
-                                            pane_text)
+                out["saves"] = await _saves(app, pilot, save_target, marker, saves, arrived, shown)
             out["rss_mb"] = tree_rss_mb(os.getpid())
     finally:
         ViewPane.show = original_show  # type: ignore[method-assign]
@@ -138,8 +137,9 @@ async def _reading(pilot, app) -> None:
 
 
 async def _saves(app, pilot, target: Path, marker: str, runs: int, arrived: asyncio.Event,
-                 shown: dict, pane_text) -> list[float]:
+                 shown: dict) -> list[float]:
     """Select the target's dataset, then save it ``runs`` times as editors do (temp + rename)."""
+    from benchmarks.reload import timed_saves
     from workbench.views.selection import Selection
 
     catalog = app.good.catalog
@@ -149,23 +149,7 @@ async def _saves(app, pilot, target: Path, marker: str, runs: int, arrived: asyn
     app.request_frame()
     await asyncio.wait_for(arrived.wait(), timeout=60)
     await asyncio.sleep(3.2)  # rows files this fresh are parsed again on every load (RACY_NS)
-    times, previous = [], marker
-    for n in range(runs):
-        await pilot.pause(0.25)
-        text = f"{marker} v{n}"
-        staged = target.with_name(f".{target.name}.tmp")
-        staged.write_text(target.read_text(encoding="utf-8").replace(previous, text), encoding="utf-8")
-        arrived.clear()
-        started = time.monotonic()
-        os.replace(staged, target)
-        while True:
-            await asyncio.wait_for(arrived.wait(), timeout=60)
-            if text in pane_text(app, "final-input"):
-                break
-            arrived.clear()
-        times.append(shown["at"] - started)
-        previous = text
-    return times
+    return await timed_saves(app, pilot, target, marker, runs, arrived, shown)
 
 
 def _first_prompt(app, dataset: str) -> str:
