@@ -200,7 +200,7 @@ def bench_suite(runs: int, quick: bool) -> list[Figure]:
     for name in ("json", "text"):
         serial, jobs = got[name]["s"], got[f"{name}_jobs2"]["s"]
         note = got[f"{name}_jobs2"]["stderr"].strip().splitlines()
-        said = next((line for line in note if "serial" in line), "")
+        said = next((line.split("--jobs 2: ", 1)[-1] for line in note if "rendered serially" in line), "")
         speedup = serial / jobs
         out.append(Figure(f"suite: render --jobs 2 → {name}", f"{jobs:.1f} s = {speedup:.2f}× serial"
                           + (f" ({said})" if said else ""), "≥ 1.6×", speedup >= 1.6 or bool(said)))

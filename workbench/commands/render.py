@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -211,11 +212,11 @@ def run(argv: Sequence[str]) -> int:
     total = sum(len(e.indices) for e in entries)
     progress = Progress.for_terminal(total, args.quiet)
     jobs = 1 if recorded else args.jobs
-    if jobs > 1 and total < SERIAL_BELOW:
+    why = serial_reason(total) if jobs > 1 else None
+    if why is not None:
         jobs = 1
         if not args.quiet:
-            print(f"workbench render: --jobs {args.jobs}: {total:,} samples render faster in one process "
-                  f"(splitting pays from about {SERIAL_BELOW:,}): rendered serially", file=sys.stderr)
+            print(f"workbench render: --jobs {args.jobs}: {why}: rendered serially", file=sys.stderr)
     serialize = _serializer(args) if jobs > 1 else None
     try:
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
@@ -234,6 +235,20 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
     report_problems(result, warnings=not args.quiet and args.format != "json")
     return EXIT_CONFIG if result.errors else EXIT_OK
+
+
+def serial_reason(total: int) -> str | None:
+    """Why splitting this render over processes cannot pay (None: it can)."""
+    if total < SERIAL_BELOW:
+        return f"{total:,} samples render faster in one process (splitting pays from about {SERIAL_BELOW:,})"
+    affinity = getattr(os, "sched_getaffinity", None)
+    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    if cpus < 2:
+        return "this process may use one CPU only"
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if cpus - busy < 1.5:  # a second worker would wait for a CPU the machine is already using
+        return f"the machine's {cpus} CPUs are busy (load average {busy:.1f})"
+    return None
 
 
 def _serializer(args: argparse.Namespace) -> Any:
