@@ -288,7 +288,7 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
 
 
 def _count_problems(rows: list[PairRow], result: RenderResult, groups: list[WarningGroup]) -> None:
-    by_pair = {(r.dataset, r.model): r for r in rows}
+    by_pair: dict[tuple[str | None, str | None], PairRow] = {(r.dataset, r.model): r for r in rows}
     for error in result.errors:
         row = by_pair.get((error.dataset, error.model))
         if row is not None and error.message != row.stopped:
