@@ -321,12 +321,13 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     @work(thread=True, exclusive=True, group="frame", exit_on_error=False, description="frame")
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
-                     widths: dict[str, int]) -> None:
+                     widths: dict[str | None, int]) -> None:
         worker = get_current_worker()
-        built = frame_lines(loaded.catalog, selection, opts, widths, lambda: worker.is_cancelled,
-                            render_lines)
+        catalog = loaded.catalog
+        assert catalog is not None  # request_frame builds frames for good loads only
+        built = frame_lines(catalog, selection, opts, widths, lambda: worker.is_cancelled, render_lines)
         if built is not None and not worker.is_cancelled:
-            self._frames.put(frame_key(built[0].selection, opts, widths), Built(loaded.catalog, *built))
+            self._frames.put(frame_key(built[0].selection, opts, widths), Built(catalog, *built))
             self.post_message(FrameReady(token, *built))
 
     def _prefetch_around(self, frame: Frame) -> None:
@@ -369,11 +370,12 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     @on(PairsChecked)
     def _pairs_checked(self, message: PairsChecked) -> None:
-        if self.good is None or message.catalog is not self.good.catalog:
+        catalog = self.good.catalog if self.good is not None else None
+        if catalog is None or message.catalog is not catalog:
             return  # a newer load is being checked
         self._pending_check = False
         self.pair_check = message.check
-        message.catalog.warning_places = message.check.places()
+        catalog.warning_places = message.check.places()
         self.query_one(TemplateTree).set_marks(failure_marks(message.check, self.options))
         self._frames.clear()  # frames built before said less about their warnings
         self.request_frame()
