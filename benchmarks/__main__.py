@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SECTIONS = ("reload", "start", "throughput", "memory")
+SECTIONS = ("reload", "start", "throughput", "memory", "suite")
 #: OpenCompass 0.5.4's own code paths on these machines (the issue's reference figures).
 OPENCOMPASS_ROWS_PER_S = {"gsm8k-like": 1400, "mmlu-like": 800}
 OPENCOMPASS_PROCESS_S = 15.0
@@ -165,6 +165,65 @@ def bench_memory(requests: int) -> list[Figure]:
                    run.peak < 300 and run.code == 0)]
 
 
+def bench_suite(runs: int, quick: bool) -> list[Figure]:
+    """Issue 16's table: the chat_OC15 suite in the app and headless, every row beside its target."""
+    from benchmarks import suite, throughput
+
+    started = os.getloadavg()
+    got = suite.measure(_workbench(), _child_env(), runs, quick)
+    app, demo = got["app"], got["demo"]
+    out = []
+    if "shown_s" in got:
+        out.append(Figure("suite: app start → first paint (tmux, 80×24)", _ms(got["paint_s"])))
+        out.append(Figure("suite: app start → first sample shown (tmux)", _ms(got["shown_s"]), "≤ 1.0 s",
+                          got["shown_s"] <= 1.0))
+    else:
+        out.append(Figure("suite: app start → first paint", "skipped: needs tmux"))
+    out.append(Figure("suite: app created → first frame (headless)", _ms(app["first_frame_s"])))
+    nav, demo_nav = app["nav_p95_s"], demo["nav_p95_s"]
+    out.append(Figure("suite: navigation keys, p95", f"{_ms(nav)} (p50 {_ms(app['nav_p50_s'])})",
+                      "≤ 50 ms", nav <= 0.050))
+    worst = max(app["per_key_p95_s"].items(), key=lambda kv: kv[1])
+    out.append(Figure("suite: slowest key, p95", f"{worst[0]}: {_ms(worst[1])}"))
+    out.append(Figure("demo: navigation keys, p95 (same keys)", f"{_ms(demo_nav)}; suite/demo "
+                      f"{nav / demo_nav:.1f}×", "≈ 1×", nav <= max(0.050, demo_nav * 1.5)))
+    out.append(Figure("suite: save one dataset file → panes, p50", _ms(app["save_p50_s"]), "≤ 100 ms",
+                      app["save_p50_s"] <= 0.100))
+    out.append(Figure("suite: memory with the suite open (app + worker)", f"{app['rss_mb']:.0f} MB RSS",
+                      "≤ 400 MB", app["rss_mb"] <= 400))
+    requests = 46_800
+    for name, target, limit in (("json", "≤ 3 s", 3.0), ("text", "≤ 4 s", 4.0)):
+        r = got[name]
+        value = f"{r['s']:.1f} s, {r['bytes'] / 2**20:.0f} MB" + (f", exit {r['code']}" if r["code"] else "")
+        out.append(Figure(f"suite: render {requests:,} requests → {name}", value, target,
+                          r["s"] <= limit and r["code"] == 0))
+    for name in ("json", "text"):
+        serial, jobs = got[name]["s"], got[f"{name}_jobs2"]["s"]
+        note = got[f"{name}_jobs2"]["stderr"].strip().splitlines()
+        said = next((line.split("--jobs 2: ", 1)[-1] for line in note if "rendered serially" in line), "")
+        speedup = serial / jobs
+        out.append(Figure(f"suite: render --jobs 2 → {name}", f"{jobs:.1f} s = {speedup:.2f}× serial"
+                          + (f" ({said})" if said else ""), "≥ 1.6×", speedup >= 1.6 or bool(said)))
+    html = got["html"]
+    out.append(Figure("suite: render --format html", f"{html['s']:.1f} s, {html['bytes'] / 2**20:.1f} MB",
+                      "≤ 5 s, ≤ 5 MB", html["s"] <= 5 and html["bytes"] <= 5 * 2**20))
+    out.append(Figure("suite: warning lines on stderr (--limit 1)", str(got["warning_lines"]),
+                      "one per cause", None))
+    broken = got["broken"]["app"]
+    out.append(Figure(f"suite, {len(got['broken']['datasets'])} datasets' rows broken: first frame",
+                      f"{_ms(broken['first_frame_s'])} (intact: {_ms(app['first_frame_s'])}); "
+                      f"{broken.get('failed_in_tree', '?')} failures in the tree",
+                      "same; listed", broken.get("failed_in_tree") == len(got["broken"]["datasets"])))
+    for row in throughput.measure(1 if quick else 3):
+        ratio = row["floor"] / row["prompts"]
+        out.append(Figure(f"demo throughput, {row['config']} final inputs", f"floor/{ratio:.1f}",
+                          "floor/≤3", ratio <= 3))
+    ended = os.getloadavg()
+    out.append(Figure("machine load (1-min average) before → after",
+                      f"{started[0]:.2f} → {ended[0]:.2f} on {os.cpu_count()} CPUs"))
+    return out
+
+
 # -- report -----------------------------------------------------------------------------
 
 
@@ -172,7 +231,7 @@ def _print_table(figures: list[Figure]) -> None:
     width = max(len(f.name) for f in figures)
     value_width = max(len(f.value) for f in figures)
     for f in figures:
-        print(f"{f.name:<{width}}  {f.value:<{value_width}}  {f.target:<9} {f.status}".rstrip())
+        print(f"{f.name:<{width}}  {f.value:<{value_width}}  {f.target:<13} {f.status}".rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             made = bench_start(10 if args.quick else 20)
         elif section == "throughput":
             made = bench_throughput(3 if args.quick else 5)
+        elif section == "suite":
+            made = bench_suite(1 if args.quick else 3, args.quick)
         else:
             made = bench_memory(100_000 if args.quick else 1_000_000)
         _print_table(made)

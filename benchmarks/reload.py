@@ -78,6 +78,34 @@ def _demo_workspace(folder: Path) -> tuple[Path, Path, str]:
     return folder / "eval_demo.py", target, marker
 
 
+async def timed_saves(app, pilot, target: Path, marker: str, runs: int, arrived: asyncio.Event,
+                      shown: dict[str, float]) -> list[float]:
+    """Save ``target`` ``runs`` times as editors do (a temp file renamed over it), each time
+    changing ``marker``; seconds from each save until the final-input pane shows it.
+    ``arrived`` is set and ``shown["at"]`` stamped each time that pane is handed new lines."""
+    from workbench.tui.headless import pane_text
+
+    times: list[float] = []
+    previous = marker
+    for n in range(runs):
+        await pilot.pause(0.25)
+        text = f"{marker} v{n}"
+        staged = target.with_name(f".{target.name}.tmp")
+        staged.write_text(target.read_text(encoding="utf-8").replace(previous, text), encoding="utf-8")
+        arrived.clear()
+        started = time.monotonic()
+        os.replace(staged, target)
+        # wait for the pane without polling it (polling would take the UI thread's time)
+        while True:
+            await asyncio.wait_for(arrived.wait(), timeout=60)
+            if text in pane_text(app, "final-input"):
+                break
+            arrived.clear()
+        times.append(shown["at"] - started)
+        previous = text
+    return times
+
+
 async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[float]:
     from workbench.loading.data_files import RACY_NS
     from workbench.tui.app import create_app
@@ -107,24 +135,7 @@ async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[f
             # workbench/loading/data_files.py, RACY_NS); time the steady state of an editing
             # session, whose rows files are older than that.
             await asyncio.sleep(max(0.0, RACY_NS / 1e9 - (time.monotonic() - copied)))
-            previous = marker
-            for n in range(runs):
-                await pilot.pause(0.25)
-                text = f"{marker} v{n}"
-                staged = target.with_name(f".{target.name}.tmp")
-                staged.write_text(target.read_text().replace(previous, text))
-                shown.clear()
-                arrived.clear()
-                started = time.monotonic()
-                os.replace(staged, target)
-                # wait for the pane without polling it (polling would take the UI thread's time)
-                while True:
-                    await asyncio.wait_for(arrived.wait(), timeout=30)
-                    if text in pane_text(app, "final-input"):
-                        break
-                    arrived.clear()
-                times.append(shown["at"] - started)
-                previous = text
+            times = await timed_saves(app, pilot, target, marker, runs, arrived, shown)
     finally:
         ViewPane.show = original  # type: ignore[method-assign]
     return times

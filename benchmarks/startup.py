@@ -15,8 +15,12 @@ import time
 from pathlib import Path
 
 
-def startup_times(runs: int = 5, env: dict[str, str] | None = None) -> tuple[list[float], list[float]] | None:
-    """Seconds to the first screen and to the first sample shown, per run; None without tmux."""
+def startup_times(runs: int = 5, env: dict[str, str] | None = None, args: list[str] | None = None,
+                  cwd: Path | None = None, size: tuple[int, int] = (80, 24),
+                  ) -> tuple[list[float], list[float]] | None:
+    """Seconds to the first screen and to the first sample shown, per run; None without tmux.
+
+    ``args`` are the app's arguments (default: none, the demo), run in ``cwd``."""
     tmux = shutil.which("tmux")
     command = Path(sys.executable).with_name("workbench")
     if tmux is None or not command.exists():
@@ -26,10 +30,11 @@ def startup_times(runs: int = 5, env: dict[str, str] | None = None) -> tuple[lis
         sock = f"wb-bench-{os.getpid()}-{n}"
         base = [tmux, "-L", sock, "-f", os.devnull]
         started = time.monotonic()
-        subprocess.run([*base, "new-session", "-d", "-s", "b", "-x", "80", "-y", "24", str(command)],
-                       check=True, env={**(env or os.environ), "TERM": "xterm-256color"})
+        subprocess.run([*base, "new-session", "-d", "-s", "b", "-x", str(size[0]), "-y", str(size[1]),
+                        *(["-c", str(cwd)] if cwd else []), str(command), *(args or [])],
+                       check=True, env={**(env or os.environ), "TERM": "xterm-256color"}, cwd=cwd)
         first = None
-        while time.monotonic() - started < 10:
+        while time.monotonic() - started < 60:
             screen = subprocess.run([*base, "capture-pane", "-p", "-t", "b"], capture_output=True,
                                     text=True).stdout
             if first is None and "Templates" in screen:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.export.helpers import run_cli, write_workspace
+from workbench.commands import render as render_command
 
 
 @pytest.fixture(scope="module")
@@ -103,13 +104,37 @@ def test_out_writes_the_file_atomically(ws, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["render.json"]  # no temp file left
 
 
-def test_jobs_give_identical_output(ws):
+def test_jobs_give_identical_output(ws, monkeypatch):
+    monkeypatch.setattr(render_command, "serial_reason", lambda total: None)  # split this small render
     for fmt in ("json", "text", "markdown"):
         serial = run_cli("render", "eval.py", "-f", fmt, cwd=ws)
         parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "3", cwd=ws)
         assert parallel.out == serial.out
         assert parallel.err == serial.err
         assert parallel.code == serial.code == 3
+
+
+def test_splitting_that_cannot_pay_is_said(monkeypatch):
+    assert render_command.serial_reason(10).startswith("10 samples render faster in one process")
+    monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(render_command.os, "getloadavg", lambda: (1.2, 1.0, 1.0))
+    assert render_command.serial_reason(50_000) == "the machine's 2 CPUs are busy (load average 1.2)"
+    monkeypatch.setattr(render_command.os, "getloadavg", lambda: (0.3, 1.0, 1.0))
+    assert render_command.serial_reason(50_000) is None
+    monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0})
+    assert render_command.serial_reason(50_000) == "this process may use one CPU only"
+
+
+def test_jobs_on_a_small_render_run_serially_and_say_so(ws):
+    serial = run_cli("render", "eval.py", "-f", "text", cwd=ws)
+    asked = run_cli("render", "eval.py", "-f", "text", "--jobs", "2", cwd=ws)
+    assert asked.out == serial.out
+    note = f"workbench render: --jobs 2: 8 samples render faster in one process (splitting pays from about " \
+           f"{render_command.SERIAL_BELOW:,}): rendered serially"
+    assert asked.err.splitlines()[0] == note
+    assert asked.err.splitlines()[1:] == serial.err.splitlines()
+    quiet = run_cli("render", "eval.py", "-f", "text", "--jobs", "2", "--quiet", cwd=ws)
+    assert "serially" not in quiet.err
 
 
 @pytest.mark.parametrize("args", [
@@ -197,7 +222,8 @@ def test_a_pair_failing_part_way_keeps_what_rendered(late_failure):
 
 
 @pytest.mark.parametrize("fmt", ["json", "text", "markdown"])
-def test_jobs_stop_at_the_same_sample(late_failure, fmt):
+def test_jobs_stop_at_the_same_sample(late_failure, fmt, monkeypatch):
+    monkeypatch.setattr(render_command, "serial_reason", lambda total: None)  # split this small render
     serial = run_cli("render", "eval.py", "-f", fmt, cwd=late_failure)
     parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "2", cwd=late_failure)
     assert (parallel.code, parallel.out, parallel.err) == (serial.code, serial.out, serial.err)

@@ -135,5 +135,24 @@ def test_symlink_loops_in_the_app_are_one_located_problem_not_an_internal_error(
         (Inputs(configs=(str(ws / "a.py"),)), f"config path is a symlink loop: {ws / 'a.py'}"),
     ]:
         loaded = load(inputs, 1, ViewOptions(root=ws))
-        assert not loaded.ok
+        # a dataset whose rows cannot be read is listed as failed while the rest still opens
+        # (a suite with one broken dataset stays usable); a config that cannot be read fails the load
+        assert loaded.ok == message.startswith("data path")
         assert [problem.message for problem in loaded.problems] == [message]
+
+
+def test_rows_that_break_under_a_shown_dataset_keep_the_last_good_render(ws):
+    """A dataset on screen whose rows become unreadable makes the load not ok (the app keeps
+    the last good render, dimmed, under the problem); one that never rendered is only listed."""
+    from workbench.tui.session import Inputs, load
+    from workbench.views.options import ViewOptions
+
+    _symlink(ws / "a.jsonl", "b.jsonl")
+    _symlink(ws / "b.jsonl", "a.jsonl")
+    inputs = Inputs(configs=(str(ws / "good.py"),), data=(str(ws / "a.jsonl"),))
+    first = load(inputs, 1, ViewOptions(root=ws))
+    (abbr,) = [abbr for _, abbr, _ in first.failed]
+    assert first.ok
+    later = load(inputs, 2, ViewOptions(root=ws), shown=[abbr])
+    assert not later.ok
+    assert [p.message for p in later.problems] == [f"data path is a symlink loop: {ws / 'a.jsonl'}"]

@@ -59,8 +59,9 @@ def test_matches_the_framework(case: Path) -> None:
             assert [_comparable(r) for r in g["requests"]] == [_comparable(r) for r in w["requests"]], where
     failures = {_key(f): f for f in expected.get("framework_errors", [])}
     warnings = {}
-    for w in ours["warnings"]:
-        warnings.setdefault(_key(w), []).append(w["message"])
+    for w in ours["warnings"]:  # one entry per message, with every pair it applies to
+        for place in w["applies_to"]:
+            warnings.setdefault(_key(place), []).append(w["message"])
     for key, failure in failures.items():
         if key in errors:
             continue

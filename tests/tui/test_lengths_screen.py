@@ -46,7 +46,7 @@ async def test_h_shows_a_histogram_per_model_and_the_suite_worst_first():
             assert plot.summary.measured == len(pair)
             assert sum(b.count for b in plot.bins) == len(pair)
         table = screen.query_one(DataTable)
-        everything = len(catalog.pairs) + len(catalog.errors)
+        everything = sum(len(catalog.models_for(d)) for d in catalog.datasets)  # pairs and failures
         assert table.row_count == everything == len(screen.summaries)
         keys = [str(k.value) for k in table.rows]
         expected = [f"{s.dataset}\x00{s.model or ''}" for s in by_share_truncated(screen.summaries.values())]

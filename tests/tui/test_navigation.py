@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList
 
-from .conftest import make_app, pane_text, press, settle
+from .conftest import make_app, pane_text, plain, press, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -310,3 +311,65 @@ async def test_b_shows_each_api_class_own_request_and_why_there_is_none(workspac
         await press(pilot, "m")  # a config with which the class sends nothing says why
         text = pane_text(app, "final-input")
         assert "OpenAISDKStreaming with stream=False" in text and "POST " not in text
+
+
+async def test_the_palette_jumps_to_a_dataset_model_or_sample_by_name():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        for typed, wanted in (("choi", ("choice", "chatml-7b", 0)), ("api", ("choice", "api-model", 0)),
+                              ("dataset qa", ("qa", "api-model", 0)), ("sample 3", ("qa", "api-model", 3))):
+            await press(pilot, "ctrl+p")
+            await pilot.press(*typed)
+            commands = app.screen.query_one(CommandList)
+
+            def top(commands: CommandList = commands) -> str:
+                return str(commands.get_option_at_index(0).prompt) if commands.option_count else ""
+
+            # the palette searches in the background: wait for its first hit to be the jump
+            await wait_for(pilot, lambda: top().startswith(("dataset ", "model ", "sample ")))
+            await press(pilot, "enter")
+            sel = app.selection
+            assert (sel.dataset, sel.model, sel.sample) == wanted, typed
+
+
+async def test_search_highlights_every_match_and_n_and_N_step_through_them():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"briefly", "enter")
+        await settle(pilot)
+        search = app.search
+        assert search is not None and search.query == "briefly"
+        panes = {m.pane for m in search.matches}
+        assert panes == {"prompt-list", "final-input"} and len(search.matches) >= 2
+        marked = app.query_one("#prompt-list").marks
+        assert marked and any(current for spans in marked.values() for _, _, current in spans)
+        assert f"match 1/{len(search.matches)}" in plain(app.query_one("#status").content)
+        await press(pilot, "n")
+        assert app.search.current == 1 and app.selection.sample == 0  # n steps matches, not samples
+        await press(pilot, "N")
+        assert app.search.current == 0
+        await press(pilot, "escape")
+        assert app.search is None and not app.query_one("#prompt-list").marks
+        await press(pilot, "n")
+        assert app.selection.sample == 1  # n is "next sample" again
+
+
+async def test_search_past_the_last_match_goes_on_to_the_next_sample_that_has_it():
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"spider", "enter")
+        await settle(pilot)
+        await pilot.pause()
+        await settle(pilot)
+        assert app.selection.sample == 3  # sample 0 does not hold it: the first sample that does
+        matches = len(app.search.matches)
+        assert matches >= 1 and all("spider" in pane_text(app, m.pane).casefold() for m in app.search.matches)
+        for _ in range(matches):
+            await press(pilot, "n")
+        await settle(pilot)
+        await pilot.pause()
+        await settle(pilot)
+        assert app.selection.sample == 3 and app.search.current == 0  # the only sample: round again

@@ -41,7 +41,9 @@ def rss_mb() -> float:
 
 
 def python_blocks() -> int:
-    """Memory blocks Python holds, after a full collection (a leak of objects shows here first)."""
+    """Memory blocks Python holds, after a full collection (a leak of objects shows here first).
+    Full means what the app froze out of the collector's walks too (tui/collector.py)."""
+    gc.unfreeze()
     gc.collect()
     return sys.getallocatedblocks()
 
@@ -106,7 +108,18 @@ def current(app: WorkbenchApp, text: str) -> bool:
     return fresh(app) and text in pane_text(app, "final-input") and text in pane_text(app, "prompt-list")
 
 
-async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspace, monkeypatch):
+async def paced(count: int, interval: float, action) -> float:
+    """Run ``action(n)`` ``count`` times on a schedule of one per ``interval``, letting the app
+    run between them; the seconds it took (more than ``count * interval`` when it fell behind)."""
+    started = time.monotonic()
+    for n in range(count):
+        await action(n)
+        delay = started + (n + 1) * interval - time.monotonic()
+        await asyncio.sleep(max(delay, 0))
+    return time.monotonic() - started
+
+
+async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspace, tmp_path, monkeypatch):
     health = Health(monkeypatch)
     app = make_app(workspace / "eval_fixture.py", watch=True)
     target = workspace / "datasets" / "qa_gen.py"
@@ -118,16 +131,23 @@ async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspac
             save(target, good.replace(OLD, f"Warm {n}."), n % 4, n)
             await asyncio.sleep(0.01)
         await wait_for(pilot, lambda: current(app, "Warm 19."), timeout=20)
+        # the baseline, in this run on this machine: the same saves to a file nobody watches
+        scratch = tmp_path / "scratch.py"
+        scratch.write_text(good)
+
+        async def unwatched(n: int) -> None:
+            save(scratch, good.replace(OLD, f"Idle {n}."), n % 4, n)
+
+        baseline = await paced(1000, 0.01, unwatched)
         rss, blocks, loads = rss_mb(), python_blocks(), app.loads
-        started = time.monotonic()
-        for n in range(1000):
+
+        async def watched(n: int) -> None:
             save(target, good.replace(OLD, f"Stress {n}."), n % 4, n)
-            # 1,000 saves in ten seconds: keep to the schedule, letting the app run between saves
-            delay = started + (n + 1) * 0.01 - time.monotonic()
-            await asyncio.sleep(max(delay, 0))
             if n % 100 == 0:
                 health.look(app)
-        burst = time.monotonic() - started
+
+        # 1,000 saves in ten seconds: keep to the schedule, letting the app run between saves
+        burst = await paced(1000, 0.01, watched)
         await wait_for(pilot, lambda: current(app, "Stress 999."), timeout=30)
         await pilot.pause(0.5)  # nothing later may replace it
         assert current(app, "Stress 999.")
@@ -135,10 +155,12 @@ async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspac
         assert "Stress 999." in pane_text(app, "tree") and "Stress 998." not in pane_text(app, "tree")
         health.look(app)
         grown_mb, grown_blocks = rss_mb() - rss, python_blocks() - blocks
-        print(f"\n1000 saves in {burst:.1f}s: {app.loads - loads} loads, RSS {grown_mb:+.1f} MB, "
-              f"{grown_blocks:+,} Python blocks")
+        print(f"\n1000 saves in {burst:.1f}s (unwatched: {baseline:.1f}s): {app.loads - loads} loads, "
+              f"RSS {grown_mb:+.1f} MB, {grown_blocks:+,} Python blocks")
     health.check()
-    assert burst < 15, f"the saves themselves took {burst:.1f}s"
+    # the app reloading must not hold up the event loop: the saves keep (nearly) the pace they
+    # keep when nothing watches them, whatever else the machine is doing
+    assert burst < baseline * 1.5, f"the saves took {burst:.1f}s, {baseline:.1f}s unwatched"
     assert app.loads - loads < 500, "saves were not coalesced"
     assert grown_mb < 48, f"RSS grew {grown_mb:.1f} MB over 1000 saves"
     assert grown_blocks < 30_000, f"{grown_blocks:,} more Python memory blocks after 1000 saves"
@@ -212,22 +234,40 @@ class Session:
             await self.pilot.press("s")
 
 
+async def key_latency(app: WorkbenchApp, pilot, presses: int = 5) -> float:
+    """The median seconds from pressing ``n`` to its sample on screen."""
+    spent = []
+    for _ in range(presses):
+        await wait_for(pilot, lambda: app.is_settled)
+        before = app.selection.sample
+        pressed = time.monotonic()
+        await pilot.press("n")
+        await wait_for(pilot, lambda before=before: app.selection.sample != before and app.frame is not None
+                       and app.frame.selection.sample == app.selection.sample)
+        spent.append(time.monotonic() - pressed)
+    return sorted(spent)[len(spent) // 2]
+
+
 async def test_an_hour_of_random_edits_in_a_minute_ends_responsive_with_flat_memory(workspace, monkeypatch):
     health = Health(monkeypatch)
     app = make_app(workspace / "eval_fixture.py", watch=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: current(app, OLD))
+        fresh_latency = await key_latency(app, pilot)  # the baseline: this machine, now, a fresh app
         session = Session(workspace, pilot, seed=8)
-        started = time.monotonic()
         samples: list[tuple[int, float, int]] = []  # (step, RSS MB, Python blocks)
-        for n in range(STEPS):
+        quarters: list[float] = []
+
+        async def act(n: int) -> None:
             await session.step(n)
-            delay = started + (n + 1) * SESSION_SECONDS / STEPS - time.monotonic()
-            await asyncio.sleep(max(delay, 0))
             if n % 50 == 49:
                 health.look(app)
                 samples.append((n, rss_mb(), python_blocks()))
-        took = time.monotonic() - started
+
+        for q in range(4):
+            quarters.append(await paced(STEPS // 4, SESSION_SECONDS / STEPS,
+                                        lambda n, q=q: act(q * (STEPS // 4) + n)))
+        took = sum(quarters)
         await session.finish(app)
         await wait_for(pilot, lambda: fresh(app), timeout=30)
         for _ in range(4):  # back to the qa dataset
@@ -241,21 +281,18 @@ async def test_an_hour_of_random_edits_in_a_minute_ends_responsive_with_flat_mem
         final = pane_text(app, "final-input")
         assert "<|im_start|>user\n" in final or app.selection.model != "chatml-7b"
 
-        # responsive: a key press shows its sample at once
-        before = app.selection.sample
-        pressed = time.monotonic()
-        await pilot.press("n")
-        await wait_for(pilot, lambda: app.selection.sample != before and app.frame is not None
-                       and app.frame.selection.sample == app.selection.sample)
-        latency = time.monotonic() - pressed
+        # responsive: a key press shows its sample as fast as it did in the fresh app
+        latency = await key_latency(app, pilot)
         health.look(app)
         end_rss, end_blocks = rss_mb(), python_blocks()
-        print(f"\n{STEPS} actions in {took:.1f}s {session.counts}: {app.loads} loads; "
-              f"RSS {samples[0][1]:.0f} → {end_rss:.0f} MB, Python blocks {samples[0][2]:,} → {end_blocks:,}; "
-              f"key press shown in {latency * 1000:.0f} ms")
+        print(f"\n{STEPS} actions in {took:.1f}s (quarters {', '.join(f'{q:.1f}s' for q in quarters)}) "
+              f"{session.counts}: {app.loads} loads; RSS {samples[0][1]:.0f} → {end_rss:.0f} MB, Python "
+              f"blocks {samples[0][2]:,} → {end_blocks:,}; key press shown in {latency * 1000:.0f} ms "
+              f"({fresh_latency * 1000:.0f} ms fresh)")
     health.check()
-    assert took < SESSION_SECONDS * 1.5, f"the session fell behind its script ({took:.1f}s)"
-    assert latency < 2, f"a key press took {latency:.2f}s to show"
+    # the same script keeps the same pace at the end of the session as at its start
+    assert quarters[-1] < quarters[0] * 1.5, f"the session fell behind its script: quarters {quarters}"
+    assert latency < fresh_latency * 3, f"a key press took {latency:.2f}s, {fresh_latency:.2f}s fresh"
     # flat: memory in the last quarter of the session is what it was in the first, give or take
     # what the panes hold at a given moment.  (Before the footer fix, every focus change kept a
     # dozen dead widgets: +260,000 blocks and +28 MB here, growing with every minute.)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -50,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     out = parser.add_argument_group("output")
     out.add_argument("--format", "-f", choices=FORMATS, default="json",
                      help="json: the render-json contract (default); text: what each model "
-                     "receives; markdown: a report; html/svg: the app's panes, recorded")
+                     "receives; markdown: a report; html: a page of the app's panes for every pair (the "
+                     "first sample of each unless --sample/--limit); svg: the app's panes, recorded")
     out.add_argument("--out", "-o", metavar="FILE",
                      help="write here (atomically: the old file stays whole until the new one "
                      "is complete) instead of stdout")
@@ -63,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="count tokens by section (meta template, examples, test row) in json too; "
                      "text, markdown, html and svg always do")
     out.add_argument("--width", type=counted(20, 1000), default=100, metavar="COLUMNS",
-                     help="html/svg: the width of the recorded panes (default 100)")
+                     help="svg: the width of the recorded panes (default 100)")
     out.add_argument("--all-text", action="store_true",
                      help="html/svg: draw every character of long texts (default: the head and tail of "
                      "each text over 24,000 characters, the cut marked, as the app shows them)")
@@ -111,10 +114,27 @@ def render_inputs(args: argparse.Namespace) -> Any:
     return load_and_render(args)[1]
 
 
+def lazy_inputs(args: argparse.Namespace) -> Any:
+    """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
+    a worker is given its samples (a worker never builds the pairs it does not render)."""
+    from ..core.lazy_pairs import LazyPairs
+
+    workspace = load(args)
+    config = " ".join(args.configs) or str(demo_config())
+    return LazyPairs(workspace.datasets, workspace.models, config=config, options=render_options(args))
+
+
 def recipe_for(args: argparse.Namespace):
     import functools
 
-    return functools.partial(render_inputs, args)
+    return functools.partial(lazy_inputs, args)
+
+
+#: Samples of each pair ``--format html`` shows unless --sample or --limit says otherwise.
+HTML_SAMPLES = 1
+#: Below this many samples a render is faster in one process: a worker first loads the
+#: whole workspace again, which costs about what rendering this many samples does.
+SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
@@ -226,23 +246,45 @@ def run(argv: Sequence[str]) -> int:
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems
-    from ..export.stream import SampleStream
+    from ..export.stream import SampleStream, Workers
 
     if args.out:
         problem = out_problem(args.out)
         if problem:
             return usage_error(parser.prog, f"--out {args.out}: {problem}")
+    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    html_note = None
+    if args.format == "html" and args.sample is None and args.limit is None:
+        # a page for a person: every request of a suite would be hundreds of MB
+        args.limit = HTML_SAMPLES
+        html_note = (f"The first {'sample' if HTML_SAMPLES == 1 else f'{HTML_SAMPLES} samples'} of each "
+                     "pair; render --limit N or --sample LIST for others")
+        if not args.quiet:
+            print(f"workbench render: --format html: {html_note[0].lower()}{html_note[1:]}", file=sys.stderr)
+    # workers start now, loading the workspace while this process does
+    workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
     selected = render_selected(parser.prog, args)
     if isinstance(selected, int):
+        if workers is not None:
+            workers.close()
         return selected
     selection, result, entries = selected
-    progress = Progress.for_terminal(sum(len(e.indices) for e in entries), args.quiet)
-    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    # the workspace and its pairs live until the end: the collector need not walk them again and
+    # again while samples stream (a fifth of a suite's render went there)
+    gc.freeze()
+    total = sum(len(e.indices) for e in entries)
+    progress = Progress.for_terminal(total, args.quiet)
     jobs = 1 if recorded else args.jobs
+    why = serial_reason(total) if jobs > 1 else None
+    if why is not None:
+        jobs = 1
+        if not args.quiet:
+            print(f"workbench render: --jobs {args.jobs}: {why}: rendered serially", file=sys.stderr)
+    serialize = _serializer(args) if jobs > 1 else None
     try:
-        with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args),
-                                               progress) as stream:
-            plan = (entries, selection, progress) if recorded else None
+        with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
+                                               serialize, workers) as stream:
+            plan = (entries, selection, progress, html_note) if recorded else None
             if args.out:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
@@ -273,7 +315,6 @@ class _NotWritten(Exception):
 def out_problem(out: str) -> str | None:
     """Why ``--out`` cannot be written, before anything is rendered (None: it can be tried)."""
     import errno
-    import os
 
     try:
         os.stat(out)
@@ -285,6 +326,33 @@ def out_problem(out: str) -> str | None:
         return "is a folder"
     if not os.path.isdir(os.path.dirname(os.path.realpath(out))):
         return "no such folder"
+    return None
+
+
+def serial_reason(total: int) -> str | None:
+    """Why splitting this render over processes cannot pay (None: it can)."""
+    if total < SERIAL_BELOW:
+        return f"{total:,} samples render faster in one process (splitting pays from about {SERIAL_BELOW:,})"
+    affinity = getattr(os, "sched_getaffinity", None)
+    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    if cpus < 2:
+        return "this process may use one CPU only"
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    if cpus - busy < 1.5:  # a second worker would wait for a CPU the machine is already using
+        return f"the machine's {cpus} CPUs are busy (load average {busy:.1f})"
+    return None
+
+
+def _serializer(args: argparse.Namespace) -> Any:
+    """How a worker writes out one sample in this format (None: the main process writes it)."""
+    if args.format == "json":
+        from ..export.json_export import JsonSample
+
+        return JsonSample()
+    if args.format == "text":
+        from ..export.text_export import TextOptions, TextSample
+
+        return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
     return None
 
 
@@ -302,9 +370,15 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         from ..export.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
+    elif args.format == "html":
+        from ..export.html_report import write_html_report
+
+        entries, selection, progress, note = plan
+        write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
+                          note=note, full_text=args.all_text)
     else:
         from ..export.rich_export import write_render_recorded
 
-        entries, selection, progress = plan
+        entries, selection, progress, _ = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
                               whitespace=args.whitespace, progress=progress, full_text=args.all_text)

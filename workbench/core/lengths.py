@@ -45,6 +45,16 @@ class Point:
 
 
 @dataclass(frozen=True)
+class SampleLengths:
+    """One sample measured: per request (length, exact, method, its label or turn group), and
+    the most in-context examples ``max_seq_len`` dropped from any of its requests."""
+
+    index: int
+    requests: tuple[tuple[int, bool, str, tuple[str, str] | None], ...]
+    dropped: int
+
+
+@dataclass(frozen=True)
 class Stats:
     """A distribution: how many lengths, their p50 / p95 / max, and how many exceed the limit."""
 
@@ -235,27 +245,39 @@ class LengthTally:
         self._handled: set[int] = set()
 
     def add(self, sample: Sample, fallback: Counter | None = None) -> None:
+        self.record(self.measure(sample, fallback))
+
+    def measure(self, sample: Sample, fallback: Counter | None = None) -> SampleLengths:
+        """What ``add`` takes from a sample, as plain data (a ``--jobs`` worker measures the
+        samples it renders and hands this back with their text)."""
         counter = fallback or self.fallback
-        best: Point | None = None
+        requests = []
         dropped = 0
-        for position, request in enumerate(sample.requests):
+        for request in sample.requests:
             length, exact, method = request_length(request, counter)
-            self._methods[method] = exact
-            point = Point(length, sample.index, position)
-            if best is None or length > best.length:
-                best = point
-            key = _group_key(request)
-            if key is not None:
-                self._groups.setdefault(key, []).append(point)
+            requests.append((length, exact, method, _group_key(request)))
             truncation = request.truncation
             if truncation is not None:
                 dropped = max(dropped, len(truncation.dropped))
+        return SampleLengths(sample.index, tuple(requests), dropped)
+
+    def record(self, measured: SampleLengths) -> None:
+        """One sample's lengths, measured here or in a worker process."""
+        index = measured.index
+        best: Point | None = None
+        for position, (length, exact, method, key) in enumerate(measured.requests):
+            self._methods[method] = exact
+            point = Point(length, index, position)
+            if best is None or length > best.length:
+                best = point
+            if key is not None:
+                self._groups.setdefault(key, []).append(point)
         if best is None:  # a sample with no request (an empty multi-turn conversation)
-            best = Point(0, sample.index, 0)
-        self._points[sample.index] = best
-        self._handled.add(sample.index)
-        if dropped:
-            self._dropped[sample.index] = dropped
+            best = Point(0, index, 0)
+        self._points[index] = best
+        self._handled.add(index)
+        if measured.dropped:
+            self._dropped[index] = measured.dropped
 
     def fail(self, index: int | None, message: str) -> None:
         """Sample ``index`` could not be measured (None: the pair has no sample to measure at all)."""

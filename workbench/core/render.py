@@ -27,15 +27,17 @@ from .prompt_list import FillPairs, iter_texts
 from .prompt_template import PromptTemplate, build_template
 from .prompting import Prompter
 from .raw_prompt_template import RawPromptTemplate, build_raw_template
-from .result import PairError, PairWarning, RenderResult, Request, Sample
+from .result import RenderResult, Request, Sample
 from .retrievers import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .text import ICE, ROW, Origin, PStr
 from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
-from .wire import WireCall, model_wire_warnings, row_max_out_len, wire_class, wire_for
+from .wire import WireCall, row_max_out_len, wire_class, wire_for
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
+# (the dataset, how to build its splits) -> the splits, built once per dataset
+SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
@@ -132,7 +134,7 @@ class PairRenderer:
     """One dataset seen through one model (or through no model)."""
 
     def __init__(self, dataset: DatasetSpec, model: ModelSpec | None,
-                 options: RenderOptions | None = None) -> None:
+                 options: RenderOptions | None = None, splits_memo: SplitsMemo | None = None) -> None:
         self.dataset = dataset
         self.model_spec = model
         self.options = options or RenderOptions()
@@ -160,7 +162,11 @@ class PairRenderer:
                               hint="e.g. n=4, k=[1, 2, 4]") from None
         if k_over_n:
             raise RenderError("Maximum value of `k` must less than or equal to `n`")
-        self.splits: Splits = build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+        def splits() -> Splits:
+            return build_splits(dataset.rows, self.reader, dataset.abbr, dataset.framework, n)
+
+        # every model of a dataset reads the same splits: a suite normalises its rows once
+        self.splits: Splits = splits_memo(dataset, splits) if splits_memo is not None else splits()
         self._warn_list_splits(dataset)
         inferencer_cfg = infer_cfg.get("inferencer")
         if not isinstance(inferencer_cfg, Mapping) or "type" not in inferencer_cfg:
@@ -176,6 +182,8 @@ class PairRenderer:
             self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
                                                         self.notes, type_name)
         self._engines: dict[bool, Engine] = {}
+        self._ice_cache: dict[tuple[int, ...], Any] = {}
+        self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
         self.model_kind = fast.model.kind
         info = fast.model.info
@@ -193,7 +201,6 @@ class PairRenderer:
         with about(RETRIEVER):
             self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
                                              self.options.embeddings, self.notes, dataset.source.file)
-        self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         if self.splits.test:
@@ -276,8 +283,10 @@ class PairRenderer:
             train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
             all_test_rows=lambda: test, limiter=self.limiter, train_row=lambda i: train[i],
         )
-        if not provenance:
-            engine.ice = self._cached_ice(engine)  # type: ignore[method-assign]
+        # the examples depend only on which rows they are: built once per set, for both engines
+        # (a provenance engine building them per sample also kept every sample's prepared
+        # template alive in the templates' caches: hundreds of MB over a suite's text export)
+        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign]
         self._engines[provenance] = engine
         return engine
 
@@ -305,17 +314,19 @@ class PairRenderer:
                 self.sample(i)
         return self.tally.messages(len(self))
 
-    def _cached_ice(self, engine: Engine):
+    def _cached_ice(self, engine: Engine, provenance: bool):
         original = Engine.ice.__get__(engine)
+        cache = self._traced_ice_cache if provenance else self._ice_cache
 
         def ice(idx_list: Sequence[int]):
             key = tuple(idx_list)
-            if key not in self._ice_cache:
-                if len(self._ice_cache) > 4096:
-                    self._ice_cache.clear()
-                self._ice_cache[key] = original(idx_list)
-                self._check_ice_leak(key, self._ice_cache[key])
-            return self._ice_cache[key]
+            if key not in cache:
+                if len(cache) > 4096:
+                    cache.clear()
+                cache[key] = original(idx_list)
+                if not provenance:  # the fast engine's check speaks for both
+                    self._check_ice_leak(key, cache[key])
+            return cache[key]
 
         return ice
 
@@ -536,13 +547,13 @@ class RenderCache:
         return (data, model.content_key() if model is not None else None, options)
 
     def pair(self, dataset: DatasetSpec, model: ModelSpec | None,
-             options: RenderOptions | None) -> PairRenderer:
+             options: RenderOptions | None, splits_memo: SplitsMemo | None = None) -> PairRenderer:
         options = options or RenderOptions()
         key = self.key(dataset, model, options)
         found = self._pairs.get(key) if key is not None else None
         if found is None:
             try:
-                found = PairRenderer(dataset, model, options)
+                found = PairRenderer(dataset, model, options, splits_memo)
             except RenderError as exc:
                 found = exc
             if key is not None:
@@ -563,34 +574,6 @@ def render_workspace(
 
     With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
     """
-    result = RenderResult(config=config)
-    if cache is not None:
-        cache.next_round()
-    for dataset in datasets:
-        source = dataset.rows_source
-        if source is not None and source.kind == "placeholder" and source.looked_for:
-            result.warnings.append(PairWarning(
-                dataset.abbr, None, f"no rows found (looked for {source.looked_for}): showing "
-                "placeholders from reader_cfg (hint: --data FILE, or set COMPASS_DATA_CACHE to the "
-                "folder holding data/)"))
-        elif source is not None and source.note:
-            result.warnings.append(PairWarning(dataset.abbr, None, source.note))
-        for model in (models or [None]):
-            try:
-                if cache is not None:
-                    pair = cache.pair(dataset, model, options)
-                else:
-                    pair = PairRenderer(dataset, model, options)
-            except RenderError as exc:
-                where = error_source(exc, dataset, model)
-                result.errors.append(PairError(dataset.abbr, model.abbr if model else None, exc.message,
-                                               where.file, where.line, exc.hint))
-                continue
-            result.pairs.append(pair)
-            for message in pair.notes.messages:
-                result.warnings.append(PairWarning(dataset.abbr, pair.model_abbr, message))
-    if options is None or options.measure:  # once per model, not per dataset
-        for model in models:
-            result.warnings += [PairWarning(None, model.abbr, m) for m in model_wire_warnings(model)]
-    return result
+    from .lazy_pairs import LazyPairs
 
+    return LazyPairs(datasets, models, config, options, cache).result()

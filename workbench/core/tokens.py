@@ -143,7 +143,10 @@ class Estimate:
         return starts
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        return _estimate_text(text)
+        # where the characters came from does not change the count: a provenance-carrying
+        # string is counted as plain text (its split would slice every run, and the line
+        # cache would keep it alive)
+        return _estimate_text(text if type(text) is str else str.__str__(text))
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
         return None

@@ -11,7 +11,9 @@ from ..core.errors import RenderError
 from ..core.prompt_list import to_json
 from ..core.render import error_source
 from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
+from ..core.warning_groups import WarningGroup, group_warnings
 from .lengths_export import LengthsCollector
+from .stream import Serialized
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -81,8 +83,14 @@ def error_json(error: PairError) -> dict[str, Any]:
     return out
 
 
-def warning_json(warning: PairWarning) -> dict[str, Any]:
-    return {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
+    """A warning; a group (one message, every place it applies) adds ``count`` and ``applies_to``,
+    its ``dataset``/``model`` naming the first place."""
+    out: dict[str, Any] = {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+    if isinstance(warning, WarningGroup):
+        out["count"] = warning.count
+        out["applies_to"] = [{"dataset": d, "model": m} for d, m in warning.applies_to]
+    return out
 
 
 def sample_text(sample: Sample, indent: str) -> str:
@@ -99,6 +107,16 @@ def sample_text(sample: Sample, indent: str) -> str:
         return head + ', "requests": []}'
     lines = f",\n{indent}  ".join(dumps(request_json(r)) for r in sample.requests)
     return f'{head}, "requests": [\n{indent}  {lines}\n{indent}]}}'
+
+
+SAMPLE_INDENT = "        "
+
+
+class JsonSample:
+    """A sample as :func:`write_render_json` writes it: what ``--jobs`` workers send back."""
+
+    def __call__(self, pair: Any, sample: Sample) -> str:
+        return sample_text(sample, SAMPLE_INDENT)
 
 
 def write_render_json(result: RenderResult, out: TextIO,
@@ -126,7 +144,8 @@ def write_render_json(result: RenderResult, out: TextIO,
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                out.write(sample_text(sample, "        "))
+                text = sample.text if isinstance(sample, Serialized) else sample_text(sample, SAMPLE_INDENT)
+                out.write(text)
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write(f'\n      ],\n      "lengths": {dumps(lengths.summary(pair).summary())}\n    }}')
@@ -134,7 +153,7 @@ def write_render_json(result: RenderResult, out: TextIO,
     result.errors.extend(late_errors)
     collect_warnings(result)
     _write_list(out, "errors", (error_json(e) for e in result.errors), last=False)
-    _write_list(out, "warnings", (warning_json(w) for w in result.warnings), last=True)
+    _write_list(out, "warnings", (warning_json(g) for g in group_warnings(result.warnings)), last=True)
     out.write("}\n")
     return result
 

@@ -40,7 +40,11 @@ class LengthsCollector:
         def counted(pair: Any) -> Iterator[Sample]:
             tally = self.tally(pair)
             for sample in samples_of(pair):
-                tally.add(sample)
+                measured = getattr(sample, "lengths", None)  # a worker's Serialized sample
+                if measured is not None:
+                    tally.record(measured)
+                else:
+                    tally.add(sample)
                 yield sample
 
         return counted

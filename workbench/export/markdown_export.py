@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from ..core.errors import RenderError
-from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
+from ..core.result import PairError, RenderResult, Request, Sample
 from ..core.visible import visible
+from ..core.warning_groups import WarningGroup, group_warnings
 from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, write_lengths_markdown
@@ -91,7 +92,7 @@ def write_request_markdown(sample: Sample, request: Request, out: TextIO, whites
     out.write("\n")
 
 
-def _problem(item: PairError | PairWarning) -> str:
+def _problem(item: PairError | WarningGroup) -> str:
     pair = ""
     if item.dataset is None and item.model:
         pair = f"model {md_escape(item.model)}: "
@@ -101,6 +102,8 @@ def _problem(item: PairError | PairWarning) -> str:
     if isinstance(item, PairError) and item.file:
         where = inline_code(f"{item.file}:{item.line}" if item.line else item.file) + " "
     text = f"- {where}{pair}{md_escape(item.message)}"
+    if isinstance(item, WarningGroup) and item.count > 1:
+        text += f" ({md_escape(item.elsewhere())})"
     if isinstance(item, PairError) and item.hint:
         text += f" (hint: {md_escape(item.hint)})"
     return text + "\n"
@@ -131,6 +134,6 @@ def write_render_markdown(result: RenderResult, out: TextIO,
         out.write("\n")
     if result.warnings:
         out.write("## Warnings\n\n")
-        out.writelines(_problem(w) for w in result.warnings)
+        out.writelines(_problem(w) for w in group_warnings(result.warnings))
         out.write("\n")
     return result

@@ -1,7 +1,8 @@
 """Errors and warnings on stderr, one per line, with untrusted text made inert.
 
 Errors read ``file:line: [dataset × model] message (hint: ...)`` so editors and CI logs
-can jump to the line; warnings read ``warning: [dataset × model] message``.
+can jump to the line; warnings read ``warning: [dataset × model] message``, once per message,
+with where else it applies (``(and 233 more datasets with template-chat)``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 from typing import Any, TextIO
 
 from ..core.visible import visible
+from ..core.warning_groups import group_warnings
 
 
 def _pair(item: Any) -> str:
@@ -31,13 +33,17 @@ def error_line(error: Any) -> str:
 
 
 def warning_line(warning: Any) -> str:
-    return visible(f"warning: {_pair(warning)}{warning.message}").replace("\n", " ")
+    """One warning; a :class:`WarningGroup` also says where else it applies."""
+    more = warning.elsewhere() if hasattr(warning, "elsewhere") else ""
+    tail = f" ({more})" if more else ""
+    return visible(f"warning: {_pair(warning)}{warning.message}{tail}").replace("\n", " ")
 
 
 def report_problems(result: Any, warnings: bool = True, stream: TextIO | None = None) -> None:
+    """Errors one a line; warnings once per message, with how many more places it applies to."""
     out = stream or sys.stderr
     for error in result.errors:
         print(error_line(error), file=out)
     if warnings:
-        for warning in result.warnings:
-            print(warning_line(warning), file=out)
+        for group in group_warnings(result.warnings):
+            print(warning_line(group), file=out)

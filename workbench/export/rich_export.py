@@ -1,4 +1,4 @@
-"""``render --format html`` and ``--format svg``: the app's panes, recorded by rich.
+"""``render --format svg``: the app's panes, recorded by rich.
 
 Each selected request is drawn with the same view functions the TUI panes use
 (:func:`workbench.views.build_frame` and :func:`~workbench.views.frame_panels`:
@@ -6,9 +6,9 @@ PromptList, final input with provenance colours, timeline), preceded once by the
 template tree, so an export looks like the screen.  The views make untrusted text inert
 (``␛[31m`` instead of an escape sequence) and rich escapes what is left for HTML/XML.
 
-HTML is written a request at a time (each recording exported as a fragment and
-cleared), so memory stays flat.  An SVG is one picture whose size is known only at the
-end: it holds the whole selection, so keep it to a few samples (``--sample``/``--limit``).
+An SVG is one picture whose size is known only at the end: it holds the whole selection,
+so keep it to a few samples (``--sample``/``--limit``).  (``--format html`` lays the same
+views out as a page: :mod:`workbench.export.html_report`.)
 Samples render with provenance here, in this process (``--jobs`` does not apply).
 Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
 as the app does, so a 20 MB row or template costs what a 24,000-character one does;
@@ -17,7 +17,6 @@ as the app does, so a 20 MB row or template costs what a 24,000-character one do
 
 from __future__ import annotations
 
-import html
 import io
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,11 +30,9 @@ from ..core.errors import RenderError
 from ..core.result import RenderResult
 from ..core.visible import visible
 from .json_export import collect_warnings, stopped_error
-from .lengths_export import LengthsCollector, lengths_html
 from .select import Selection, label_text
 
 THEME = SVG_EXPORT_THEME
-_FRAGMENT = "{code}"
 
 
 def _console(width: int) -> Console:
@@ -59,8 +56,7 @@ CUT_NOTE = "all of them are sent; --all-text exports them all"
 
 
 def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, whitespace: bool,
-           progress: Any = None, lengths: LengthsCollector | None = None,
-           full_text: bool = False) -> Iterable[RenderableType]:
+           progress: Any = None, full_text: bool = False) -> Iterable[RenderableType]:
     """The header, the template tree, then every selected request's panes, in order."""
     from ..views.errors import Problem, error_banner
     from ..views.frame import build_frame, frame_panels
@@ -89,8 +85,6 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
                 break
             if progress is not None:
                 progress.advance(1, label)
-            if lengths is not None:
-                lengths.add(pair, sample)
             for r, request in enumerate(sample.requests):
                 if selection.labels and (request.label is None
                                          or label_text(request.label) not in selection.labels):
@@ -101,26 +95,14 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
 
 
 def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[Any],
-                          selection: Selection, kind: str = "html", width: int = 100,
+                          selection: Selection, kind: str = "svg", width: int = 100,
                           whitespace: bool = False, progress: Any = None,
                           full_text: bool = False) -> RenderResult:
+    """The selection as one SVG picture (``--format html`` is :mod:`workbench.export.html_report`)."""
+    if kind != "svg":
+        raise ValueError(f"recorded exports are SVG; {kind!r} has its own writer")
     console = _console(width)
-    if kind == "svg":
-        for renderable in frames(result, entries, selection, whitespace, progress, full_text=full_text):
-            console.print(renderable)
-        out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
-        return collect_warnings(result)
-    fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
-    out.write("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"UTF-8\">\n")
-    out.write(f"<title>{html.escape(visible(result.config))} · Prompt Workbench</title>\n")
-    out.write(f"<style>\nbody {{ color: {fg}; background-color: {bg}; }}\n"
-              "pre { font-family: Menlo, 'DejaVu Sans Mono', consolas, 'Courier New', monospace; "
-              "margin: 0 0 1em 0; }\n</style>\n</head>\n<body>\n")
-    lengths = LengthsCollector()
-    for renderable in frames(result, entries, selection, whitespace, progress, lengths, full_text):
+    for renderable in frames(result, entries, selection, whitespace, progress, full_text=full_text):
         console.print(renderable)
-        code = console.export_html(theme=THEME, code_format=_FRAGMENT, inline_styles=True, clear=True)
-        out.write(f"<pre><code style=\"font-family:inherit\">{code}</code></pre>\n")
-    out.write(lengths_html(lengths))
-    out.write("</body>\n</html>\n")
+    out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
     return collect_warnings(result)

@@ -8,6 +8,7 @@ into other tools.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -20,6 +21,7 @@ from ..core.visible import visible
 from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .select import label_text
+from .stream import Serialized
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 
@@ -109,6 +111,19 @@ def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
         out.write("\n")
 
 
+@dataclass(frozen=True)
+class TextSample:
+    """A sample's requests as :func:`write_render_text` writes them: what ``--jobs`` workers send back."""
+
+    options: TextOptions
+
+    def __call__(self, pair: Any, sample: Sample) -> str:
+        buffer = io.StringIO()
+        for request in sample.requests:
+            write_request_text(pair, sample, request, buffer, self.options)
+        return buffer.getvalue()
+
+
 def write_render_text(result: RenderResult, out: TextIO,
                       samples_of: SamplesOf = lambda pair: pair.samples(),
                       options: TextOptions | None = None) -> RenderResult:
@@ -117,6 +132,9 @@ def write_render_text(result: RenderResult, out: TextIO,
     for pair in result.pairs:
         try:
             for sample in samples_of(pair):
+                if isinstance(sample, Serialized):
+                    out.write(sample.text)
+                    continue
                 for request in sample.requests:
                     write_request_text(pair, sample, request, out, options)
         except RenderError as exc:

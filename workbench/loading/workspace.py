@@ -51,10 +51,15 @@ class Workspace:
     # files that do not exist yet but would change the load if they appeared
     # (a workbench.toml beside a config, a chat template beside a local model)
     absent_files: list[Path] = field(default_factory=list)
+    # datasets whose rows could not be read: (where they sit among `datasets`, abbr, the
+    # error, which is in `errors` too), so a suite can open with the others and list these
+    failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
+    _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
     def add_file(self, path: str | os.PathLike) -> None:
         resolved = real_path(path)
-        if resolved not in self.files:
+        if resolved not in self._seen:  # a suite adds hundreds: a set, not a scan of the list
+            self._seen.add(resolved)
             self.files.append(resolved)
 
     def add_absent(self, path: str | os.PathLike) -> None:
@@ -255,6 +260,7 @@ class Loader:
             workspace.errors.append(_error(entry["error"]))
             return
         cfg = entry["cfg"]
+        abbr: Any = None
         try:
             try:
                 abbr = dataset_abbr_from_cfg(cfg)
@@ -278,6 +284,8 @@ class Loader:
                 exc.file = os.path.abspath(exc.file)
                 workspace.add_file(exc.file)  # a broken rows file is watched like a good one
             workspace.errors.append(exc)
+            if isinstance(abbr, str):
+                workspace.failed_datasets.append((len(workspace.datasets), abbr, exc))
             return
         for file in found.files:
             workspace.add_file(file)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,31 +32,38 @@ from textual.widgets import Static, Tree
 from textual.worker import get_current_worker
 
 from ..views.errors import error_banner
-from ..views.frame import Frame, build_frame, frame_panels
+from ..views.frame import Frame, frame_panels
 from ..views.options import LONG_TEXT, ViewOptions
 from ..views.safe import one_line
 from ..views.selection import Selection
-from ..views.template_tree import TreeNode, node_location_text, template_tree, tree_view
+from ..views.template_tree import TreeNode, node_location_text, tree_view
+from .collector import Collector
 from .config import AppConfig
 from .editor import editor_command
 from .exports import default_export_dir, export_name, export_target, write_atomic
 from .footer import WorkbenchFooter
-from .messages import FilesChanged, FrameReady, SearchDone, WorkspaceLoaded
+from .jump_commands import JumpProvider
+from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
+from .pair_check import PairCheck, check_pairs, failure_marks
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
+from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
-from .session import Inputs, Loaded, load, model_kinds
+from .search_actions import SearchKeys
+from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
 from .watcher import watch_changes
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
+PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built
 
 
-class WorkbenchApp(App[int]):
+class WorkbenchApp(SearchKeys, App[int]):
     TITLE = "Prompt Workbench"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (140, "-wide")]
     ENABLE_COMMAND_PALETTE = True
+    COMMANDS = App.COMMANDS | {JumpProvider}  # jump to a dataset, model, label or sample by name
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -82,7 +90,10 @@ class WorkbenchApp(App[int]):
         Binding("n", "sample(1)", "next", tooltip="next sample"),
         Binding("p", "sample(-1)", "prev", tooltip="previous sample"),
         Binding("g", "jump", "jump", show=False, tooltip="jump to sample N"),
-        Binding("slash", "search", "search", show=False, tooltip="search the samples for text"),
+        Binding("slash", "search", "search", show=False,
+                tooltip="search: every match highlighted; n / N step (on to other samples); esc ends"),
+        Binding("N", "match(-1)", "prev match", show=False, tooltip="previous search match (after /)"),
+        Binding("escape", "end_search", "end search", show=False, tooltip="end the search (after /)"),
         Binding("d", "dataset(1)", "dataset", tooltip="next dataset"),
         Binding("D", "dataset(-1)", "prev dataset", show=False, tooltip="previous dataset"),
         Binding("m", "model(1)", "model", tooltip="next model"),
@@ -133,16 +144,21 @@ class WorkbenchApp(App[int]):
         from ..core.render import RenderCache
 
         self._render_cache = RenderCache()  # pairs a save did not touch are reused
+        self._frames = FrameCache()  # frames one key away, built ahead (tui/prefetch.py)
         self._tree_memo: RoundCache = RoundCache()  # and so are their tree nodes
         self._generation = 0
         self._frame_token = 0
         self._pending_load = False
         self._pending_frame = False
+        self._pending_check = False  # every pair being checked in the background (pair_check.py)
+        self._prefetching = False
+        self._last_key = 0.0  # when a key last moved the selection (background work waits a moment)
+        self._collector = Collector()
+        self.pair_check: PairCheck | None = None
         self._known_files: set[Path] = set()
         self._absent_files: set[Path] = set()  # files whose creation would change the load
         self._watching: frozenset[Path] = frozenset()
         self._stop_watch: asyncio.Event | None = None
-        self._last_search = ""
         self._lengths_memo: dict = {}  # finished length summaries of the current good load
         self._export_folder: Path | None = None  # where the last `x` wrote: the next one offers it
         if config.deterministic:
@@ -182,6 +198,7 @@ class WorkbenchApp(App[int]):
         self.query_one("#tree").focus()
         self._update_status()
         self.request_load()
+        self.set_interval(1.0, self._idle_tick)
 
     # -- loading -----------------------------------------------------------------------
     def request_load(self, forget_missing: bool = False) -> None:
@@ -196,24 +213,27 @@ class WorkbenchApp(App[int]):
             self._update_status()  # stays as it is, and a repaint would only slow the load
         # what the frame is built for, read here on the UI thread (widths come from widgets)
         view = FrameRequest(self.selection, self.options, self._pane_widths())
-        self._load(self._generation, frozenset(self._known_files), view)
+        # datasets the screen shows: one of them failing keeps the last good render (dimmed)
+        shown = frozenset(d.abbr for d in self.good.datasets) if self.good is not None else frozenset()
+        self._load(self._generation, frozenset(self._known_files), view, shown)
 
     def _loader(self):
         from ..loading.workspace import shared_loader
 
         return self.config.loader or shared_loader()
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _load(self, generation: int, known: frozenset[Path], view: FrameRequest) -> None:
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
+    def _load(self, generation: int, known: frozenset[Path], view: FrameRequest,
+              shown: frozenset[str] = frozenset()) -> None:
+        self._collector.release()  # what the last load kept may be garbage now (tui/collector.py)
         preload = self.config.preload
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
             if loaded.catalog is not None:  # the tree's labels in this theme's colours
-                loaded = replace(loaded, tree=template_tree(loaded.datasets, loaded.models, view.options,
-                                                            kinds=model_kinds(loaded.catalog)))
+                loaded = replace(loaded, tree=tree_of(loaded, view.options))
         else:
             loaded = load(self.inputs, generation, view.options, known, loader=self._loader(),
-                          cache=self._render_cache, tree_memo=self._tree_memo)
+                          cache=self._render_cache, tree_memo=self._tree_memo, shown=shown)
         worker = get_current_worker()
         if worker.is_cancelled:
             return
@@ -234,6 +254,8 @@ class WorkbenchApp(App[int]):
         self._absent_files = set(loaded.absent) - self._known_files
         prebuilt = message.prebuilt
         if loaded.ok:
+            if self.good is None or self.good.catalog is not loaded.catalog:
+                self._frames.clear()  # built from the last load's pairs
             self.good = loaded
             self._lengths_reloaded(loaded)
             if prebuilt is not None and prebuilt.view != FrameRequest(self.selection, self.options,
@@ -245,6 +267,9 @@ class WorkbenchApp(App[int]):
             prebuilt = None
         self._show_problems()
         self._restart_watcher()
+        if loaded.ok and loaded.catalog is not None and loaded.catalog.lazy is not None:
+            self._pending_check = True
+            self._check_all(loaded.catalog)
         if prebuilt is not None:
             self._frame_token += 1
             self._show_frame(prebuilt.frame, prebuilt.lines)
@@ -279,7 +304,7 @@ class WorkbenchApp(App[int]):
         self._stop_watch = asyncio.Event()
         self._watch(files, self._stop_watch)
 
-    @work(exclusive=True, group="watch", exit_on_error=False)
+    @work(exclusive=True, group="watch", exit_on_error=False, description="watch")
     async def _watch(self, files: frozenset[Path], stop: asyncio.Event) -> None:
         async for changed in watch_changes(files, stop, force_polling=self.config.force_polling):
             self.post_message(FilesChanged(changed))
@@ -301,13 +326,66 @@ class WorkbenchApp(App[int]):
         self._pending_frame = True
         self._build_frame(self._frame_token, self.good, self.selection, self.options, self._pane_widths())
 
-    @work(thread=True, exclusive=True, group="frame", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="frame", exit_on_error=False, description="frame")
     def _build_frame(self, token: int, loaded: Loaded, selection: Selection, opts: ViewOptions,
-                     widths: dict[str, int]) -> None:
+                     widths: dict[str | None, int]) -> None:
         worker = get_current_worker()
-        built = frame_lines(loaded.catalog, selection, opts, widths, worker)
+        catalog = loaded.catalog
+        assert catalog is not None  # request_frame builds frames for good loads only
+        built = frame_lines(catalog, selection, opts, widths, lambda: worker.is_cancelled, render_lines)
         if built is not None and not worker.is_cancelled:
+            self._frames.put(frame_key(built[0].selection, opts, widths), Built(catalog, *built))
             self.post_message(FrameReady(token, *built))
+
+    def _prefetch_around(self, frame: Frame) -> None:
+        if self.good is None or self.good.catalog is None:
+            return
+        self._prefetch(self.good.catalog, frame, self.options, self._pane_widths())
+
+    @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False, description="prefetch")
+    def _prefetch(self, catalog, frame: Frame, opts: ViewOptions, widths: dict[str | None, int]) -> None:
+        worker = get_current_worker()
+        self._prefetching = True
+        try:
+            if prefetch(catalog, frame, opts, widths, self._frames, lambda: worker.is_cancelled,
+                        render_lines):
+                self._collector.keep()  # frames built to be kept a while
+        finally:
+            self._prefetching = False
+
+    def _idle_tick(self) -> None:
+        if not self._busy and self._collector.due(self._last_key):
+            self._collect_idle()
+
+    @work(thread=True, exclusive=True, group="collect", exit_on_error=False, description="collect")
+    def _collect_idle(self) -> None:
+        self._collector.collect()
+
+    @work(thread=True, exclusive=True, group="check", exit_on_error=False, description="check pairs")
+    def _check_all(self, catalog) -> None:
+        worker = get_current_worker()
+
+        def give_way() -> None:  # what the reader is waiting for comes first
+            time.sleep(0.001)
+            while not worker.is_cancelled and (self._busy or time.monotonic() - self._last_key < 0.5):
+                time.sleep(0.01)
+
+        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way)
+        if check is not None and not worker.is_cancelled:
+            self._collector.keep()  # the pairs live until the next load (tui/collector.py)
+            self.post_message(PairsChecked(catalog, check))
+
+    @on(PairsChecked)
+    def _pairs_checked(self, message: PairsChecked) -> None:
+        catalog = self.good.catalog if self.good is not None else None
+        if catalog is None or message.catalog is not catalog:
+            return  # a newer load is being checked
+        self._pending_check = False
+        self.pair_check = message.check
+        catalog.warning_places = message.check.places()
+        self.query_one(TemplateTree).set_marks(failure_marks(message.check, self.options))
+        self._frames.clear()  # frames built before said less about their warnings
+        self.request_frame()
 
     @on(ViewPane.Resized)
     def _pane_resized(self) -> None:
@@ -322,6 +400,10 @@ class WorkbenchApp(App[int]):
     def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
         self.frame = frame
+        # the frames one key away are built once this one is painted (a worker painting beside
+        # the UI thread would double the paint's time)
+        self.set_timer(PREFETCH_AFTER, lambda: self._prefetch_around(frame))
+        self.call_after_refresh(self.show_search)
         self.selection = frame.selection
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
@@ -375,6 +457,8 @@ class WorkbenchApp(App[int]):
             flags.append("side by side")
         if self.options.max_chars is None:
             flags.append("all text")
+        if self.search is not None:
+            flags.append(one_line(self.search.describe(), 50))
         right = Text(" ".join(flags) + ("  " if flags else ""))
         latest = self.latest
         if self._pending_load and latest is None:
@@ -392,29 +476,66 @@ class WorkbenchApp(App[int]):
         self.query_one("#status", Static).update(grid)
 
     @property
+    def _busy(self) -> bool:
+        """Work the reader is waiting for is running (background work gives way to it)."""
+        return self._pending_frame or self._pending_load or self._prefetching
+
+    @property
     def is_settled(self) -> bool:
-        """No load or frame in flight (tests wait for this before looking)."""
-        return not self._pending_load and not self._pending_frame
+        """No load or frame in flight, and every pane wrapped at its width (tests wait for this
+        before looking)."""
+        return (not self._pending_load and not self._pending_frame and not self._pending_check
+                and all(pane.wrapped for pane in self.query(ViewPane)))
 
     # -- selection actions ---------------------------------------------------------------
     def _move(self, how) -> None:
+        """Select ``how(catalog, selection)``: a frame built ahead is shown at once, else one
+        is built (the UI thread never renders; ``how`` must not build pairs here)."""
         if self.good is None or self.good.catalog is None:
             return
-        self.selection = how(self.good.catalog, self.selection)
+        self._last_key = time.monotonic()
+        self.workers.cancel_group(self, "prefetch")  # the key's own frame comes first
+        catalog = self.good.catalog
+        self.selection = how(catalog, self.selection)
+        ready = self._frames.get(catalog, frame_key(self.selection, self.options, self._pane_widths()))
+        if ready is not None:
+            self._frame_token += 1  # a frame still being built for an older key is dropped
+            self._show_frame(ready.frame, ready.lines)
+            return
         self.request_frame()
 
+    def jump_to(self, dataset: str | None = None, model: str | None = None, sample: int | None = None,
+                request: int | None = None) -> None:
+        """Show what was named (the command palette's jumps)."""
+        changes: dict = {}
+        if dataset is not None:
+            changes.update(dataset=dataset, request=0)
+        if model is not None:
+            changes["model"] = model
+        if sample is not None:
+            changes.update(sample=sample, request=0)
+        if request is not None:
+            changes["request"] = request
+        self._move(lambda c, s: c.normalize(replace(s, **changes), build=False))
+
+    def _step(self, how: str, delta: int) -> None:
+        count = self.frame.requests if self.frame is not None else 0
+        self._move(lambda c, s: step(c, s, how, delta, count, build=False))
+
     def action_sample(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_sample(s, delta))
+        if self.search is not None and delta > 0:  # while searching, n steps through the matches
+            self.action_match(1)
+            return
+        self._step("sample", delta)
 
     def action_dataset(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_dataset(s, delta))
+        self._step("dataset", delta)
 
     def action_model(self, delta: int) -> None:
-        self._move(lambda c, s: c.step_model(s, delta))
+        self._step("model", delta)
 
     def action_request(self, delta: int) -> None:
-        count = self.frame.requests if self.frame is not None else 0
-        self._move(lambda c, s: c.step_request(s, delta, count))
+        self._step("request", delta)
 
     def action_jump(self) -> None:
         samples = self.frame.samples if self.frame is not None else 0
@@ -433,57 +554,10 @@ class WorkbenchApp(App[int]):
             if not 0 <= index < samples:
                 self.notify(f"samples are numbered 0 to {samples - 1}", severity="error")
                 return
-            self._move(lambda c, s: c.jump(s, index))
+            self._move(lambda c, s: c.jump(s, index, build=False))
 
         self.push_screen(AskScreen(f"Jump to sample (0–{samples - 1}):", "a sample number",
                                    blink=not self.config.deterministic), answer)
-
-    def action_search(self) -> None:
-        if self.good is None:
-            self.bell()
-            return
-
-        def answer(value: str | None) -> None:
-            if value:
-                self._last_search = value
-                self._search(value, self.good, self.selection)
-
-        self.push_screen(AskScreen("Search the samples' text (next match after this sample):",
-                                   "text", value=self._last_search, blink=not self.config.deterministic),
-                         answer)
-
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def _search(self, query: str, loaded: Loaded, selection: Selection) -> None:
-        from ..core.errors import WorkbenchError
-        from ..views.frame import exact_text
-
-        catalog = loaded.catalog
-        pair = catalog.pair(selection.dataset, selection.model) if catalog else None
-        found = None
-        if pair is not None:
-            needle = query.casefold()
-            count = len(pair)
-            for step in range(1, count + 1):
-                if get_current_worker().is_cancelled:
-                    return
-                index = (selection.sample + step) % count
-                try:
-                    sample = pair.sample(index)
-                except WorkbenchError:
-                    continue
-                if any(needle in exact_text(r).casefold() or needle in str(r.prompt_list).casefold()
-                       for r in sample.requests):
-                    found = index
-                    break
-        self.post_message(SearchDone(query, found, selection.dataset))
-
-    @on(SearchDone)
-    def _search_done(self, message: SearchDone) -> None:
-        if message.index is None:
-            self.notify(f"no sample contains {one_line(message.query, 40)!r}", severity="warning")
-            return
-        if message.dataset == self.selection.dataset:
-            self._move(lambda c, s: c.jump(s, message.index))
 
     # -- view toggles ---------------------------------------------------------------------
     def _set_options(self, **changes) -> None:
@@ -512,10 +586,11 @@ class WorkbenchApp(App[int]):
     def _theme_changed(self, theme) -> None:
         self.options = replace(self.options, palette=palette_for(theme))
         if self.good is not None and self.good.catalog is not None:
-            nodes = template_tree(self.good.datasets, self.good.models, self.options,
-                                  kinds=model_kinds(self.good.catalog), memo=self._tree_memo)
+            nodes = tree_of(self.good, self.options, self._tree_memo)
             self.good = replace(self.good, tree=nodes)
             self.query_one(TemplateTree).load(nodes, self._selected_keys())
+            if self.pair_check is not None:
+                self.query_one(TemplateTree).set_marks(failure_marks(self.pair_check, self.options))
         self._show_problems()
         self.request_frame()
 
@@ -594,7 +669,7 @@ class WorkbenchApp(App[int]):
         self.push_screen(AskScreen("Export the view as SVG to (Enter writes, Escape cancels):", "a file path",
                                    value=str(folder / name), blink=not self.config.deterministic), answer)
 
-    @work(thread=True, group="export", exit_on_error=False)
+    @work(thread=True, group="export", exit_on_error=False, description="export")
     def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int,
                 target: Path) -> None:
         console = Console(record=True, width=max(width, 60), file=io.StringIO(), color_system="truecolor",
@@ -667,9 +742,9 @@ class WorkbenchApp(App[int]):
             return
         what, abbr = node.selects
         if what == "dataset" and abbr != self.selection.dataset:
-            self._move(lambda c, s: c.normalize(replace(s, dataset=abbr, request=0)))
+            self._move(lambda c, s: c.normalize(replace(s, dataset=abbr, request=0), build=False))
         elif what == "model" and abbr != self.selection.model:
-            self._move(lambda c, s: c.normalize(replace(s, model=abbr)))
+            self._move(lambda c, s: c.normalize(replace(s, model=abbr), build=False))
 
     # -- the command palette ---------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -696,19 +771,6 @@ class FrameRequest:
     widths: dict[str | None, int]
 
 
-def frame_lines(catalog, selection: Selection, opts: ViewOptions, widths: dict[str | None, int],
-                worker) -> tuple[Frame, dict[str, list]] | None:
-    """The frame and each pane's lines at its width (None if ``worker`` is cancelled first)."""
-    frame = build_frame(catalog, selection, opts)
-    lines = {}
-    for pane_id, renderable in (("prompt-list", frame.prompt_list), ("final-input", frame.final_input),
-                                ("timeline", frame.timeline)):
-        if worker.is_cancelled:
-            return None
-        lines[pane_id] = render_lines(renderable, widths.get(pane_id, 80))
-    return frame, lines
-
-
 def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     """The frame for a load, built in the load worker right away (saves a trip through the UI
     thread and a second worker on every save); None when there is nothing to show."""
@@ -716,7 +778,7 @@ def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
         return None
     try:
         built = frame_lines(loaded.catalog, loaded.catalog.normalize(view.selection), view.options,
-                            view.widths, worker)
+                            view.widths, lambda: worker.is_cancelled, render_lines)
     except Exception:  # shown the usual way instead (its errors surface there)
         return None
     return Prebuilt(view, *built) if built is not None else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.strip import Strip
@@ -56,3 +56,12 @@ class SearchDone(Message, bubble=False):
         self.query = query
         self.index = index
         self.dataset = dataset
+
+
+class PairsChecked(Message, bubble=False):
+    """Every pair of ``catalog`` was built in the background (``check``: what that found)."""
+
+    def __init__(self, catalog: Any, check: Any) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.check = check

@@ -12,7 +12,7 @@ import os
 import time
 import traceback
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,14 @@ class Loaded:
     seconds: float = 0.0
     datasets: Sequence[Any] = field(default_factory=tuple)
     models: Sequence[Any] = field(default_factory=tuple)
+    failed: Sequence[tuple[int, str, Any]] = ()  # datasets that could not be loaded (the workspace's)
+
+
+def tree_of(loaded: Loaded, opts: ViewOptions, memo: Any = None) -> tuple[TreeNode, ...]:
+    """The tree pane's nodes for a load, in ``opts``' colours: datasets open on demand."""
+    assert loaded.catalog is not None
+    return template_tree(loaded.datasets, loaded.models, opts, kinds=model_kinds(loaded.catalog), memo=memo,
+                         lazy=True, failed=loaded.failed)
 
 
 def _run_outputs(run: str | None) -> tuple[Any, Any]:
@@ -85,7 +93,22 @@ def _run_outputs(run: str | None) -> tuple[Any, Any]:
 
 
 def model_kinds(catalog: Catalog) -> dict[str, str]:
-    return {pair.model_abbr: pair.model_kind for pair in catalog.pairs.values() if pair.model_abbr}
+    return catalog.model_kinds()
+
+
+def _failed(failed: Sequence[tuple[int, str, Any]]) -> dict[str, Any]:
+    from ..core.result import PairError
+
+    return {abbr: PairError(abbr, None, error.message, error.file, error.line, error.hint)
+            for _, abbr, error in failed}
+
+
+def _dataset_order(workspace: Any) -> list[str]:
+    """The datasets as the configs list them, the ones that failed to load in their place."""
+    from ..core.lazy_pairs import in_place
+
+    return in_place([d.abbr for d in workspace.datasets],
+                    [(position, abbr) for position, abbr, _ in workspace.failed_datasets])
 
 
 def missing(files: Iterable[Path]) -> list[Path]:
@@ -103,7 +126,8 @@ def missing(files: Iterable[Path]) -> list[Path]:
 
 
 def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = (),
-         loader: Any = None, cache: Any = None, tree_memo: Any = None) -> Loaded:
+         loader: Any = None, cache: Any = None, tree_memo: Any = None,
+         shown: Iterable[str] = ()) -> Loaded:
     """Load and render the workspace; every failure comes back as a problem.
 
     ``known`` are files earlier loads were built from: one that has gone missing makes
@@ -113,12 +137,16 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     process's shared one), so the app can cancel a load a newer change supersedes.
     ``cache`` (a :class:`~workbench.core.render.RenderCache`) reuses the pairs a change
     did not touch, ``tree_memo`` (a :class:`~workbench.core.memo.RoundCache`) the tree nodes.
+    ``shown`` are the datasets of the render on screen: a dataset whose rows cannot be read is
+    listed in the tree while the rest renders, unless it is one of these (then the load is not
+    ok, and the last good render stays, dimmed, under the problem).
     """
     started = time.perf_counter()
     named = inputs.named_files()
     known = tuple(known)
     try:
-        from ..core.render import RenderOptions, render_workspace
+        from ..core.lazy_pairs import LazyPairs
+        from ..core.render import RenderOptions
         from ..loading.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 
@@ -128,15 +156,15 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template,
                                    framework_python=inputs.framework_python)
-        result = render_workspace(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
-                                  options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model),
-                                                        predictions=outputs),
-                                  cache=cache)
+        # pairs are rendered when first shown: opening a suite costs one pair, not all of them
+        pairs = LazyPairs(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
+                          options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model),
+                                                predictions=outputs),
+                          cache=cache, failed=_failed(workspace.failed_datasets),
+                          dataset_order=_dataset_order(workspace))
         if outputs_error is not None:
             workspace.errors.append(outputs_error)
-        catalog = Catalog(result, [d.abbr for d in workspace.datasets], [m.abbr for m in workspace.models])
-        tree = template_tree(workspace.datasets, workspace.models, opts, kinds=model_kinds(catalog),
-                             memo=tree_memo)
+        catalog = Catalog(pairs)
     except Exception as exc:  # a bug below us: show it, keep the last good render
         detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         problem = Problem(f"internal error: {type(exc).__name__}: {exc}",
@@ -154,8 +182,13 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     problems += [Problem("file is missing (deleted, or mid-save); it is picked up again when it comes back",
                          file=str(f), kind="missing",
                          hint="press r to reload without it if it is gone for good") for f in gone]
-    return Loaded(generation, ok=not workspace.errors and not gone, workspace=workspace, catalog=catalog,
-                  tree=tree, problems=tuple(problems), files=tuple(files),
-                  absent=tuple(Path(f) for f in workspace.absent_files if Path(f) not in files),
-                  seconds=time.perf_counter() - started,
-                  datasets=tuple(workspace.datasets), models=tuple(workspace.models))
+    # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
+    shown = frozenset(shown)
+    listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
+    blocking = [e for e in workspace.errors if id(e) not in listed]
+    loaded = Loaded(generation, ok=not blocking and not gone, workspace=workspace, catalog=catalog,
+                    problems=tuple(problems), files=tuple(files),
+                    absent=tuple(Path(f) for f in workspace.absent_files if Path(f) not in files),
+                    datasets=tuple(workspace.datasets), models=tuple(workspace.models),
+                    failed=tuple(workspace.failed_datasets))
+    return replace(loaded, tree=tree_of(loaded, opts, tree_memo), seconds=time.perf_counter() - started)

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from ..core.errors import WorkbenchError
 from ..core.result import Request, Sample
+from ..core.warning_groups import elsewhere
 from ..core.wire import model_wire_warnings
 from .errors import Problem, problem_text
 from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
@@ -76,11 +77,11 @@ def _render_sample(catalog: Catalog, pair, index: int) -> tuple[Sample | None, P
 
 def model_options(catalog: Catalog, model: str | None, opts: ViewOptions) -> ViewOptions:
     """``opts`` with the model's own special tokens added."""
-    for (_, m), pair in catalog.pairs.items():
-        if m == model and pair.model_spec is not None:
-            tokens = (*opts.tokens, *model_tokens(pair.model_spec.cfg))
-            return replace(opts, tokens=tuple(dict.fromkeys(tokens)))
-    return opts
+    spec = catalog.model_spec(model)
+    if spec is None:
+        return opts
+    tokens = (*opts.tokens, *model_tokens(spec.cfg))
+    return replace(opts, tokens=tuple(dict.fromkeys(tokens)))
 
 
 def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Frame:
@@ -120,7 +121,8 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     request = sample.requests[sel.request]
     which = f" · {request_tag(request, sel.request + 1)}" if requests > 1 else ""
     pl = prompt_list_view(request, mopts, sample)
-    notes = list(getattr(getattr(pair, "notes", None), "messages", ()) or ())
+    notes = [_with_places(m, catalog.warning_places)
+             for m in list(getattr(getattr(pair, "notes", None), "messages", ()) or ())]
     if notes:  # one line on top, so the prompt stays in view; all of them at the end
         head = Text(f"⚠ {len(notes)} warning{'s' if len(notes) != 1 else ''} (at the end): ",
                     style=opts.palette.style("warning"), no_wrap=True, overflow="ellipsis")
@@ -141,6 +143,12 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         timeline=timeline, timeline_title=f"Timeline · {requests} request{'s' if requests != 1 else ''}",
         samples=count, requests=requests, final_text=exact_text(request),
     )
+
+
+def _with_places(message: str, places: Mapping[str, Any] | None) -> str:
+    """The message, and where else it applies once every pair has been checked."""
+    more = elsewhere(places[message]) if places and message in places else ""
+    return f"{message} ({more})" if more else message
 
 
 def warnings_view(messages: list[str], opts: ViewOptions) -> Text:

@@ -11,13 +11,14 @@ part's, else where the dataset or model dict was defined.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from rich.tree import Tree
 
+from ..core.lazy_pairs import in_place
 from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .options import ViewOptions, display_path, located
@@ -43,11 +44,39 @@ class TreeNode:
     children: tuple[TreeNode, ...] = ()
     expanded: bool = True
     selects: tuple[str, str] | None = None  # choosing it selects ("dataset"|"model", abbr)
+    # children built on demand (a suite's datasets, when first opened) instead of ``children``
+    grow: Callable[[], tuple[TreeNode, ...]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def openable(self) -> bool:
+        return bool(self.children) or self.grow is not None
+
+    def kids(self) -> tuple[TreeNode, ...]:
+        """The children, built now if the node grows them on demand."""
+        return self.grow() if self.grow is not None else self.children
 
     def walk(self):
+        """This node and every descendant (growing the nodes that grow on demand)."""
         yield self
-        for child in self.children:
+        for child in self.kids():
             yield from child.walk()
+
+
+#: With more datasets than this, the app's tree shows them collapsed (and builds their nodes
+#: when opened): a suite's 234 datasets, expanded, would be thousands of lines.
+OPEN_DATASETS = 8
+
+
+def _grown(build: Callable[[], TreeNode]) -> Callable[[], tuple[TreeNode, ...]]:
+    """``build().children``, built once, the first time it is asked for."""
+    made: list[tuple[TreeNode, ...]] = []
+
+    def grow() -> tuple[TreeNode, ...]:
+        if not made:
+            made.append(build().children)
+        return made[0]
+
+    return grow
 
 
 def _name(text: str, opts: ViewOptions, detail: Text | str | None = None) -> Text:
@@ -116,6 +145,31 @@ class _Builder:
             label.append("  ")
             label.append_text(faint(one_line(detail, 40), opts))
         return self.node(spec, base, label, children, selects=("dataset", spec.abbr))
+
+    def lazy_dataset(self, spec: DatasetSpec, expanded: bool) -> TreeNode:
+        """The dataset's own line now; its parts when the node is first opened."""
+        full = self.dataset
+        infer = spec.cfg.get("infer_cfg") if isinstance(spec.cfg.get("infer_cfg"), Mapping) else {}
+        inferencer = infer.get("inferencer") if isinstance(infer, Mapping) else None
+        detail = type_name(inferencer.get("type")) if isinstance(inferencer, Mapping) else ""
+        label = Text(one_line(spec.abbr, 40), style="bold")
+        if detail:
+            label.append("  ")
+            label.append_text(faint(one_line(detail, 40), self.opts))
+        base = ("dataset", spec.abbr)
+        return TreeNode(key=base, label=label, location=self.locate(spec, ()), expanded=expanded,
+                        selects=("dataset", spec.abbr), grow=_grown(lambda: full(spec)))
+
+    def failed_dataset(self, abbr: str, error: Any) -> TreeNode:
+        """A dataset that could not be loaded: its name marked, and the reason as its child."""
+        opts, base = self.opts, ("dataset", abbr)
+        where = Source(getattr(error, "file", None), getattr(error, "line", None))
+        label = Text(one_line(abbr, 40), style="bold")
+        label.append("  ✖ not loaded", style=opts.palette.style("error"))
+        reason = Text(one_line(str(getattr(error, "message", error)), 120), style=opts.palette.style("error"))
+        child = TreeNode(key=(*base, "error"), label=reason, location=where)
+        return TreeNode(key=base, label=label, location=where, children=(child,), expanded=False,
+                        selects=("dataset", abbr))
 
     def template(self, spec: DatasetSpec, key: Key, which: str, cfg: Any) -> TreeNode:
         opts = self.opts
@@ -244,12 +298,16 @@ class _Builder:
 def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], opts: ViewOptions,
                   locate: Locator = spec_locator,
                   kinds: Mapping[str, str] | None = None,
-                  memo: RoundCache[TreeNode] | None = None) -> tuple[TreeNode, ...]:
+                  memo: RoundCache[TreeNode] | None = None, lazy: bool = False,
+                  failed: Sequence[tuple[int, str, Any]] = ()) -> tuple[TreeNode, ...]:
     """Tree nodes for every dataset, then a ``models`` node with every model.
 
     A node is a pure function of its spec's content and the options; with a ``memo`` (the
     app keeps one across reloads) nodes are reused for the datasets and models a save did
-    not touch, so the tree pane swaps only what changed.
+    not touch, so the tree pane swaps only what changed. ``lazy`` (the app) gives each
+    dataset node its children on demand, and shows the datasets collapsed when there are
+    more than :data:`OPEN_DATASETS`. ``failed`` are datasets that could not be loaded
+    (position among ``datasets``, abbr, error): each is a node saying why, in its place.
     """
     builder = _Builder(opts, locate)
     kinds = kinds or {}
@@ -266,9 +324,15 @@ def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], 
     if memo is not None:
         memo.next_round()
     nodes = []
+    open_datasets = len(datasets) + len(failed) <= OPEN_DATASETS
     for d in datasets:
         content = d.content_key()
-        nodes.append(node(content, (content, opts, locate), lambda d=d: builder.dataset(d)))
+        if lazy:
+            nodes.append(node(content, (content, opts, locate, "lazy", open_datasets),
+                              lambda d=d: builder.lazy_dataset(d, open_datasets)))
+        else:
+            nodes.append(node(content, (content, opts, locate), lambda d=d: builder.dataset(d)))
+    nodes = in_place(nodes, [(at, builder.failed_dataset(abbr, error)) for at, abbr, error in failed])
     if models:
         kids = tuple(node(m.content_key(), (m.content_key(), kinds.get(m.abbr), opts, locate),
                           lambda m=m: builder.model(m, kinds.get(m.abbr)))
@@ -296,7 +360,7 @@ def tree_view(nodes: Sequence[TreeNode], opts: ViewOptions,
         if node.selects is not None and node.selects in selected:
             label.append(" ◀", style=opts.palette.style("selected"))
         branch = parent.add(label, expanded=node.expanded)
-        for child in node.children:
+        for child in (node.kids() if node.expanded else node.children):
             add(branch, child)
 
     for node in nodes:

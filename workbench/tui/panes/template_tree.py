@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import on
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode as WidgetNode
 
@@ -42,6 +43,7 @@ class TemplateTree(Tree[TreeNode]):
         self._selected: set[tuple[str, str]] = set()
         self._known: dict[Key, bool] = {}  # key -> expanded, remembered across rebuilds
         self._shown_nodes: tuple[TreeNode, ...] | None = None  # what the widget shows now
+        self._marks: dict[tuple[str, str], Text] = {}
 
     def load(self, nodes: Sequence[TreeNode], selected: Sequence[tuple[str, str]]) -> None:
         nodes = tuple(nodes)
@@ -94,30 +96,55 @@ class TemplateTree(Tree[TreeNode]):
              cursor: Key | None, before: int | None = None) -> WidgetNode[TreeNode] | None:
         expanded = self._known.get(node.key, node.expanded)
         label = self._label(node)
-        if node.children:
-            child = parent.add(label, data=node, expand=expanded, before=before)
-        else:
+        if not node.openable:
             child = parent.add_leaf(label, data=node, before=before)
+            return child if node.key == cursor else None
+        child = parent.add(label, data=node, expand=expanded, before=before)
         found = child if node.key == cursor else None
-        for sub in node.children:
-            found = self._add(child, sub, cursor) or found
+        if node.grow is None or expanded:  # a node that grows on demand waits to be opened
+            for sub in node.kids():
+                found = self._add(child, sub, cursor) or found
         return found
+
+    @on(Tree.NodeExpanded)
+    def _grow(self, event: Tree.NodeExpanded[TreeNode]) -> None:
+        """A dataset of a suite builds its nodes the first time it is opened."""
+        node = event.node
+        if node.data is not None and node.data.grow is not None and not node.children:
+            for sub in node.data.kids():
+                self._add(node, sub, None)
 
     def _label(self, node: TreeNode) -> Text:
         label = node.label.copy()
+        mark = self._marks.get(node.selects) if node.selects is not None else None
+        if mark is not None:
+            label.append("  ")
+            label.append_text(mark)
         if node.selects is not None and node.selects in self._selected:
             label.append(" ◀", style="bold")
         return label
+
+    def set_marks(self, marks: dict[tuple[str, str], Text]) -> None:
+        """Notes after a dataset's or model's name (e.g. which models fail for a dataset)."""
+        if marks == self._marks:
+            return
+        changed = set(marks) ^ set(self._marks) | {k for k in marks if self._marks.get(k) != marks[k]}
+        self._marks = dict(marks)
+        self._relabel(changed)
+
+    def _relabel(self, which: set[tuple[str, str]]) -> None:
+        for node in self._walk(self.root):
+            if node.data is not None and node.data.selects in which:
+                node.set_label(self._label(node.data))
 
     def mark_selected(self, selected: Sequence[tuple[str, str]]) -> None:
         """Move the ◀ marks to the selected dataset and model."""
         selected_set = set(selected)
         if selected_set == self._selected:
             return
+        changed = selected_set ^ self._selected
         self._selected = selected_set
-        for node in self._walk(self.root):
-            if node.data is not None and node.data.selects is not None:
-                node.set_label(self._label(node.data))
+        self._relabel(changed)  # only the nodes that gain or lose the mark
 
     def _walk(self, node: WidgetNode[TreeNode]):
         yield node

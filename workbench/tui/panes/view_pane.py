@@ -12,10 +12,13 @@ import io
 
 from rich.console import Console, RenderableType
 from rich.segment import Segment
-from textual.geometry import Size
+from rich.style import Style
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ..search import highlighted
 
 
 def render_lines(renderable: RenderableType, width: int) -> list[Strip]:
@@ -58,6 +61,8 @@ class ViewPane(ScrollView, can_focus=True):
         self.lines: list[Strip] = []
         self._drawn_width = 0
         self._placeholder = placeholder
+        self.marks: dict[int, list[tuple[int, int, bool]]] = {}
+        self._line_style: Style | None = None
 
     @property
     def text_width(self) -> int:
@@ -74,6 +79,7 @@ class ViewPane(ScrollView, can_focus=True):
             self.show(self._placeholder, str(self.border_title), lines)
 
     def show(self, renderable: RenderableType, title: str, lines: list[Strip]) -> None:
+        self.marks = {}  # they were for the lines before
         self.border_title = title
         self.renderable = renderable
         self.lines = lines
@@ -81,18 +87,41 @@ class ViewPane(ScrollView, can_focus=True):
         self.virtual_size = Size(self._drawn_width, len(lines))
         self.refresh()
 
+    @property
+    def wrapped(self) -> bool:
+        """The lines on show were wrapped at the pane's present width (a resize re-wraps them)."""
+        return not self.lines or self.text_width <= 0 or self.text_width == self._drawn_width
+
     def on_resize(self) -> None:
         if self.lines and self.text_width > 0 and self.text_width != self._drawn_width:
             self.post_message(self.Resized())
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the pane's style, worked out from its CSS once per paint instead of twice a line
+        # (it was a third of what painting a key's frame cost)
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
+        style = self._line_style or self.rich_style
         index = scroll_y + y
         if index >= len(self.lines):
-            return Strip.blank(width, self.rich_style)
-        return self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
-            self.rich_style)
+            return Strip.blank(width, style)
+        line = self.lines[index]
+        if index in self.marks:
+            line = highlighted(line, self.marks[index])
+        return line.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+    def set_marks(self, marks: dict[int, list[tuple[int, int, bool]]]) -> None:
+        """Search matches to highlight: line -> (start, end, current) in the line's text."""
+        if marks != self.marks:
+            self.marks = marks
+            self.refresh()
 
     def set_stale(self, stale: bool) -> None:
         self.set_class(stale, "-stale")

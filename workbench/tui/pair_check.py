@@ -1,0 +1,70 @@
+"""Every pair of a suite checked in the background, after the first frame is on screen.
+
+The app builds pairs when they are shown; this builds the rest at low priority, so the tree
+can mark the datasets some model cannot render, and a warning can say how many other pairs
+it applies to (truthfully: only once every pair has been checked). No Textual here: the
+app runs :func:`check_pairs` in a thread worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from ..core.lazy_pairs import LazyPairs
+from ..core.result import PairError, PairWarning
+from ..core.warning_groups import WarningGroup, group_warnings
+from ..views.options import ViewOptions
+from ..views.safe import one_line
+
+
+@dataclass(frozen=True)
+class PairCheck:
+    """What checking every pair found."""
+
+    pairs: int
+    failing: dict[str, list[PairError]] = field(default_factory=dict)  # dataset -> its failing pairs
+    warnings: tuple[WarningGroup, ...] = ()
+
+    @property
+    def failed_pairs(self) -> int:
+        return sum(len(v) for v in self.failing.values())
+
+    def places(self) -> dict[str, tuple]:
+        """Each warning's message -> every (dataset, model) it applies to."""
+        return {g.message: g.applies_to for g in self.warnings}
+
+
+def check_pairs(pairs: LazyPairs, cancelled: Callable[[], bool], pause: Callable[[], None],
+                ) -> PairCheck | None:
+    """Build every pair (``pause()`` between two, so the UI keeps the CPU); None if cancelled."""
+    failing: dict[str, list[PairError]] = {}
+    warnings: list[PairWarning] = []
+    count = 0
+    for dataset in pairs.datasets:
+        warnings += pairs.dataset_warnings(dataset)
+        for model in pairs.models:
+            if cancelled():
+                return None
+            if not pairs.is_built(dataset, model):
+                pause()
+            found = pairs.get(dataset, model)
+            count += 1
+            if isinstance(found, PairError):
+                if dataset not in pairs.failed:  # those are marked "not loaded" already
+                    failing.setdefault(dataset, []).append(found)
+                continue
+            warnings += [PairWarning(dataset, model, m) for m in found.notes.messages]
+    return PairCheck(count, failing, tuple(group_warnings(warnings)))
+
+
+def failure_marks(check: PairCheck, opts: ViewOptions) -> dict[tuple[str, str], Text]:
+    """The tree's mark after each dataset some model cannot render: ``✖ model`` (or a count)."""
+    marks = {}
+    for dataset, errors in check.failing.items():
+        models = [e.model or "no model" for e in errors]
+        said = ", ".join(models) if len(models) <= 2 else f"{len(models)} models"
+        marks[("dataset", dataset)] = Text(f"✖ {one_line(said, 40)}", style=opts.palette.style("error"))
+    return marks
