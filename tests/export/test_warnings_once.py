@@ -48,6 +48,7 @@ def test_groups_keep_first_seen_order_and_every_place():
     ([("a", "m"), ("b", "m"), ("c", "m")], "and 2 more datasets with m"),
     ([("a", "m"), ("a", "n")], "and 1 more model for a"),
     ([("a", "m"), ("b", "n")], "and 1 more pair"),
+    ([("a", None), ("b", None), ("c", None)], "and 2 more datasets"),  # a dataset's rows, no model
 ])
 def test_elsewhere_names_what_the_places_share(places, said):
     assert elsewhere(places) == said

@@ -295,7 +295,7 @@ def run(argv: Sequence[str]) -> int:
                 write(result, sys.stdout, stream, args, plan)
                 sys.stdout.flush()
     except _NotWritten:
-        report_problems(result, warnings=not args.quiet and args.format != "json")
+        report_problems(result, warnings=not args.quiet)
         kept = "the old file is kept as it was" if Path(args.out).exists() else "no file written"
         print(f"{parser.prog}: --out {visible(args.out)} not written: the render has errors ({kept})",
               file=sys.stderr)
@@ -304,7 +304,7 @@ def run(argv: Sequence[str]) -> int:
         if isinstance(exc, BrokenPipeError) or not args.out:
             raise
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
-    report_problems(result, warnings=not args.quiet and args.format != "json")
+    report_problems(result, warnings=not args.quiet)
     return EXIT_CONFIG if result.errors else EXIT_OK
 
 

@@ -53,6 +53,8 @@ def elsewhere(places: Sequence[Place]) -> str:
         return ""
     models = {m for _, m in places}
     datasets = {d for d, _ in places}
+    if models == {None}:  # said of datasets (their rows), not of pairs
+        return f"and {more} more dataset{'s' if more != 1 else ''}"
     if len(models) == 1 and places[0][1] is not None:
         return f"and {more} more dataset{'s' if more != 1 else ''} with {places[0][1]}"
     if len(datasets) == 1 and places[0][0] is not None:
