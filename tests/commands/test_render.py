@@ -254,3 +254,32 @@ def test_headless_commands_import_neither_rich_nor_textual():
             "print(sorted({'rich', 'textual', 'watchfiles'} & {m.split('.')[0] for m in sys.modules}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"  # only --format html/svg load rich (and the views)
+
+
+GSM8K_LIKE = '''\
+from opencompass.datasets import GSM8KDataset
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+datasets = [dict(abbr=abbr, type=GSM8KDataset, path=f'./data/{abbr}',
+                 reader_cfg=dict(input_columns=['question'], output_column='answer'),
+                 infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template='Q: {question}'),
+                                retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer)))
+            for abbr in ('intact', 'broken')]
+'''
+
+
+def test_dataset_selection_narrows_the_errors_of_datasets_whose_rows_failed(tmp_path):
+    (tmp_path / "suite.py").write_text(GSM8K_LIKE, encoding="utf-8")
+    for abbr in ("intact", "broken"):
+        (tmp_path / "data" / abbr).mkdir(parents=True)
+        (tmp_path / "data" / abbr / "train.jsonl").write_text('{"question": "q", "answer": "a"}\n')
+    (tmp_path / "data" / "intact" / "test.jsonl").write_text('{"question": "2+2?", "answer": "4"}\n')
+    everything = run_cli("render", "suite.py", "-f", "text", cwd=tmp_path)
+    assert everything.code == 3 and "[broken × no model]" in everything.err and "test.jsonl" in everything.err
+    intact = run_cli("render", "suite.py", "-f", "text", "--dataset", "intact", cwd=tmp_path)
+    assert (intact.code, intact.err) == (0, "") and "Q: 2+2?" in intact.out
+    broken = run_cli("render", "suite.py", "--dataset", "bro*", cwd=tmp_path)
+    assert broken.code == 3 and "[broken × no model]" in broken.err
+    assert [e["dataset"] for e in json.loads(broken.out)["errors"]] == ["broken"]

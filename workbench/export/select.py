@@ -90,8 +90,11 @@ class Selection:
                    limit=args.limit, labels=tuple(args.label))
 
     # -- pairs ---------------------------------------------------------------------
+    def wants_dataset(self, dataset: str | None) -> bool:
+        return not self.datasets or any(fnmatchcase(dataset or "", g) for g in self.datasets)
+
     def wants_pair(self, dataset: str | None, model: str | None) -> bool:
-        if self.datasets and not any(fnmatchcase(dataset or "", g) for g in self.datasets):
+        if not self.wants_dataset(dataset):
             return False
         return not self.models or (model is not None
                                    and any(fnmatchcase(model, g) for g in self.models))

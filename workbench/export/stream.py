@@ -87,6 +87,8 @@ def select(result: RenderResult, selection: Selection) -> tuple[RenderResult, li
         # a dataset's own problem (model None) stays while any of its pairs is selected
         if item.dataset is None or (item.model is None and item.dataset in shown):
             return True
+        if item.model is None:  # a dataset that made no pair (its rows failed): --dataset decides
+            return selection.wants_dataset(item.dataset)
         return selection.wants_pair(item.dataset, item.model)
 
     narrowed.errors = [e for e in result.errors if keep(e)]
