@@ -47,7 +47,8 @@ def test_rows_given_with_data_that_are_not_a_file(ws, kind):
     make(ws / "rows.bad.jsonl")
     done = run("render", "good.py", "--data", "rows.bad.jsonl", "-f", "text", cwd=ws, timeout=60)
     assert done.code == 3
-    assert done.lines == [f"{ws / 'rows.bad.jsonl'}: data path is {name}, not a file: rows.bad.jsonl {HINT}"]
+    assert done.lines == [f"{ws / 'rows.bad.jsonl'}: [qa × no model] data path is {name}, not a file: "
+                          f"rows.bad.jsonl {HINT}"]
 
 
 def test_rows_named_in_workbench_toml_that_are_a_fifo(ws):
@@ -55,7 +56,7 @@ def test_rows_named_in_workbench_toml_that_are_a_fifo(ws):
     write(ws / "workbench.toml", '[data]\nqa = "pipe.jsonl"\n')
     done = run("render", "good.py", "-f", "text", cwd=ws, timeout=60)
     assert done.code == 3
-    assert done.lines == [f"{ws / 'pipe.jsonl'}: data path is a named pipe (FIFO), not a file: "
+    assert done.lines == [f"{ws / 'pipe.jsonl'}: [qa × no model] data path is a named pipe (FIFO), not a file: "
                           f"pipe.jsonl {HINT}"]
 
 
@@ -64,7 +65,8 @@ def test_a_dataset_path_that_is_a_fifo(ws):
     write(ws / "pathed.py", (ws / "good.py").read_text().replace("abbr='qa',", "abbr='qa', path='pipe.jsonl',"))
     done = run("render", "pathed.py", "-f", "text", cwd=ws, timeout=60)
     assert done.code == 3
-    assert done.lines == [f"{ws / 'pipe.jsonl'}: data path is a named pipe (FIFO), not a file: pipe.jsonl {HINT}"]
+    assert done.lines == [f"{ws / 'pipe.jsonl'}: [qa × no model] data path is a named pipe (FIFO), not a file: "
+                          f"pipe.jsonl {HINT}"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
@@ -87,7 +89,7 @@ def test_symlink_loops_as_config_and_data(ws):
     _symlink(ws / "b.jsonl", "a.jsonl")
     done = run("render", "good.py", "--data", "a.jsonl", "-f", "text", cwd=ws)
     assert done.code == 3
-    assert done.lines == ["a.jsonl: data path is a symlink loop: a.jsonl "
+    assert done.lines == ["a.jsonl: [qa × no model] data path is a symlink loop: a.jsonl "
                           "(hint: the link points, through other links, back at itself)"]
 
 

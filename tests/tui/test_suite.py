@@ -42,9 +42,10 @@ models = [dict(type='HuggingFaceCausalLM', abbr='lm-a', path='x/a', meta_templat
 '''
 
 
-def write_suite(folder: Path, datasets: int, broken: tuple[int, ...] = ()) -> Path:
+def write_suite(folder: Path, datasets: int, broken: tuple[int, ...] = (), absent: tuple[int, ...] = ()) -> Path:
     """``datasets`` dataset files read through read_base, two models, rows per dataset named in a
-    workbench.toml; the rows of the datasets at ``broken`` positions cannot be read."""
+    workbench.toml; the rows of the datasets at ``broken`` positions cannot be read, those at
+    ``absent`` positions are not there."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "datasets").mkdir(exist_ok=True)
     (folder / "rows").mkdir(exist_ok=True)
@@ -55,7 +56,8 @@ def write_suite(folder: Path, datasets: int, broken: tuple[int, ...] = ()) -> Pa
         rows = {"train": [{"question": f"train {i}", "answer": f"a{i}"} for i in range(3)],
                 "test": [{"question": f"{name} test {i}", "answer": f"b{i}"} for i in range(4)]}
         text = json.dumps(rows) if n not in broken else '{"test": [{"question": '
-        (folder / "rows" / f"{name}.json").write_text(text)
+        if n not in absent:
+            (folder / "rows" / f"{name}.json").write_text(text)
         table.append(f'{name} = "rows/{name}.json"')
     (folder / "workbench.toml").write_text("\n".join(table) + "\n")
     (folder / "models.py").write_text(MODELS)
@@ -147,6 +149,22 @@ async def test_datasets_whose_rows_cannot_be_read_are_listed_and_the_rest_render
         assert app.pair_check is not None and app.pair_check.failed_pairs == 0  # "not loaded" says it
 
 
+async def test_datasets_whose_rows_files_are_absent_are_listed_and_render_when_the_file_comes(tmp_path):
+    config = write_suite(tmp_path / "suite", 6, absent=(0, 3))
+    app = make_app(config, watch=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.good is not None and app.is_settled, timeout=30)
+        assert app.good.ok and app.good.catalog.datasets == [f"ds{n:03d}" for n in range(6)]
+        labels = [str(n.label) for n in app.query_one("#tree").root.children]
+        assert [i for i, label in enumerate(labels) if "✖ not loaded" in label] == [0, 3]
+        assert "which does not exist" in pane_text(app, "prompt-list")
+        rows = {"train": [{"question": "t", "answer": "a"}] * 2, "test": [{"question": "it came", "answer": "b"}]}
+        (config.parent / "rows" / "ds000.json").write_text(json.dumps(rows))  # the watcher sees it
+        await wait_for(pilot, lambda: "ds000 asks: it came" in pane_text(app, "final-input"), timeout=30)
+        labels = [str(n.label) for n in app.query_one("#tree").root.children]
+        assert [i for i, label in enumerate(labels) if "✖ not loaded" in label] == [3]
+
+
 async def test_the_palette_lists_every_dataset_of_a_suite(tmp_path):
     from workbench.tui.jump_commands import jump_targets
 
@@ -160,3 +178,38 @@ async def test_the_palette_lists_every_dataset_of_a_suite(tmp_path):
         app.jump_to(dataset="ds031")
         await wait_for(pilot, lambda: app.is_settled)
         assert "ds031 asks: ds031 test 0" in pane_text(app, "final-input")
+
+
+MMLU_LIKE = '''\
+from opencompass.datasets import MMLUDataset
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+datasets = [dict(abbr=name, type=MMLUDataset, path='./data/mmlu', name=name,
+                 reader_cfg=dict(input_columns=['input', 'A', 'B', 'C', 'D'], output_column='target',
+                                 train_split='dev'),
+                 infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template='Q: {input}'),
+                                retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer)))
+            for name in ('anatomy', 'virology')]
+'''
+
+
+def test_a_missing_data_file_of_a_dataset_not_on_screen_is_its_failure_not_a_file_gone(tmp_path):
+    """A native reader's file that is not there (a user's half-copied MMLU folder) lists that
+    dataset as failed and watches the file; only when the dataset is on screen does it hold the
+    load back, as a file gone mid-save would."""
+    (tmp_path / "suite.py").write_text(MMLU_LIKE, encoding="utf-8")
+    for split in ("dev", "test"):
+        (tmp_path / "data" / "mmlu" / split).mkdir(parents=True)
+        (tmp_path / "data" / "mmlu" / split / f"anatomy_{split}.csv").write_text("What is a cell?,a,b,c,d,A\n")
+    (tmp_path / "data" / "mmlu" / "test" / "virology_test.csv").write_text("What is a virus?,a,b,c,d,B\n")
+    inputs = Inputs(configs=(str(tmp_path / "suite.py"),))
+    first = load(inputs, 1, ViewOptions(root=tmp_path))
+    assert first.ok and [abbr for _, abbr, _ in first.failed] == ["virology"]
+    assert tmp_path / "data" / "mmlu" / "dev" / "virology_dev.csv" in first.files + first.absent  # watched
+    assert not [p for p in first.problems if p.kind == "missing"]
+    again = load(inputs, 2, ViewOptions(root=tmp_path), known=first.files)
+    assert again.ok
+    shown = load(inputs, 3, ViewOptions(root=tmp_path), known=first.files, shown=["virology"])
+    assert not shown.ok

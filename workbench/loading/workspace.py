@@ -283,6 +283,11 @@ class Loader:
             elif os.path.exists(exc.file):
                 exc.file = os.path.abspath(exc.file)
                 workspace.add_file(exc.file)  # a broken rows file is watched like a good one
+            # a rows file that is not there yet is watched too: the dataset renders when it comes
+            named = settings.data.get(abbr) if isinstance(abbr, str) else None
+            for wanted in (exc.file, named):
+                if wanted and not os.path.lexists(wanted):
+                    workspace.add_absent(os.path.abspath(wanted))
             workspace.errors.append(exc)
             if isinstance(abbr, str):
                 workspace.failed_datasets.append((len(workspace.datasets), abbr, exc))

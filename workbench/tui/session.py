@@ -178,13 +178,17 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     for error in workspace.errors:
         if error.file and Path(error.file) not in files:
             files.append(Path(error.file))
-    gone = missing(files)
-    problems += [Problem("file is missing (deleted, or mid-save); it is picked up again when it comes back",
-                         file=str(f), kind="missing",
-                         hint="press r to reload without it if it is gone for good") for f in gone]
     # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
     shown = frozenset(shown)
     listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
+    # a listed dataset's missing data file is watched (it renders when the file comes), but it is
+    # that dataset's failure, not a file gone mid-save that must hold the whole load back (a
+    # dataset on screen is never listed: its file going missing keeps the last good render)
+    theirs = {Path(e.file) for e in workspace.errors if id(e) in listed and e.file}
+    gone = [f for f in missing(files) if f not in theirs]
+    problems += [Problem("file is missing (deleted, or mid-save); it is picked up again when it comes back",
+                         file=str(f), kind="missing",
+                         hint="press r to reload without it if it is gone for good") for f in gone]
     blocking = [e for e in workspace.errors if id(e) not in listed]
     loaded = Loaded(generation, ok=not blocking and not gone, workspace=workspace, catalog=catalog,
                     problems=tuple(problems), files=tuple(files),
