@@ -86,6 +86,10 @@ def test_not_a_run_and_usage_errors(fixture: Path) -> None:
     assert not_a_run.code == 3 and "no predictions/ folder" in not_a_run.err
     assert run_cli("verify", cwd=fixture).code == 2
     assert run_cli("verify", RUN, "--max-diffs", "-1", cwd=fixture).code == 2
+    stray = run_cli("verify", RUN, "eval_fixture.py", cwd=fixture)  # a config given as a positional
+    assert stray.code == 2 and "unrecognized arguments: eval_fixture.py" in stray.err and "--config" in stray.err
+    helped = run_cli("verify", "--help", cwd=fixture)
+    assert "RUN_DIR" in helped.out and "CONFIG " not in helped.out and "--run " not in helped.out
 
 
 def test_a_run_whose_pairs_are_not_in_the_config_compares_nothing(fixture: Path) -> None:

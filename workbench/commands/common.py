@@ -80,9 +80,14 @@ def demo_config() -> Path:
     return bundled("demo_data") / "eval_demo.py"
 
 
-def add_inputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("configs", nargs="*", metavar="CONFIG",
-                        help="OpenCompass/AISBench config files (default: the bundled demo)")
+def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool = True) -> None:
+    """The options every command that loads configs shares (``configs``/``run`` False: a
+    command whose RUN_DIR names both, as ``verify``'s does)."""
+    if configs:
+        parser.add_argument("configs", nargs="*", metavar="CONFIG",
+                            help="OpenCompass/AISBench config files (default: the bundled demo)")
+    else:
+        parser.set_defaults(configs=[])
     parser.add_argument("--data", action="append", default=[], metavar="[ABBR=]FILE",
                         help="sample rows (.jsonl/.json/.csv) for every dataset, or for dataset "
                         "ABBR; repeatable")
@@ -96,9 +101,13 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
                         "the model, or a built-in: chatml, llama3, mistral, gemma")
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="time limit for running each Python config (default: 10)")
-    parser.add_argument("--run", metavar="RUN_DIR", default=None,
-                        help="an OpenCompass run folder: its recorded model outputs feed multi-turn "
-                        "`every` mode and show beside each request (JSON recorded_output; `v` in the app)")
+    if run:
+        parser.add_argument("--run", metavar="RUN_DIR", default=None,
+                            help="an OpenCompass run folder: its recorded model outputs feed "
+                            "multi-turn `every` mode and show beside each request (JSON recorded_output; "
+                            "`v` in the app)")
+    else:
+        parser.set_defaults(run=None)
     parser.add_argument("--framework-python", metavar="PATH", default=None,
                         help="a Python that has OpenCompass or AISBench installed: datasets with no "
                         "native reader get their rows from their class's own load() run there (default: "

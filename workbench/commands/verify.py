@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
-    add_inputs(parser)
+    add_inputs(parser, configs=False, run=False)
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="render this config instead of the one the run saved")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
@@ -62,9 +62,10 @@ class PairReport:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.configs:
-        parser.error("give the config with --config FILE (RUN_DIR is the only positional argument)")
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)} (RUN_DIR is the only positional "
+                     "argument: give a config with --config FILE)")
     problem = data_file_problem(args.data)
     if problem:
         from .render import usage_error
