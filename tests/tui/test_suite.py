@@ -191,7 +191,7 @@ datasets = [dict(abbr=name, type=MMLUDataset, path='./data/mmlu', name=name,
                                  train_split='dev'),
                  infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template='Q: {input}'),
                                 retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer)))
-            for name in ('anatomy', 'virology')]
+            for name in ('anatomy', 'virology', 'sociology', 'nutrition')]
 '''
 
 
@@ -206,7 +206,10 @@ def test_a_missing_data_file_of_a_dataset_not_on_screen_is_its_failure_not_a_fil
     (tmp_path / "data" / "mmlu" / "test" / "virology_test.csv").write_text("What is a virus?,a,b,c,d,B\n")
     inputs = Inputs(configs=(str(tmp_path / "suite.py"),))
     first = load(inputs, 1, ViewOptions(root=tmp_path))
-    assert first.ok and [abbr for _, abbr, _ in first.failed] == ["virology"]
+    assert first.ok and [abbr for _, abbr, _ in first.failed] == ["virology", "sociology", "nutrition"]
+    # one cause said once: the first dataset named in full, the others counted
+    assert [(p.kind, p.scope) for p in first.problems] == [("error", "virology"), ("warning", None)]
+    assert first.problems[1].message.startswith("and 2 more datasets could not load their rows")
     assert tmp_path / "data" / "mmlu" / "dev" / "virology_dev.csv" in first.files + first.absent  # watched
     assert not [p for p in first.problems if p.kind == "missing"]
     again = load(inputs, 2, ViewOptions(root=tmp_path), known=first.files)

@@ -111,6 +111,29 @@ def _dataset_order(workspace: Any) -> list[str]:
                     [(position, abbr) for position, abbr, _ in workspace.failed_datasets])
 
 
+def _problems(workspace: Any, listed: set[int]) -> list[Problem]:
+    """The load's errors and warnings. The datasets listed as not loaded are named, the first in
+    full and the rest once with their count: a half-copied data folder is one cause, not 56
+    banners (each dataset's own error shows in the panes when it is selected)."""
+    names = {id(error): abbr for _, abbr, error in workspace.failed_datasets}
+    problems: list[Problem] = []
+    more = -1  # how many listed datasets past the first (-1: none yet)
+    for error in workspace.errors:
+        if id(error) not in listed:
+            problems.append(Problem.of(error))
+        elif more < 0:
+            problems.append(Problem.of(error, scope=names[id(error)]))
+            more = 0
+        else:
+            more += 1
+    if more > 0:
+        problems.append(Problem(f"and {more} more dataset{'s' if more != 1 else ''} could not load "
+                                "their rows: each is ✖ not loaded in the tree, its error shown when "
+                                "it is selected", kind="warning"))
+    problems += [Problem(str(w), kind="warning") for w in workspace.warnings]
+    return problems
+
+
 def missing(files: Iterable[Path]) -> list[Path]:
     """Files that are not there (a dangling symlink included); one that is there but cannot be
     read (a symlink loop, a FIFO) is not missing: its reader says what is wrong with it."""
@@ -173,14 +196,13 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         return Loaded(generation, ok=False, problems=(problem,), files=tuple(dict.fromkeys([*named, *known])),
                       seconds=time.perf_counter() - started)
     files = list(dict.fromkeys([*named, *(Path(f) for f in workspace.files), *known]))
-    problems = [Problem.of(e) for e in workspace.errors]
-    problems += [Problem(str(w), kind="warning") for w in workspace.warnings]
     for error in workspace.errors:
         if error.file and Path(error.file) not in files:
             files.append(Path(error.file))
     # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
     shown = frozenset(shown)
     listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
+    problems = _problems(workspace, listed)
     # a listed dataset's missing data file is watched (it renders when the file comes), but it is
     # that dataset's failure, not a file gone mid-save that must hold the whole load back (a
     # dataset on screen is never listed: its file going missing keeps the last good render)
