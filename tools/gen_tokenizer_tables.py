@@ -1,4 +1,4 @@
-"""Dev-only: write the data modules that workbench/core/bm25.py tokenises with.
+"""Dev-only: write the data modules that workbench/core/retrievers/bm25.py tokenises with.
 
 Run in a scratch venv that has nltk (which pulls in the ``regex`` package) and
 NLTK's ``punkt_tab`` English model reachable through ``NLTK_DATA``::

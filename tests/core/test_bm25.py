@@ -1,4 +1,4 @@
-"""workbench.core.bm25 against nltk / rank_bm25 / numpy 1.x goldens.
+"""workbench.core.retrievers.bm25 against nltk / rank_bm25 / numpy 1.x goldens.
 
 The goldens come from tools/gen_retriever_goldens.py; this file never imports
 numpy, nltk or rank_bm25.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.bm25 import (
+from workbench.core.retrievers.bm25 import (
     NLTK_FLAVORS,
     BM25Okapi,
     bm25_picks,
@@ -134,7 +134,7 @@ def test_goldens_were_made_with_the_mirrored_nltk_lines() -> None:
 
 def test_a_dataset_is_indexed_once_for_all_its_models() -> None:
     from tests.conftest import make_pair
-    from workbench.core import bm25
+    from workbench.core.retrievers import bm25
 
     train = [{"q": f"apples and pears number {i}", "a": str(i)} for i in range(6)]
     test = [{"q": "pears please", "a": "x"}, {"q": "apples", "a": "y"}]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import chat_template as ct
-from workbench.core.tokens import tokenizers_available
+from workbench.core.tokens import chat_template as ct
+from workbench.core.tokens.counting import tokenizers_available
 from workbench.loading.model_assets import read_model_folder
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from workbench.core.model_classes import (
+from workbench.core.models.model_classes import (
     AIS_CHAT_DEFAULT_META_TEMPLATE,
     ALL_MODEL_CLASSES,
     MODEL_CLASSES,

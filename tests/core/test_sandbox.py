@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import chat_template as ct
 from workbench.core.render import PairRenderer, RenderOptions, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec
+from workbench.core.tokens import chat_template as ct
 from workbench.loading.model_assets import with_chat_template
 from workbench.loading.workspace import Loader
 
@@ -127,7 +127,7 @@ _CHILD = textwrap.dedent("""
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
     soft = 2 * 1024**3 if hard == resource.RLIM_INFINITY else min(2 * 1024**3, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    from workbench.core import chat_template as ct
+    from workbench.core.tokens import chat_template as ct
     out = []
     for source in json.load(sys.stdin):
         started = time.perf_counter()

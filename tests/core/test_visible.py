@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.core.visible import has_unsafe, visible
+from workbench.core.inert_text import has_unsafe, visible
 
 HOSTILE = (
     "red \x1b[31mALERT\x1b[0m "

@@ -18,8 +18,8 @@ import threading
 import jinja2.sandbox
 import pytest
 
-from workbench.core import chat_bounds
-from workbench.core import chat_template as ct
+from workbench.core.tokens import chat_template as ct
+from workbench.core.tokens import sandbox_bounds as chat_bounds
 
 BIG = "{% set s = 'a' * 100000 %}"
 # [s] * 1000 as text: each item's repr at most 10 characters a character (an astral escape)
@@ -108,7 +108,7 @@ ATTACKS = {
 _CHILD = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
-    from workbench.core import chat_template as ct
+    from workbench.core.tokens import chat_template as ct
     out = {}
     for name, source in json.load(sys.stdin).items():
         try:

@@ -19,7 +19,7 @@ def imported_after(statement: str) -> set[str]:
 
 def test_the_core_imports_no_ui():
     loaded = imported_after(
-        "import workbench.core.render, workbench.core.meta_template, workbench.core.inferencers"
+        "import workbench.core.render, workbench.core.models.meta_template, workbench.core.inferencers.common_plans"
     )
     assert not loaded & set(UI_MODULES), loaded & set(UI_MODULES)
 

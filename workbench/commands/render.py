@@ -138,7 +138,7 @@ SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
-    from ..core.visible import visible
+    from ..core.inert_text import visible
 
     print(f"{prog}: error: {visible(message)}", file=sys.stderr)
     return EXIT_USAGE
@@ -242,7 +242,7 @@ def run(argv: Sequence[str]) -> int:
                            "terminal: pipe it into a tool, or give --out FILE")
     from pathlib import Path
 
-    from ..core.visible import visible
+    from ..core.inert_text import visible
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems

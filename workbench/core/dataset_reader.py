@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arrow_rows import ArrowTypeError, column_type, typed_value
 from .errors import RenderError
+from .replicas.arrow_rows import ArrowTypeError, column_type, typed_value
 
 Row = dict[str, Any]
 

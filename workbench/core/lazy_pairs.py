@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import RenderError
+from .models.wire import model_wire_warnings
 from .result import PairError, PairWarning, RenderResult
 from .spec import DatasetSpec, ModelSpec
-from .wire import model_wire_warnings
 
 PairKey = tuple[str, "str | None"]
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from typing import Any
 from .errors import RenderError
 from .render import PairRenderer, RenderOptions
 from .result import Request, Sample
-from .tokens import Counter, Estimate
+from .tokens.counting import Counter, Estimate
 
 EXACT, ESTIMATE = "exact", "estimate"
 

@@ -14,25 +14,25 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
 from .dataset_reader import ReaderConfig, Splits, build_splits
-from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError, UnsupportedError
-from .inferencers import Engine, Plan, build_plan
+from .inferencers.common_plans import Engine, Plan, build_plan
+from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
-from .model_input import ModelAdapter
-from .model_text import ModelText
-from .notes import AIS_VERSION, OC_VERSION, Notes
-from .prompt_list import FillPairs, iter_texts
-from .prompt_template import PromptTemplate, build_template
-from .prompting import Prompter
-from .raw_prompt_template import RawPromptTemplate, build_raw_template
+from .models.model_input import ModelAdapter
+from .models.model_text import ModelText
+from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
+from .provenance import ICE, ROW, Origin, PStr
+from .render_notes import AIS_VERSION, OC_VERSION, Notes
 from .result import RenderResult, Request, Sample
-from .retrievers import Retriever, build_retriever
+from .retrievers.embedding_retrievers import EmbedderLookup
+from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
-from .text import ICE, ROW, Origin, PStr
-from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
-from .wire import WireCall, row_max_out_len, wire_class, wire_for
+from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
+from .templates.prompt_list import FillPairs, iter_texts
+from .templates.prompt_template import PromptTemplate, build_template
+from .templates.prompter import Prompter
+from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -291,7 +291,7 @@ class PairRenderer:
         return engine
 
     def _set_up_model_text(self, model: ModelAdapter, notes: Notes) -> None:
-        """The model's chat template, tokenizer and max_seq_len loop (see core/model_text.py)."""
+        """The model's chat template, tokenizer and max_seq_len loop (see core/models/model_text.py)."""
         text = ModelText(model, notes)
         self.model_text = text
         limit = model.spec.cfg.get("max_seq_len") if model.spec else None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .model_assets import ModelAssets
+    from .models.model_assets import ModelAssets
 
 OPENCOMPASS = "opencompass"
 AISBENCH = "ais_bench"

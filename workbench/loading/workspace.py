@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
-from ..core.model_text import OVERRIDE_KEY
+from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file

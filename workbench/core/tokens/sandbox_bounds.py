@@ -6,7 +6,7 @@ doubled forty times with ``~``, ``indent(10**7)``, a ``replace`` chained ten tim
 over strings nested in each other, a macro that calls itself twice.  Every unit of work a
 template can ask for passes through one of the sandbox's hooks (lookups, calls, filters,
 tests, operators, comparisons, loop steps, output, joins of text; see
-:mod:`workbench.core.chat_jinja`), and each hook charges it to the render's :class:`Work`:
+:mod:`workbench.core.tokens.chat_sandbox`), and each hook charges it to the render's :class:`Work`:
 
 * **steps**: lookups, calls, loop iterations, outputs (``MAX_STEPS``);
 * **scanned**: characters or items an operation reads, a comparison included (``MAX_SCANNED``);

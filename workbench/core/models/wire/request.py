@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RenderError
+from ...errors import RenderError
 
 REDACTED = "‹redacted›"
 #: Served model name when the config names none: AISBench asks the server (``GET /v1/models``).

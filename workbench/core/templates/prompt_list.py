@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import RenderError
-from .text import PStr, concat
+from ..errors import RenderError
+from ..provenance import PStr, concat
 
 FillPairs = list[tuple[str, str]]  # ("{column}", value text), in row column order
 

@@ -6,17 +6,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
-from .errors import RenderError, UnsupportedError
-from .model_input import API, CHAT, LM, ModelAdapter
-from .notes import AIS_VERSION, OC_VERSION, Notes
-from .prompt_list import FillPairs, PromptList, PromptType
-from .prompt_template import PromptTemplate
-from .prompting import Prompter
-from .raw_prompt_template import RawPromptTemplate
-from .result import Request
-from .retrievers import Retriever
-from .text import ICE, PREDICTION, ROW, Origin, PStr
+from ..errors import RenderError, UnsupportedError
+from ..models.model_input import API, CHAT, LM, ModelAdapter
+from ..provenance import ICE, PREDICTION, ROW, Origin, PStr
+from ..render_notes import AIS_VERSION, OC_VERSION, Notes
+from ..result import Request
+from ..retrievers.retriever import Retriever
+from ..templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
+from ..templates.prompt_list import FillPairs, PromptList, PromptType
+from ..templates.prompt_template import PromptTemplate
+from ..templates.prompter import Prompter
+from ..templates.raw_prompt_template import RawPromptTemplate
 from .truncation import Limiter, fit_examples
 
 GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
@@ -399,7 +399,7 @@ class ChatPlan(Plan):
             for m in history
         )
         if engine.model.kind == CHAT:
-            from .meta_template import to_chat_messages
+            from ..models.meta_template import to_chat_messages
 
             return to_chat_messages(messages)
         return messages

@@ -1,6 +1,6 @@
 """The Jinja side of chat templates: transformers' sandboxed environment, written anew.
 
-Split from :mod:`workbench.core.chat_template` so that jinja2 is imported only when a
+Split from :mod:`workbench.core.tokens.chat_template` so that jinja2 is imported only when a
 chat template is actually rendered (most renders never need one).
 """
 
@@ -21,8 +21,8 @@ import jinja2.sandbox
 import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from . import chat_bounds as bounds
 from . import chat_template as _data
+from . import sandbox_bounds as bounds
 from .chat_template import _TEMPLATE_FILENAME, ChatTemplate, ChatTemplateError
 
 # -- the environment -----------------------------------------------------------------
@@ -446,7 +446,7 @@ def render(
     special_tokens: Mapping[str, str] | None = None,
     kwargs: Mapping[str, Any] | None = None,
 ) -> str:
-    """:func:`workbench.core.chat_template.render_chat_template` (documented there), in the
+    """:func:`workbench.core.tokens.chat_template.render_chat_template` (documented there), in the
     module that imports jinja2."""
     chat = _messages(messages)
     if not chat:

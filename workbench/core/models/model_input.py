@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RenderError
+from ..errors import RenderError
+from ..provenance import META, Origin, PStr
+from ..render_notes import AIS_VERSION, OC_VERSION, Notes
+from ..spec import AISBENCH, ModelSpec, type_name
+from ..templates.prompt_list import PromptType
+from ..templates.raw_prompt_template import check_list_meta_template, is_raw_messages, parse_for_api
 from .meta_template import APIParser, LMParser, to_chat_messages
 from .model_classes import (
     OUT_OF_SCOPE_CLASSES,
@@ -13,11 +18,6 @@ from .model_classes import (
     lookup_model_class,
     ppl_refusal,
 )
-from .notes import AIS_VERSION, OC_VERSION, Notes
-from .prompt_list import PromptType
-from .raw_prompt_template import check_list_meta_template, is_raw_messages, parse_for_api
-from .spec import AISBENCH, ModelSpec, type_name
-from .text import META, Origin, PStr
 
 LM, API, CHAT = "lm", "api", "chat_template"
 

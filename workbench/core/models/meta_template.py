@@ -13,10 +13,10 @@ import threading
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from .errors import RenderError
-from .notes import OC_VERSION, Notes
-from .prompt_list import PromptList, PromptType, is_section_marker
-from .text import META, Origin, PStr
+from ..errors import RenderError
+from ..provenance import META, Origin, PStr
+from ..render_notes import OC_VERSION, Notes
+from ..templates.prompt_list import PromptList, PromptType, is_section_marker
 
 
 def _tag_meta(value: Any, detail: str) -> Any:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import RenderError
-from .inferencers import Engine, Plan
-from .model_classes import lookup_model_class
-from .model_input import API, CHAT, ModelAdapter
-from .prompt_list import PromptList
-from .raw_prompt_template import RawPromptTemplate
-from .result import Request
+from ..errors import RenderError
+from ..models.model_classes import lookup_model_class
+from ..models.model_input import API, CHAT, ModelAdapter
+from ..result import Request
+from ..templates.prompt_list import PromptList
+from ..templates.raw_prompt_template import RawPromptTemplate
+from .common_plans import Engine, Plan
 from .truncation import fit_examples
 
 #: Where each scoring method is implemented (class name → defined there, inherited below).

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import RenderError
+from ...errors import RenderError
 from .request import OPENCOMPASS_ROLES, REDACTED, Wire, WireCall, first_base
 
 OPENAI_CHAT_ENDPOINT = "https://api.openai.com/v1/chat/completions"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import RenderError
+from ...errors import RenderError
 from .request import OPENCOMPASS_ROLES, REDACTED, TELECHAT_URL_VAR, Wire, WireCall, as_items, kwargs_of
 
 GEMINI_URL = "https://generativelanguage.googleapis.com/v1beta/models/{path}:generateContent?key=" + REDACTED

@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...spec import ModelSpec, type_name
 from ..model_input import find_model_class
-from ..spec import ModelSpec, type_name
 from . import aisbench, openai, opencompass
 from .aisbench import aisbench_base_url, row_max_out_len
 from .request import REDACTED, SERVED_MODEL, Wire, WireCall, body_text

@@ -13,7 +13,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import RenderError
+from ...errors import RenderError
 from .request import NEW_UUID, REDACTED, SERVED_MODEL, Wire, WireCall, kwargs_of
 
 AISBENCH_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system", "TOOL": "tool"}

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from .errors import RenderError
-from .notes import OC_VERSION, Notes
+from ..errors import RenderError
+from ..provenance import TEMPLATE, Origin, PStr
+from ..render_notes import OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptList, PromptType, safe_format
-from .text import TEMPLATE, Origin, PStr
 
 DIALOGUE_KEYS = ("begin", "round", "end")
 

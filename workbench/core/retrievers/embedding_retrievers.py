@@ -3,7 +3,7 @@
 The core embeds nothing itself: the loader hands it an :class:`Embedder` (a local
 sentence-transformers folder behind the ``embeddings`` extra) and this module does what
 ``TopkRetriever`` / ``VotekRetriever`` do with the vectors.  DPP and MDL are refused in
-:mod:`workbench.core.retrievers` with the reason.
+:mod:`workbench.core.retrievers.retriever` with the reason.
 
 What OpenCompass 0.5.4 computes (``icl_topk_retriever.py``, ``icl_votek_retriever.py``):
 
@@ -30,8 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RenderError
-from .notes import OC_VERSION, Notes
+from ..errors import RenderError
+from ..render_notes import OC_VERSION, Notes
 
 Vector = Sequence[float]
 # texts -> one vector per text (a sentence-transformers model's ``encode``)

@@ -24,8 +24,8 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from .errors import RenderError
-from .package_data import package_text
+from ..errors import RenderError
+from ..package_data import package_text
 
 _TEMPLATE_FILENAME = "<chat template>"
 
@@ -93,7 +93,7 @@ def render_chat_template(
     value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
     ``chat_template_kwargs``) override them, as in transformers.
     """
-    from .chat_jinja import render
+    from .chat_sandbox import render
 
     return render(template, messages, add_generation_prompt=add_generation_prompt,
                   special_tokens=special_tokens, kwargs=kwargs)
@@ -101,7 +101,7 @@ def render_chat_template(
 
 def compile_template(template: ChatTemplate) -> Any:
     """The template compiled in transformers' sandbox (a located ChatTemplateError if it fails)."""
-    from .chat_jinja import compile_template as compile_in_sandbox
+    from .chat_sandbox import compile_template as compile_in_sandbox
 
     return compile_in_sandbox(template)
 
@@ -115,6 +115,6 @@ def builtin_template(name: str) -> ChatTemplate | None:
     key = name.lower()
     if key not in BUILTIN_NAMES:
         return None
-    source = package_text("builtin_chat_templates", f"{key}.jinja")
+    source = package_text("tokens", "builtin_chat_templates", f"{key}.jinja")
     return ChatTemplate(source=source, origin=f"built-in {key}", name=key,
                         default_tokens=BUILTIN_TOKENS.get(key, {}))

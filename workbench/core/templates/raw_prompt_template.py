@@ -24,10 +24,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .errors import RenderError
-from .notes import Notes
+from ..errors import RenderError
+from ..provenance import TEMPLATE, Origin, PStr
+from ..render_notes import Notes
 from .prompt_list import FillPairs, safe_format
-from .text import TEMPLATE, Origin, PStr
 
 ROLES = ("system", "user", "assistant")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")

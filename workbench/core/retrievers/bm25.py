@@ -38,8 +38,8 @@ import string
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 
-from . import _punkt_english as _pe
-from ._regex_classes import DIGIT_RANGES, SPACE_RANGES, WORD_RANGES
+from .. import _punkt_english as _pe
+from .._regex_classes import DIGIT_RANGES, SPACE_RANGES, WORD_RANGES
 
 __all__ = [
     "NLTK_FLAVORS",

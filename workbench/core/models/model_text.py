@@ -14,17 +14,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .chat_template import ChatTemplate, ChatTemplateError, builtin_template, render_chat_template
-from .errors import RenderError
+from ..errors import RenderError
+from ..provenance import spans_of
+from ..render_notes import Notes
+from ..result import Request
+from ..spec import ModelSpec, type_name
+from ..templates.prompt_list import is_section_marker
+from ..tokens.chat_template import ChatTemplate, ChatTemplateError, builtin_template, render_chat_template
+from ..tokens.counting import (
+    Counter,
+    Estimate,
+    SectionMap,
+    TokenCount,
+    WordCount,
+    count_tokens,
+    tokenizers_available,
+)
 from .model_assets import ModelAssets, ModelFolder, SpecialTokens
 from .model_classes import ModelClassInfo
 from .model_input import API, CHAT, LM, ModelAdapter, find_model_class
-from .notes import Notes
-from .prompt_list import is_section_marker
-from .result import Request
-from .spec import ModelSpec, type_name
-from .text import spans_of
-from .tokens import Counter, Estimate, SectionMap, TokenCount, WordCount, count_tokens, tokenizers_available
 
 #: A workbench-only model config key that ``--chat-template`` sets (never read by the frameworks).
 OVERRIDE_KEY = "workbench_chat_template"

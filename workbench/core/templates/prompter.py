@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from .errors import RenderError
-from .notes import OC_VERSION, Notes
+from ..errors import RenderError
+from ..provenance import Origin
+from ..render_notes import OC_VERSION, Notes
 from .prompt_list import FillPairs, PromptType
 from .prompt_template import PromptTemplate
 from .raw_prompt_template import RawPromptTemplate
-from .text import Origin
 
 
 class Prompter:

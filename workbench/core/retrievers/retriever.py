@@ -6,14 +6,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import RenderError
+from ..provenance import GLUE, Origin, PStr, join
+from ..render_notes import OC_VERSION, Notes
+from ..templates.prompt_list import FillPairs, PromptList, PromptType
+from ..templates.prompt_template import PromptTemplate
 from .embedding_retrievers import EmbedderLookup
-from .errors import RenderError
-from .notes import OC_VERSION, Notes
-from .prompt_list import FillPairs, PromptList, PromptType
-from .prompt_template import PromptTemplate
-from .text import GLUE, Origin, PStr, join
 
-# Rank by sentence embeddings (core/embedding_retrievers.py), with a local model the loader finds.
+# Rank by sentence embeddings (core/retrievers/embedding_retrievers.py), with a local model the loader finds.
 EMBEDDING_RETRIEVERS = {"TopkRetriever": "TopK", "VotekRetriever": "VoteK"}
 SUPPORTED = ("ZeroRetriever, FixKRetriever, RandomRetriever, BM25Retriever, SlidingWindowRetriever, "
              "TopkRetriever, VotekRetriever")
@@ -55,7 +55,7 @@ class Retriever:
                     )
             return [ids for _ in test]
         if name == "RandomRetriever":
-            from .np_random import random_retriever_picks
+            from ..replicas.numpy_random import random_retriever_picks
 
             try:
                 return random_retriever_picks(

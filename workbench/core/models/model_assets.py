@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .chat_template import ChatTemplate, ChatTemplateError
+from ..tokens.chat_template import ChatTemplate, ChatTemplateError
 
 #: transformers' named special tokens (``SPECIAL_TOKENS_ATTRIBUTES``), the template variables.
 NAMED_TOKENS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")

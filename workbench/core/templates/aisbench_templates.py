@@ -11,11 +11,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import RenderError
-from .notes import Notes
+from ..errors import RenderError
+from ..provenance import ROW, Origin, PStr
+from ..render_notes import Notes
 from .prompt_list import FillPairs, PromptList, safe_format
 from .prompt_template import PromptTemplate
-from .text import ROW, Origin, PStr
 
 AIS_TEXT_START = "<AIS_TEXT_START>"
 AIS_IMAGE_START = "<AIS_IMAGE_START>"

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from .errors import RenderError
-from .text import GLUE, ICE, META, ROW, TEMPLATE, Span
+from ..errors import RenderError
+from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, Span
 
 #: Section names of :class:`TokenCount` (in display order).
 SECTIONS = ("meta_template", "in_context_examples", "test_row", "other")

@@ -20,14 +20,14 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import RenderError, UnsupportedError
-from .inferencers import ChatPlan, Engine, GenPlan, Plan
-from .model_input import CHAT
-from .notes import Notes
-from .prompt_list import FillPairs
-from .result import Request
-from .spec import type_name
-from .text import TEMPLATE, Origin, PStr
+from ..errors import RenderError, UnsupportedError
+from ..models.model_input import CHAT
+from ..provenance import TEMPLATE, Origin, PStr
+from ..render_notes import Notes
+from ..result import Request
+from ..spec import type_name
+from ..templates.prompt_list import FillPairs
+from .common_plans import ChatPlan, Engine, GenPlan, Plan
 from .truncation import fit_examples
 
 AGENT_MODELS = {"LagentAgent", "CodeAgent"}
