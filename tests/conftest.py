@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from workbench.core.render import PairRenderer, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.templates.prompt_list import to_json
 

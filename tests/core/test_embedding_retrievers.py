@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import RenderError
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.render_notes import Notes
 from workbench.core.retrievers import embedding_retrievers as er
 from workbench.core.retrievers.embedding_retrievers import (

@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
-    from ..core.render import render_workspace
+    from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
 
     workspace = load(args)

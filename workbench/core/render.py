@@ -16,7 +16,8 @@ from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import RenderError, UnsupportedError
-from .inferencers.common_plans import Engine, Plan, build_plan
+from .inferencers.plan import Engine, Plan
+from .inferencers.registry import build_plan
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.model_input import ModelAdapter
@@ -24,7 +25,7 @@ from .models.model_text import ModelText
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
-from .result import RenderResult, Request, Sample
+from .result import Request, Sample
 from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
@@ -562,18 +563,3 @@ class RenderCache:
             raise found
         return found
 
-
-def render_workspace(
-    datasets: Sequence[DatasetSpec],
-    models: Sequence[ModelSpec],
-    config: str = "",
-    options: RenderOptions | None = None,
-    cache: RenderCache | None = None,
-) -> RenderResult:
-    """Every dataset × model pair (dataset × no model when there are none).
-
-    With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
-    """
-    from .lazy_pairs import LazyPairs
-
-    return LazyPairs(datasets, models, config, options, cache).result()

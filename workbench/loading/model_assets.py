@@ -18,6 +18,7 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -384,7 +385,8 @@ def model_assets(spec: ModelSpec, cwd: str | os.PathLike | None = None) -> Model
     if uses_tiktoken(spec):
         path = cfg.get("path")
         tiktoken = tiktoken_for(path if isinstance(path, str) else None)
-    return ModelAssets(folder_value=folder_value, folder=folder, override=override, tiktoken=tiktoken)
+    return ModelAssets(folder_value=folder_value, folder=folder, override=override, tiktoken=tiktoken,
+                       clock=datetime.now)
 
 
 def attach_assets(models: Sequence[ModelSpec], cwd: str | os.PathLike | None = None) -> list[ModelSpec]:

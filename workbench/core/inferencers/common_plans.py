@@ -1,105 +1,27 @@
-"""Inferencer plans: the requests one test row turns into, per inferencer type."""
+"""The plans of the inferencers most configs use: GenInferencer (and its GLMChoice/LMMGen
+family), PPL/LL, CLP, ChatInferencer and AISBench's MultiTurnGenInferencer.
+
+The rarer inferencers build on these in :mod:`.generation_plans` and :mod:`.likelihood_plans`.
+May import: :mod:`.plan`, :mod:`.likelihood_plans` (CLP asks which model classes score), the top
+of ``workbench.core``, ``templates``, ``models``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RenderError, UnsupportedError
-from ..models.model_input import API, CHAT, LM, ModelAdapter
-from ..provenance import ICE, PREDICTION, ROW, Origin, PStr
+from ..errors import RenderError
+from ..models.meta_template import to_chat_messages
+from ..models.model_input import API, CHAT, LM
 from ..render_notes import AIS_VERSION, OC_VERSION, Notes
 from ..result import Request
-from ..retrievers.retriever import Retriever
 from ..templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, round_bounds
-from ..templates.prompt_list import FillPairs, PromptList, PromptType
-from ..templates.prompt_template import PromptTemplate
-from ..templates.prompter import Prompter
+from ..templates.prompt_list import PromptList, PromptType
 from ..templates.raw_prompt_template import RawPromptTemplate
-from .truncation import Limiter, fit_examples
-
-GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
-PPL_FAMILY = {"PPLInferencer", "LLInferencer"}
-Predictions = Callable[[int, int], "str | None"]  # (sample index, turn) -> model output
-
-
-def placeholder(turn: int) -> str:
-    """What stands in for a model output the render does not have."""
-    return f"‹prediction turn {turn}›"
-
-
-@dataclass
-class Engine:
-    """Everything needed to build one row's requests (a fast and a provenance variant exist)."""
-
-    ice_template: PromptTemplate | None
-    prompt_template: PromptTemplate | None
-    prompter: Prompter | None
-    model: ModelAdapter
-    retriever: Retriever
-    output_column: str | None
-    input_columns: Sequence[str]
-    notes: Notes
-    provenance: bool
-    test_pairs: Callable[[int], FillPairs]
-    ice_pairs: Callable[[int, int], FillPairs]
-    train_label: Callable[[int], Any]
-    test_row: Callable[[int], Mapping[str, Any]]
-    predictions: Predictions | None = None
-    all_test_rows: Callable[[], Sequence[Mapping[str, Any]]] = field(default=lambda: [])
-    limiter: Limiter | None = None  # OpenCompass's max_seq_len loop, when the model config sets one
-    train_row: Callable[[int], Mapping[str, Any]] = field(default=lambda i: {})
-
-    def ice(self, idx_list: Sequence[int]) -> PromptType:
-        if isinstance(self.ice_template, RawPromptTemplate):
-            return self._raw_ice(idx_list)  # type: ignore[return-value]
-        return self.retriever.generate_ice(idx_list, self.ice_template, self.train_label,
-                                           self.ice_pairs, self.provenance)
-
-    def _raw_ice(self, idx_list: Sequence[int]) -> list:
-        """``generate_ice``'s raw branch: every example's messages, one list, no separators."""
-        out: list = []
-        for k, idx in enumerate(idx_list):
-            self.train_label(idx)  # the framework reads the label first (KeyError without it)
-            origin = (lambda c, k=k: Origin(ICE, column=c, example=k)) if self.provenance else None
-            out.extend(self.ice_template.generate_ice_item(  # type: ignore[union-attr]
-                self.ice_pairs(k, idx), self.train_row(idx), origin))
-        return out
-
-    def row_origin(self) -> Callable[[str], Origin] | None:
-        return (lambda c: Origin(ROW, column=c)) if self.provenance else None
-
-    def gen_prompt(self, index: int, idx_list: Sequence[int], replace_token: str = "",
-                   output_column: Any = "") -> PromptType:
-        """``generate_prompt_for_generate_task``: the prompt a generation-style inferencer builds."""
-        column = self.output_column if output_column == "" else output_column
-        return self.prompter.for_gen(  # type: ignore[union-attr]
-            self.test_pairs(index), self.ice(idx_list), column, replace_token,
-            row=self.test_row(index), origin=self.row_origin())
-
-    def output(self, index: int, turn: int) -> str:
-        text = self.predictions(index, turn) if self.predictions else None
-        value = placeholder(turn) if text is None else text
-        return PStr(value, Origin(PREDICTION, detail=f"turn {turn}")) if self.provenance else value
-
-
-class Plan:
-    """One inferencer's way of turning a row into requests."""
-
-    name: str = ""
-    needs_prompter = True
-
-    def __init__(self, name: str, cfg: Mapping[str, Any], notes: Notes) -> None:
-        self.name = name
-        self.cfg = cfg
-        self.notes = notes
-
-    def check(self, engine: Engine) -> None:
-        """Refusals that hold for the whole pair (e.g. PPL on an API model)."""
-
-    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
-        raise NotImplementedError
+from .likelihood_plans import implements
+from .plan import Engine, Plan
+from .truncation import fit_examples
 
 
 class GenPlan(Plan):
@@ -168,8 +90,6 @@ def multiround_requests(engine: Engine, index: int, chat: list, notes: Notes) ->
 
 class CLPPlan(Plan):
     def check(self, engine):
-        from .likelihood_plans import implements
-
         model = engine.model
         is_api = model.info.is_api if model.info is not None else model.kind == API
         if is_api:
@@ -399,8 +319,6 @@ class ChatPlan(Plan):
             for m in history
         )
         if engine.model.kind == CHAT:
-            from ..models.meta_template import to_chat_messages
-
             return to_chat_messages(messages)
         return messages
 
@@ -439,54 +357,3 @@ def _to_openai(prompt: PromptType, notes: Notes) -> list[dict]:
             out.append({"role": roles[item["role"]], "content": item.get("prompt")})
     return out
 
-
-PLANS: dict[str, type[Plan]] = {
-    **{n: GenPlan for n in GEN_FAMILY},
-    "PPLInferencer": LabelPlan,
-    "LLInferencer": LabelPlan,
-    "CLPInferencer": CLPPlan,
-    "ChatInferencer": ChatPlan,
-    "MultiTurnGenInferencer": MultiTurnPlan,
-}
-
-
-def _all_plans() -> dict[str, type[Plan]]:
-    # The other plans build on the classes above, so they are registered lazily.
-    from .generation_plans import GENERATION_PLANS
-    from .likelihood_plans import LIKELIHOOD_PLANS
-
-    return {**PLANS, **LIKELIHOOD_PLANS, **GENERATION_PLANS}
-
-
-#: Inferencers the frameworks ship that no shipped dataset config uses and the workbench does
-#: not render (their requests come from code paths outside the template language).
-NOT_RENDERED = {
-    "ParallelGenInferencer": "OpenCompass's thread-pool GenInferencer",
-    "ParallelChatInferencer": "OpenCompass's thread-pool ChatInferencer",
-    "ChatMLInferencer": "OpenCompass's ChatML pipeline (chatml_datasets)",
-    "ParallelChatMLInferencer": "OpenCompass's ChatML pipeline (chatml_datasets)",
-}
-
-
-def build_plan(name: str, cfg: Mapping[str, Any], notes: Notes) -> Plan:
-    plans = _all_plans()
-    if name in NOT_RENDERED:
-        raise UnsupportedError(
-            f"inferencer {name} ({NOT_RENDERED[name]}) is not rendered by the workbench; "
-            f"supported: {', '.join(sorted(plans))}",
-            hint="render with GenInferencer to see the prompts; the template still shows in the tree",
-        )
-    if name not in plans:
-        raise RenderError(
-            f"{name} is not an inferencer OpenCompass 0.5.4 or AISBench 3.1.20260630 ships "
-            f"(KeyError in the ICL_INFERENCERS registry); the workbench renders: "
-            f"{', '.join(sorted(plans))}",
-            hint="check the inferencer's type; the template still shows in the tree",
-        )
-    replace_token = cfg.get("gen_field_replace_token")
-    if replace_token is not None and not isinstance(replace_token, str):
-        raise RenderError(f"{name}: gen_field_replace_token must be a str, got {replace_token!r}",
-                          hint="it replaces the output column's field in the prompt, e.g. ''")
-    plan = plans[name](name, cfg, notes)
-    plan.needs_prompter = plan.needs_prompter and name not in ("ChatInferencer", "AgentInferencer")
-    return plan

@@ -27,7 +27,8 @@ from ..render_notes import Notes
 from ..result import Request
 from ..spec import type_name
 from ..templates.prompt_list import FillPairs
-from .common_plans import ChatPlan, Engine, GenPlan, Plan
+from .common_plans import ChatPlan, GenPlan
+from .plan import Engine, Plan
 from .truncation import fit_examples
 
 AGENT_MODELS = {"LagentAgent", "CodeAgent"}

@@ -17,7 +17,7 @@ from ..models.model_input import API, CHAT, ModelAdapter
 from ..result import Request
 from ..templates.prompt_list import PromptList
 from ..templates.raw_prompt_template import RawPromptTemplate
-from .common_plans import Engine, Plan
+from .plan import Engine, Plan
 from .truncation import fit_examples
 
 #: Where each scoring method is implemented (class name → defined there, inherited below).

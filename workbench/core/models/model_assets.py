@@ -8,8 +8,9 @@ the core only computes from it, so a render stays a pure function of its specs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ..tokens.chat_template import ChatTemplate, ChatTemplateError
@@ -100,12 +101,16 @@ class ModelAssets:
     local folder it was found as (None: not found).  ``override`` is ``--chat-template``:
     a file's template (already read) or a name to look up in the folder and the built-ins.
     ``tiktoken`` is the counter of an OpenAI-style API model whose encoding is cached locally.
+    ``clock`` is today's date for templates that ask for it.
     """
 
     folder_value: str | None = None
     folder: ModelFolder | None = None
     override: ChatTemplate | str | None = None
     tiktoken: Any = field(default=None, compare=False, repr=False)
+    #: What a chat template's ``strftime_now`` reads: the loader passes ``datetime.now`` (the core
+    #: reads no clock of its own); None for a spec built by hand, where such a template fails.
+    clock: Callable[[], datetime] | None = field(default=None, compare=False, repr=False)
 
     @property
     def files(self) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from ..render_notes import Notes
 from ..result import Request
 from ..spec import ModelSpec, type_name
 from ..templates.prompt_list import is_section_marker
-from ..tokens.chat_template import ChatTemplate, ChatTemplateError, builtin_template, render_chat_template
+from ..tokens.chat_template import ChatTemplate, ChatTemplateError, builtin_template
 from ..tokens.counting import (
     Counter,
     Estimate,
@@ -192,9 +192,12 @@ class ModelText:
 
     def render(self, messages: Sequence[Mapping[str, Any]], kwargs: Mapping[str, Any] | None = None) -> str:
         assert self.template is not None
+        # imported here, not above, only so that renders without a chat template never import jinja2
+        from ..tokens.chat_sandbox import render_chat_template
+
         tokens = self.special_tokens()
         return render_chat_template(self.template, messages, add_generation_prompt=True,
-                                    special_tokens=tokens, kwargs=kwargs)
+                                    special_tokens=tokens, kwargs=kwargs, clock=self.assets.clock)
 
     def _bos(self) -> str | None:
         tokens = self.special_tokens()

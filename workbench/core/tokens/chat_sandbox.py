@@ -1,7 +1,9 @@
 """The Jinja side of chat templates: transformers' sandboxed environment, written anew.
 
 Split from :mod:`workbench.core.tokens.chat_template` so that jinja2 is imported only when a
-chat template is actually rendered (most renders never need one).
+chat template is actually rendered (most renders never need one): callers import this module
+inside the function that renders, a lazy import kept for start-up time only.
+May import: jinja2, :mod:`.chat_template`, :mod:`.sandbox_bounds`, the top of ``workbench.core``.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any, ClassVar, cast
 
@@ -21,9 +25,11 @@ import jinja2.sandbox
 import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from . import chat_template as _data
 from . import sandbox_bounds as bounds
-from .chat_template import _TEMPLATE_FILENAME, ChatTemplate, ChatTemplateError
+from .chat_template import ChatTemplate, ChatTemplateError
+
+#: The file name compiled template code carries, so an error finds its template line.
+TEMPLATE_FILENAME = "<chat template>"
 
 # -- the environment -----------------------------------------------------------------
 
@@ -104,9 +110,17 @@ def _lipsum(*args: Any, **kwargs: Any) -> str:
     return jinja2.utils.generate_lorem_ipsum(*args, **kwargs)
 
 
+#: The clock of the render running on this thread (the core reads none of its own: the caller
+#: passes one, the loader's model assets carry ``datetime.now``).
+_render_clock = threading.local()
+
+
 def _strftime_now(fmt: str) -> str:
     bounds.check_format(fmt)
-    return _data.clock().strftime(fmt)
+    clock: Callable[[], datetime] | None = getattr(_render_clock, "clock", None)
+    if clock is None:
+        raise _TemplateRaised("strftime_now: this render was given no clock (today's date is unknown)")
+    return clock().strftime(fmt)
 
 
 #: Filters that turn their value into text: a container given to one is measured first.
@@ -376,7 +390,7 @@ def _environment() -> ImmutableSandboxedEnvironment:
 @lru_cache(maxsize=64)
 def _compiled(source: str) -> jinja2.Template:
     env = _environment()
-    code = env.compile(source, name=None, filename=_TEMPLATE_FILENAME)
+    code = env.compile(source, name=None, filename=TEMPLATE_FILENAME)
     return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
@@ -394,7 +408,7 @@ def _template_line(tb: Any) -> int | None:
     """The last line of the template on the traceback (Jinja rewrites frames to template lines)."""
     line = None
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == _TEMPLATE_FILENAME:
+        if tb.tb_frame.f_code.co_filename == TEMPLATE_FILENAME:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
@@ -438,16 +452,23 @@ def _messages(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     return out
 
 
-def render(
+def render_chat_template(
     template: ChatTemplate,
     messages: Iterable[Mapping[str, Any]],
     *,
     add_generation_prompt: bool = True,
     special_tokens: Mapping[str, str] | None = None,
     kwargs: Mapping[str, Any] | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> str:
-    """:func:`workbench.core.tokens.chat_template.render_chat_template` (documented there), in the
-    module that imports jinja2."""
+    """``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` without transformers.
+
+    ``special_tokens`` are the tokenizer's named tokens (``bos_token`` ...); a token whose
+    value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
+    ``chat_template_kwargs``) override them, as in transformers.  ``clock`` is what
+    ``strftime_now`` reads (``datetime.now`` for today's date); without one a template that
+    asks for the date fails, located.
+    """
     chat = _messages(messages)
     if not chat:
         raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
@@ -459,6 +480,7 @@ def render(
     variables.update(tools=None, documents=None)
     variables.update(_plain(dict(kwargs or {})))
     bounds.begin()
+    _render_clock.clock = clock
     try:
         out: list[str] = []
         size = 0
@@ -484,6 +506,7 @@ def render(
         raise ChatTemplateError(f"{type(exc).__name__}: {exc}", template=template,
                                 template_line=_template_line(sys.exc_info()[2])) from None
     finally:
+        _render_clock.clock = None
         bounds.end()
 
 

@@ -14,23 +14,20 @@ results on 4.57; see spec/chat-templates.md):
 
 Errors come back as :class:`ChatTemplateError` carrying the template's own message and the
 template line it was raised on.
+
+This module holds the data (a template, its error, the built-ins); the rendering is in
+:mod:`.chat_sandbox`, the one module that imports jinja2, so a render that needs no chat template
+never pays for it. May import: the top of ``workbench.core`` (errors, package_data).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cache
-from typing import Any
 
 from ..errors import RenderError
 from ..package_data import package_text
-
-_TEMPLATE_FILENAME = "<chat template>"
-
-#: Clock behind ``strftime_now``; tests replace it to make dates deterministic.
-clock: Callable[[], datetime] = datetime.now
 
 #: Built-in templates written for the workbench, selectable by name.
 BUILTIN_NAMES = ("chatml", "llama3", "mistral", "gemma")
@@ -74,36 +71,6 @@ class ChatTemplate:
     @property
     def reads_clock(self) -> bool:
         return "strftime_now" in self.source
-
-
-# -- rendering (jinja2 is imported only when a template is rendered) ---------------------
-
-
-def render_chat_template(
-    template: ChatTemplate,
-    messages: Iterable[Mapping[str, Any]],
-    *,
-    add_generation_prompt: bool = True,
-    special_tokens: Mapping[str, str] | None = None,
-    kwargs: Mapping[str, Any] | None = None,
-) -> str:
-    """``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` without transformers.
-
-    ``special_tokens`` are the tokenizer's named tokens (``bos_token`` ...); a token whose
-    value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
-    ``chat_template_kwargs``) override them, as in transformers.
-    """
-    from .chat_sandbox import render
-
-    return render(template, messages, add_generation_prompt=add_generation_prompt,
-                  special_tokens=special_tokens, kwargs=kwargs)
-
-
-def compile_template(template: ChatTemplate) -> Any:
-    """The template compiled in transformers' sandbox (a located ChatTemplateError if it fails)."""
-    from .chat_sandbox import compile_template as compile_in_sandbox
-
-    return compile_in_sandbox(template)
 
 
 # -- built-in templates ------------------------------------------------------------------
