@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.retrievers.bm25 import (
-    NLTK_FLAVORS,
-    BM25Okapi,
-    bm25_picks,
-    input_field_text,
-    numpy_argsort,
-    numpy_argsort_top,
-    sent_tokenize,
-    word_tokenize,
-)
+from workbench.core.replicas.nltk_tokenize import NLTK_FLAVORS, sent_tokenize, word_tokenize
+from workbench.core.replicas.numpy_argsort import numpy_argsort, numpy_argsort_top
+from workbench.core.replicas.rank_bm25 import BM25Okapi
+from workbench.core.retrievers.bm25 import bm25_picks, input_field_text
 
 DATA = Path(__file__).parent / "data"
 GOLDENS = json.loads((DATA / "bm25_goldens.json").read_text(encoding="utf-8"))

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import RenderError
 from ..render_notes import OC_VERSION, Notes
+from ..replicas.numpy_argsort import numpy_argsort, numpy_argsort_top  # numpy 1.x's introsort, ties included
 
 Vector = Sequence[float]
 # texts -> one vector per text (a sentence-transformers model's ``encode``)
@@ -234,8 +235,6 @@ def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int
     Raises when the votes choose fewer than ``select_num`` rows: OpenCompass then draws
     the rest with Python's unseeded ``random.sample``, which no render can reproduce.
     """
-    from .bm25 import numpy_argsort, numpy_argsort_top  # numpy 1.x's introsort, ties included
-
     n = len(vectors)
     unit = _normalized(vectors)
     np = _numpy()

@@ -9,9 +9,11 @@ from typing import Any
 from ..errors import RenderError
 from ..provenance import GLUE, Origin, PStr, join
 from ..render_notes import OC_VERSION, Notes
+from ..replicas.numpy_random import random_retriever_picks
 from ..templates.prompt_list import FillPairs, PromptList, PromptType
 from ..templates.prompt_template import PromptTemplate
-from .embedding_retrievers import EmbedderLookup
+from .bm25 import bm25_picks
+from .embedding_retrievers import EmbedderLookup, embedding_picks
 
 # Rank by sentence embeddings (core/retrievers/embedding_retrievers.py), with a local model the loader finds.
 EMBEDDING_RETRIEVERS = {"TopkRetriever": "TopK", "VotekRetriever": "VoteK"}
@@ -55,8 +57,6 @@ class Retriever:
                     )
             return [ids for _ in test]
         if name == "RandomRetriever":
-            from ..replicas.numpy_random import random_retriever_picks
-
             try:
                 return random_retriever_picks(
                     self.params.get("seed", 43), len(train), len(test), self.ice_num
@@ -64,8 +64,6 @@ class Retriever:
             except (ValueError, TypeError) as exc:
                 raise RenderError(f"RandomRetriever: {exc}") from None
         if name == "BM25Retriever":
-            from .bm25 import bm25_picks
-
             try:
                 return bm25_picks(
                     [corpus_text(r, input_columns) for r in train],
@@ -79,8 +77,6 @@ class Retriever:
                     hint="give the train split rows with text in the input columns",
                 ) from None
         if name in EMBEDDING_RETRIEVERS:
-            from .embedding_retrievers import embedding_picks
-
             return embedding_picks(name, self.params, self.ice_num,
                                    [corpus_text(r, input_columns, name) for r in train],
                                    [corpus_text(r, input_columns, name) for r in test],
