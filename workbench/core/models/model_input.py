@@ -11,13 +11,8 @@ from ..spec import AISBENCH, ModelSpec, type_name
 from ..templates.prompt_list import PromptType
 from ..templates.raw_prompt_template import check_list_meta_template, is_raw_messages, parse_for_api
 from .meta_template import APIParser, LMParser, to_chat_messages
-from .model_classes import (
-    OUT_OF_SCOPE_CLASSES,
-    AmbiguousModelClassError,
-    ModelClassInfo,
-    lookup_model_class,
-    ppl_refusal,
-)
+from .model_class_info import AmbiguousModelClassError, ModelClassInfo
+from .model_classes import OUT_OF_SCOPE_CLASSES, lookup_model_class, ppl_refusal
 
 LM, API, CHAT = "lm", "api", "chat_template"
 

@@ -31,7 +31,7 @@ from ..tokens.counting import (
     tokenizers_available,
 )
 from .model_assets import ModelAssets, ModelFolder, SpecialTokens
-from .model_classes import ModelClassInfo
+from .model_class_info import ModelClassInfo
 from .model_input import API, CHAT, LM, ModelAdapter, find_model_class
 
 #: A workbench-only model config key that ``--chat-template`` sets (never read by the frameworks).
