@@ -151,8 +151,8 @@ class LazyPairs:
                 for message in found.notes.messages:
                     result.warnings.append(PairWarning(dataset, found.model_abbr, message))
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
-            for model in self.model_specs.values():
-                result.warnings += [PairWarning(None, model.abbr, m) for m in model_wire_warnings(model)]
+            for spec in self.model_specs.values():
+                result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]
         return result
 
 

@@ -8,6 +8,8 @@ May import: :mod:`.model_class_info` only.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .model_class_info import (
     AIS_CHAT_DEFAULT_META_TEMPLATE,
     HF_CHAT,
@@ -16,7 +18,7 @@ from .model_class_info import (
     class_record,
 )
 
-_AIS = "ais_bench"
+_AIS: Final = "ais_bench"
 _AISM = "ais_bench.benchmark.models"
 
 _AIS_API_RULE = (

@@ -7,6 +7,8 @@ May import: :mod:`.model_class_info` only.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .model_class_info import (
     HF_CHAT,
     OC_CHAT_DEFAULT_META_TEMPLATE,
@@ -15,7 +17,7 @@ from .model_class_info import (
     class_record,
 )
 
-_OC = "opencompass"
+_OC: Final = "opencompass"
 _OCM = "opencompass.models"
 _OC_DEFAULT_RULE = (
     "BaseModel.__init__ builds LMTemplateParser(meta_template) from the config value."

@@ -219,7 +219,7 @@ class _PunktToken:
 
 
 def _punkt_words(text: str, rules: _Rules) -> list[_PunktToken]:
-    tokens = []
+    tokens: list[_PunktToken] = []
     for line in text.split("\n"):
         if line.strip():
             tokens.extend(_PunktToken(m.group(), rules) for m in rules.punkt_word.finditer(line))
