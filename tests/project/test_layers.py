@@ -8,6 +8,7 @@ even inside a function, breaks the build here with the import chain that does it
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -43,3 +44,15 @@ def test_the_contract_names_every_package_of_the_workbench():
     core = {f"workbench.core.{p.stem}" for p in (package / "core").iterdir()
             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
     assert top | core <= named, sorted((top | core) - named)
+
+
+def test_every_core_module_says_what_it_holds_and_may_import():
+    core = ROOT / "workbench" / "core"
+    silent = []
+    for path in sorted(core.rglob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        if path == core / "__init__.py":
+            assert doc and "bottom up" in doc
+        elif not doc or "May import:" not in doc:
+            silent.append(path.relative_to(core).as_posix())
+    assert not silent, silent

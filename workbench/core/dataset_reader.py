@@ -4,6 +4,9 @@ Reproduces what the frameworks do between loading a dataset and retrieving:
 Hugging Face ``datasets`` column normalisation, the ``idx``/``subdivision`` columns
 ``BaseDataset`` adds, the ``n`` repeats, and ``DatasetReader``'s split mapping and
 ``train_range``/``test_range`` selection.  Pure: rows in, rows out.
+
+May import: the core's bottom layer and the replicas (Arrow's row typing); nothing above and
+nothing outside the core.
 """
 
 from __future__ import annotations

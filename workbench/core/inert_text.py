@@ -4,6 +4,9 @@ Rows, templates and model outputs may hold escape sequences (ANSI CSI, OSC 52
 clipboard writes), C0/C1 controls, bidi overrides and zero-width characters. Every
 human-facing output passes text through :func:`visible`, which maps each of them to
 a printable stand-in; only ``--raw`` exports write the exact bytes.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ a pair is built when first asked for and then kept; :meth:`LazyPairs.result` bui
 pair in the workspace's order, which is what a headless render does
 (:func:`render_workspace`), so both paths share the rules for errors
 and warnings. Safe to use from several threads: one build per pair.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ took in-context examples from (:mod:`.truncation`).
 
 Pure: the front ends feed samples in (a worker in the app, the exporters as they write)
 and draw what comes out.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations

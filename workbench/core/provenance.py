@@ -6,6 +6,9 @@ subclass that carries runs of :class:`Origin`.  Because ``PStr`` *is* a ``str``,
 the text is always exactly what the plain path produces; an operation that is
 not overridden here simply returns a plain ``str`` and the provenance of that
 piece becomes unknown, never wrong.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 ``PairRenderer`` validates a pair up front (so problems surface as errors before
 any export) and then renders samples on demand: all of them for an export, one
 with provenance for the pane that shows it.
+
+May import: every core module below it (inferencers, models, retrievers, templates, tokens,
+dataset_reader, replicas, the bottom layer); not lazy_pairs, lengths, verify or warning_groups,
+and nothing outside the core.
 """
 
 from __future__ import annotations

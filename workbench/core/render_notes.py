@@ -1,4 +1,8 @@
-"""Warnings collected while rendering one (dataset, model) pair."""
+"""Warnings collected while rendering one (dataset, model) pair.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
+"""
 
 from __future__ import annotations
 

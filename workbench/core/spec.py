@@ -1,4 +1,8 @@
-"""What the loader hands the core: datasets and models as plain data, with where they came from."""
+"""What the loader hands the core: datasets and models as plain data, with where they came from.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use (ModelAssets is named for type checking only).
+"""
 
 from __future__ import annotations
 

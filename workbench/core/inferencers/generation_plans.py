@@ -12,6 +12,10 @@ requests it shows (see tests/parity/README.md):
   attacked variants depend on the model's scores;
 - Agent: what the agent is handed per turn (the user's message and the history); the agent's
   protocol turns that into the LLM's prompts.
+
+May import: the core's bottom layer, templates, models, retrievers and the other inferencer
+modules (in the order plan → common/likelihood/generation plans → registry); not render, and
+nothing outside the core.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ MinkPercent and SWCELoss (OpenCompass 0.5.4 ``openicl/icl_inferencer``).
 Each builds its prompt as ``generate_prompt_for_generate_task`` does (the GenInferencer
 path, without ``gen_field_replace_token``), asserts ``output_column=None``, and hands the
 model a ``mode='ppl'`` parse — except SWCELoss, which tokenizes the unparsed prompt itself.
+
+May import: the core's bottom layer, templates, models, retrievers and the other inferencer
+modules (in the order plan → common/likelihood/generation plans → registry); not render, and
+nothing outside the core.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ OpenCompass 0.5.4 sets every inferencer's ``max_seq_len`` from the model config
 
 AISBench's inferencers never drop examples.  Each request records what happened in a
 :class:`Truncation`; :class:`TruncationTally` sums it up for the dataset.
+
+May import: the core's bottom layer, templates, models, retrievers and the other inferencer
+modules (in the order plan → common/likelihood/generation plans → registry); not render, and
+nothing outside the core.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 ``APIParser`` gives role messages ``[{role, prompt}]`` (``APITemplateParser``).
 Both walk the PromptList's sections; a round/ice section is split into rounds and
 each round is laid out in the meta template's own role order.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

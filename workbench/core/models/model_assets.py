@@ -4,6 +4,9 @@ The frameworks read a model's tokenizer from its folder at run time (chat templa
 special tokens, ``tokenizer.json``).  The loader (:mod:`workbench.loading.model_assets`)
 finds and reads those files once and puts the result on the :class:`~.spec.ModelSpec`;
 the core only computes from it, so a render stays a pure function of its specs.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

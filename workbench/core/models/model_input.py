@@ -1,4 +1,8 @@
-"""A model config to the function that turns a prompt into what that model receives."""
+"""A model config to the function that turns a prompt into what that model receives.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
+"""
 
 from __future__ import annotations
 

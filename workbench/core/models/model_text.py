@@ -6,6 +6,9 @@ folder's chat templates, special tokens and tokenizer, which the loader read), i
 ``chat_template_kwargs``, VLLM passes them, TurboMind strips a leading BOS), counts the
 tokens of every request by section, and reproduces OpenCompass's
 ``get_token_len_from_template`` for the ``max_seq_len`` loops.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

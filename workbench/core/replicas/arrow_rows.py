@@ -10,6 +10,9 @@ Dataset differ in the details:
   are refused, as the framework would.
 - ``load_dataset('json')`` (the JSON reader): columns are the union of every row's keys, and
   struct fields keep the order they first appear in.
+
+May import: the standard library and :mod:`workbench.core.package_data` (the generated tables);
+nothing else of the workbench.
 """
 
 from __future__ import annotations

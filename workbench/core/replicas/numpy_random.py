@@ -22,6 +22,9 @@ This module reproduces that stream with the standard library only:
 
 The permutation always consumes draws for the whole population, whatever ``k``
 is, so the picks of later rows depend on the population size of earlier ones.
+
+May import: the standard library and :mod:`workbench.core.package_data` (the generated tables);
+nothing else of the workbench.
 """
 
 from __future__ import annotations

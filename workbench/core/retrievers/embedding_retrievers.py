@@ -21,6 +21,9 @@ in an order its compiler picks, so two rows whose scores differ by less than flo
 precision (a few parts in 10^7) may be ordered differently there.  Exact ties (identical
 rows embed identically) are ordered exactly as faiss's heap and numpy's introsort order
 them.
+
+May import: the core's bottom layer, templates, replicas and the other retriever modules; not
+models, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

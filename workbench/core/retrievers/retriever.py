@@ -1,4 +1,8 @@
-"""Retrievers: which training rows become in-context examples, and how they are joined."""
+"""Retrievers: which training rows become in-context examples, and how they are joined.
+
+May import: the core's bottom layer, templates, replicas and the other retriever modules; not
+models, inferencers or render, and nothing outside the core.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,10 @@
 Both follow ais-bench-benchmark 3.1.20260630's code (not its docs, where they differ):
 the multi-turn template fills only ``{question}``/``{answer}`` from the row's lists;
 the multimodal one reads the row's ``content`` column, split on AISBench's tags.
+
+May import: the core's bottom layer (errors, provenance, render_notes ...) and the other
+template modules; nothing above (models, retrievers, inferencers, render) and nothing outside
+the core.
 """
 
 from __future__ import annotations

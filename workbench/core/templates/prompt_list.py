@@ -4,6 +4,10 @@ Items are strings, role dicts (``{"role": .., "prompt": ..}`` plus whatever keys
 the template wrote, e.g. ``fallback_role``) and section markers
 (``{"section": .., "pos": ..}``), exactly as OpenCompass builds them, so the
 JSON export can show them unchanged.
+
+May import: the core's bottom layer (errors, provenance, render_notes ...) and the other
+template modules; nothing above (models, retrievers, inferencers, render) and nothing outside
+the core.
 """
 
 from __future__ import annotations

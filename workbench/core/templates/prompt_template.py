@@ -3,6 +3,10 @@
 Behaviour follows OpenCompass 0.5.4 ``openicl/icl_prompt_template.py`` (AISBench's
 ``PromptTemplate`` is the same), quirks included; where the framework crashes on a
 form its docs call valid, we render what the docs describe and say so.
+
+May import: the core's bottom layer (errors, provenance, render_notes ...) and the other
+template modules; nothing above (models, retrievers, inferencers, render) and nothing outside
+the core.
 """
 
 from __future__ import annotations

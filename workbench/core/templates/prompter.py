@@ -3,6 +3,10 @@
 Mirrors ``BaseRetriever.generate_prompt_for_generate_task`` / ``generate_label_prompt``
 and ``get_labels``, including the refusals, and the documented forms the framework
 crashes on (ZeroRetriever with only an ice_template that has no ice_token).
+
+May import: the core's bottom layer (errors, provenance, render_notes ...) and the other
+template modules; nothing above (models, retrievers, inferencers, render) and nothing outside
+the core.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ the framework that treat its output specially (``BaseRetriever.generate_ice``'s 
   chat-template models fail on them.
 
 AISBench 3.1.20260630 has no RawPromptTemplate.
+
+May import: the core's bottom layer (errors, provenance, render_notes ...) and the other
+template modules; nothing above (models, retrievers, inferencers, render) and nothing outside
+the core.
 """
 
 from __future__ import annotations

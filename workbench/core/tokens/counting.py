@@ -4,6 +4,9 @@
 API models, only when its encoding file is already cached) are optional extras
 (``pip install prompt-workbench[tokens]``); without them every count is an estimate and says so.
 The loader reads the files and builds the counters (:mod:`workbench.loading.model_assets`).
+
+May import: the core's bottom layer and the other token modules (jinja2 in chat_sandbox alone);
+nothing above and nothing outside the core.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ Key order is each class's own, so the body reads as the server receives it.
 A class whose request is not reproduced, or a config with which the class sends nothing,
 gets ``wire: null`` and one warning per model (:func:`model_wire_warnings`), not one per
 dataset.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Every class copies ``generation_kwargs`` into each request and adds the output l
 endpoint is ``url`` (given a scheme and a trailing slash) or ``host_ip:host_port``, joined with
 the class's path.  Only the vLLM classes send ``api_key`` (as a Bearer header); the others take
 it and drop it.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

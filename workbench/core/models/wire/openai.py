@@ -6,6 +6,9 @@ its own order (:data:`SDK_ORDER`) and merges ``extra_body`` last.  All three: ro
 HUMAN/BOT/SYSTEM become user/assistant/system (a message of another role goes without one),
 ``max_tokens`` is lowered to ``max_seq_len - input tokens - 100`` (each message counted on its
 own), a model named like a reasoning model (o1, o3, o4, gpt-5) gets ``max_completion_tokens``.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

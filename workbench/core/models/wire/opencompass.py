@@ -2,6 +2,9 @@
 
 Each is a hand-written ``requests`` (or SDK) call with its own role mapping; what each one does
 that surprises is noted where it is reproduced.  None of them counts tokens.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Shared by the builders of every family (``openai``, ``opencompass``, ``aisbench``), so none
 of them imports another.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
 """
 
 from __future__ import annotations
