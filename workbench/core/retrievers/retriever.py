@@ -13,10 +13,8 @@ from typing import Any
 from ..errors import RenderError
 from ..provenance import GLUE, Origin, PStr, join
 from ..render_notes import OC_VERSION, Notes
-from ..replicas.numpy_random import random_retriever_picks
 from ..templates.prompt_list import FillPairs, PromptList, PromptType
 from ..templates.prompt_template import PromptTemplate
-from .bm25 import bm25_picks
 from .embedding_retrievers import EmbedderLookup, embedding_picks
 
 # Rank by sentence embeddings (core/retrievers/embedding_retrievers.py), with a local model the loader finds.
@@ -61,6 +59,9 @@ class Retriever:
                     )
             return [ids for _ in test]
         if name == "RandomRetriever":
+            # imported here only for start-up time: most renders never pick at random
+            from ..replicas.numpy_random import random_retriever_picks
+
             try:
                 return random_retriever_picks(
                     self.params.get("seed", 43), len(train), len(test), self.ice_num
@@ -68,6 +69,9 @@ class Retriever:
             except (ValueError, TypeError) as exc:
                 raise RenderError(f"RandomRetriever: {exc}") from None
         if name == "BM25Retriever":
+            # imported here only for start-up time: the tokenizer compiles its patterns on import
+            from .bm25 import bm25_picks
+
             try:
                 return bm25_picks(
                     [corpus_text(r, input_columns) for r in train],

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import RenderError
 from ..provenance import TEMPLATE, Origin, PStr
 from ..render_notes import Notes
-from .prompt_list import FillPairs, safe_format
+from .prompt_list import FillPairs, PromptList, safe_format
 
 ROLES = ("system", "user", "assistant")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
@@ -41,12 +41,8 @@ Messages = list  # a plain list (not a PromptList) of message dicts: how raw pro
 
 def is_raw_messages(prompt: Any) -> bool:
     """A prompt built by a RawPromptTemplate (a plain list, never a str or PromptList)."""
-    if type(prompt) is list:  # the usual answers first, without the import below
+    if type(prompt) is list:  # the usual answer first
         return True
-    if not isinstance(prompt, list):
-        return False
-    from .prompt_list import PromptList
-
     return isinstance(prompt, list) and not isinstance(prompt, PromptList)
 
 
