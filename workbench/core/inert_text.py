@@ -27,7 +27,8 @@ UNSAFE_CLASS = (
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
     "\ud800-\udfff"
 )
-_UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
+#: The compiled class, for callers that search or split by it (views/safe.py, the snapshot format).
+UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
 _TRAILING_SPACES = re.compile(r" +(?=\n|$)")
 
 
@@ -49,7 +50,7 @@ def escape_char(char: str) -> str:
 
 def visible(text: str, whitespace: bool = False) -> str:
     """``text`` safe to print; with ``whitespace``, newlines as ↵, tabs as →, trailing spaces as ·."""
-    out = _UNSAFE.sub(lambda m: escape_char(m.group()), text)
+    out = UNSAFE.sub(lambda m: escape_char(m.group()), text)
     if whitespace:
         out = _TRAILING_SPACES.sub(lambda m: "·" * len(m.group()), out)
         out = out.replace("\t", "→").replace("\n", "↵\n")
@@ -58,4 +59,4 @@ def visible(text: str, whitespace: bool = False) -> str:
 
 def has_unsafe(text: str) -> bool:
     """Whether ``text`` holds anything :func:`visible` would replace."""
-    return bool(_UNSAFE.search(text))
+    return bool(UNSAFE.search(text))
