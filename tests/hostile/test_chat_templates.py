@@ -19,7 +19,7 @@ import jinja2.sandbox
 import pytest
 
 from workbench.core.tokens import chat_template as ct
-from workbench.core.tokens import sandbox_bounds as chat_bounds
+from workbench.core.tokens import sandbox_bounds
 from workbench.core.tokens.chat_sandbox import render_chat_template
 
 BIG = "{% set s = 'a' * 100000 %}"
@@ -189,5 +189,5 @@ def test_counting_changes_no_output(source):
 
 
 def test_the_bounds_are_the_documented_ones():
-    assert (chat_bounds.MAX_TEMPLATE_SIZE, chat_bounds.MAX_STEPS, chat_bounds.MAX_SCANNED, chat_bounds.MAX_MADE) \
+    assert (sandbox_bounds.MAX_TEMPLATE_SIZE, sandbox_bounds.MAX_STEPS, sandbox_bounds.MAX_SCANNED, sandbox_bounds.MAX_MADE) \
         == (16 * 1024**2, 500_000, 256 * 1024**2, 512 * 1024**2)

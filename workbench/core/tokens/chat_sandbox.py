@@ -95,7 +95,7 @@ class _TemplateNamespace(jinja2.utils.Namespace):
 
 # -- bounds -------------------------------------------------------------------------------
 # Every unit of work a template asks for passes through one of the hooks below and is charged
-# to the render's budget (see chat_bounds): lookups (getattr/getitem), calls, filters, tests,
+# to the render's budget (see sandbox_bounds): lookups (getattr/getitem), calls, filters, tests,
 # operators, comparisons, loop steps (the code generator wraps every loop's iterable), output
 # (finalize), ``~`` (the code generator's Concat) and the joins of macro and block output
 # (environment.concat).
