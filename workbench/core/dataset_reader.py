@@ -115,7 +115,7 @@ def _typed_column(rows: Sequence[Any], column: str) -> Any:
 _SLICE = re.compile(r"^\s*\[\s*(-?\d+)?\s*:\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*)?\]\s*$")
 
 
-def select_range(rows: list[Row], positions: list[int], size: Any, name: str):
+def select_range(rows: list[Row], positions: list[int], size: Any, name: str) -> tuple[list[Row], list[int]]:
     """``load_partial_dataset``: an int/float picks a seeded random subset, a str slices."""
     total = len(rows)
     index = list(range(total))

@@ -34,7 +34,7 @@ from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
-from .templates.prompt_list import FillPairs, iter_texts
+from .templates.prompt_list import FillPairs, PromptType, iter_texts
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
@@ -291,7 +291,7 @@ class PairRenderer:
         # the examples depend only on which rows they are: built once per set, for both engines
         # (a provenance engine building them per sample also kept every sample's prepared
         # template alive in the templates' caches: hundreds of MB over a suite's text export)
-        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign]
+        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign,assignment]
         self._engines[provenance] = engine
         return engine
 
@@ -319,11 +319,11 @@ class PairRenderer:
                 self.sample(i)
         return self.tally.messages(len(self))
 
-    def _cached_ice(self, engine: Engine, provenance: bool):
+    def _cached_ice(self, engine: Engine, provenance: bool) -> Callable[[Sequence[int]], PromptType]:
         original = Engine.ice.__get__(engine)
         cache = self._traced_ice_cache if provenance else self._ice_cache
 
-        def ice(idx_list: Sequence[int]):
+        def ice(idx_list: Sequence[int]) -> PromptType:
             key = tuple(idx_list)
             if key not in cache:
                 if len(cache) > 4096:

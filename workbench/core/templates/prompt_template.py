@@ -11,7 +11,7 @@ the core.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from ..errors import RenderError
@@ -214,7 +214,7 @@ class PromptTemplate:
             tp = tp.replace(self.ice_token, "")
         return _fill(tp, pairs)
 
-    def _prepared(self, key: tuple, ice: PromptType, build) -> PromptType:
+    def _prepared(self, key: tuple, ice: PromptType, build: Callable[[], PromptType]) -> PromptType:
         """A template with its examples inserted, before the test row fills it.
 
         Everything up to the fill depends only on the examples (and label), so it is built

@@ -15,10 +15,10 @@ import hashlib
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import RenderError
 from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, Span
@@ -169,7 +169,7 @@ class WordCount:
     exact = False
     method = "OpenCompass BaseAPIModel.get_token_len (English words + Chinese characters)"
 
-    def _matches(self, text: str):
+    def _matches(self, text: str) -> Iterator[re.Match[str]]:
         return re.finditer(r"[A-Za-z0-9]+|[\u4e00-\u9FFF]+", text)
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
@@ -216,7 +216,7 @@ class HFTokenizer:
         self.digest = hashlib.sha256(json_text.encode("utf-8", "surrogatepass")).hexdigest()
         self._cache: dict[tuple[str, bool], object] = {}
 
-    def _encode(self, text: str, add_special_tokens: bool):
+    def _encode(self, text: str, add_special_tokens: bool) -> Any:
         key = (text, add_special_tokens)
         enc = self._cache.get(key)
         if enc is None:
