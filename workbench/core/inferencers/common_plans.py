@@ -25,7 +25,7 @@ from .truncation import fit_examples
 
 
 class GenPlan(Plan):
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         template = engine.prompter.main  # type: ignore[union-attr]
         replace = self.cfg.get("gen_field_replace_token", "") or ""
         if isinstance(template, MMPromptTemplate):
@@ -89,7 +89,7 @@ def multiround_requests(engine: Engine, index: int, chat: list, notes: Notes) ->
 
 
 class CLPPlan(Plan):
-    def check(self, engine):
+    def check(self, engine: Engine) -> None:
         model = engine.model
         is_api = model.info.is_api if model.info is not None else model.kind == API
         if is_api:
@@ -105,7 +105,7 @@ class CLPPlan(Plan):
                 hint="CLPInferencer needs a local model class with get_logits, e.g. HuggingFaceCausalLM",
             )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         def build(idx: Sequence[int]) -> PromptType:
             return engine.prompter.for_gen(engine.test_pairs(index), engine.ice(idx),  # type: ignore[union-attr]
                                            engine.output_column, "")
@@ -131,7 +131,7 @@ class CLPPlan(Plan):
 class LabelPlan(Plan):
     """PPL and LL: one request per label."""
 
-    def check(self, engine):
+    def check(self, engine: Engine) -> None:
         refusal = engine.model.ppl_refusal()
         if engine.model.info is None and engine.model.kind in (API, CHAT):
             refusal = f"{engine.model.kind} models cannot do PPL"
@@ -154,7 +154,7 @@ class LabelPlan(Plan):
                 f"the template's keys {list(main.raw)} as the labels, so every request is alike"
             )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         out = []
         # OpenCompass writes the shortened example list back into ice_idx_list[idx], so each
         # label starts from what the labels before it kept.
@@ -217,7 +217,7 @@ def _turn_requests(engine: Engine, index: int, head: list, body: list, tail: lis
 class MultiTurnPlan(Plan):
     """AISBench MultiTurnGenInferencer."""
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         template = engine.prompter.main  # type: ignore[union-attr]
         row = engine.test_row(index)
         if isinstance(template, MultiTurnPromptTemplate):
@@ -245,7 +245,7 @@ class MultiTurnPlan(Plan):
 class ChatPlan(Plan):
     """OpenCompass ChatInferencer: rows become OpenAI-style chats, parsed its own way."""
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         chat = self._chat(engine, engine.test_row(index))
         mode = self.cfg.get("infer_mode", "last")
         return _turn_requests(engine, index, [], chat, [], mode, "assistant", "role", "content",

@@ -21,7 +21,7 @@ nothing outside the core.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import RenderError, UnsupportedError
@@ -30,7 +30,7 @@ from ..provenance import TEMPLATE, Origin, PStr
 from ..render_notes import Notes
 from ..result import Request
 from ..spec import type_name
-from ..templates.prompt_list import FillPairs
+from ..templates.prompt_list import FillPairs, PromptType
 from .common_plans import ChatPlan, GenPlan
 from .plan import Engine, Plan
 from .truncation import fit_examples
@@ -61,7 +61,7 @@ class SCPlan(_GenLike):
             self.notes.warn(f"{self.name}: each row is sent {self.size} times (sc_size), the same "
                             "prompt every time; the answers are voted on afterwards")
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         (one,) = super().requests(engine, index, ice_idx)
         return [dataclasses.replace(one, extra=(*one.extra, ("draw", k))) for k in range(self.size)]
 
@@ -81,7 +81,7 @@ class ToTPlan(_GenLike):
             f"method_evaluate={self.cfg.get('method_evaluate', 'value')!r})"
         )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         out = []
         for r in super().requests(engine, index, ice_idx):
             # what OpenCompass records: the model's parse_template output, before a chat-template
@@ -125,7 +125,7 @@ class AttackPlan(Plan):
             "prompts promptbench tries next depend on the model's scores"
         )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         key = str(self.cfg["adv_key"])
         replace = self.cfg.get("gen_field_replace_token", "") or ""
         out = []
@@ -135,7 +135,8 @@ class AttackPlan(Plan):
             row = {**engine.test_row(index), key: adv}
             pairs = _with(engine.test_pairs(index), "{" + key + "}", value)
 
-            def build(idx, pairs=pairs, row=row):
+            def build(idx: Sequence[int], pairs: FillPairs = pairs,
+                      row: Mapping[str, Any] = row) -> PromptType:
                 return engine.prompter.for_gen(pairs, engine.ice(idx), engine.output_column,  # type: ignore[union-attr]
                                                replace, row=row, origin=engine.row_origin())
 
@@ -172,7 +173,7 @@ class AgentPlan(ChatPlan):
             "tool calls in between"
         )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         chat = self._chat(engine, engine.test_row(index))
         mode = self.cfg.get("infer_mode", "last")
         if mode not in ("every", "every_with_gt", "last"):
@@ -229,7 +230,7 @@ class BFCLPlan(Plan):
             hint="the dataset's template still shows in the tree",
         )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         return []
 
 

@@ -12,14 +12,14 @@ nothing outside the core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import RenderError
 from ..models.model_classes import lookup_model_class
 from ..models.model_input import API, CHAT, ModelAdapter
 from ..result import Request
-from ..templates.prompt_list import PromptList
+from ..templates.prompt_list import PromptList, PromptType
 from ..templates.raw_prompt_template import RawPromptTemplate
 from .plan import Engine, Plan
 from .truncation import fit_examples
@@ -91,14 +91,14 @@ class _ScoringPlan(Plan):
                               f"({self.method})")
 
     def prompt(self, engine: Engine, index: int, ice_idx: Any) -> Any:
-        def build(idx):
+        def build(idx: Sequence[int]) -> PromptType:
             return engine.gen_prompt(index, idx, "")
 
         if engine.prompter.raw:  # type: ignore[union-attr]
             return build(ice_idx), None
         return fit_examples(engine.limiter, ice_idx, build, "gen")
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         prompt, cut = self.prompt(engine, index, ice_idx)
         return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "ppl"),
                         extra=self.extra(engine, index), truncation=cut)]
@@ -126,7 +126,7 @@ class InferencePPLOnlyPlan(_ScoringPlan):
 
     method = "get_ppl_tokenwise"
 
-    def extra(self, engine, index):
+    def extra(self, engine: Engine, index: int) -> tuple:
         row = engine.test_row(index)
         if "label" not in row:
             raise RenderError(
@@ -136,7 +136,7 @@ class InferencePPLOnlyPlan(_ScoringPlan):
             )
         return (("label_spans", row["label"]),)
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         out = super().requests(engine, index, ice_idx)
         if engine.model.kind != CHAT:
             return out
@@ -184,7 +184,7 @@ class SWCELossPlan(Plan):
             "one row's text as it is tokenized (no meta template, no chat template)"
         )
 
-    def requests(self, engine, index, ice_idx):
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         if isinstance(engine.prompt_template, RawPromptTemplate):
             raise RenderError(
                 "SWCELossInferencer hands the prompt to tokenizer.encode unparsed, and "
