@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, SupportsIndex
 
 # Origin kinds.
 TEMPLATE = "template"  # a literal written in the dataset's prompt/ice template
@@ -93,7 +94,8 @@ class PStr(str):
 
     spans: tuple[Span, ...]
 
-    def __new__(cls, text: str = "", origin: Origin | None = None, *, spans=None) -> PStr:
+    def __new__(cls, text: str = "", origin: Origin | None = None, *,
+                spans: tuple[Span, ...] | None = None) -> PStr:
         self = super().__new__(cls, text)
         if spans is not None:
             self.spans = spans
@@ -106,30 +108,30 @@ class PStr(str):
         return cls(text, spans=_merge(runs))
 
     # -- operations the framework code paths use -------------------------------
-    def __add__(self, other):  # type: ignore[override]
+    def __add__(self, other: object) -> Any:  # type: ignore[override]
         if not isinstance(other, str):
             return NotImplemented
         return PStr.from_runs(str.__add__(self, other), (*self.spans, *_glue_runs(other)))
 
-    def __radd__(self, other):
+    def __radd__(self, other: object) -> Any:
         if not isinstance(other, str):
             return NotImplemented
         return PStr.from_runs(str.__add__(other, self), (*_glue_runs(other), *self.spans))
 
-    def __getitem__(self, key):  # type: ignore[override]
+    def __getitem__(self, key: SupportsIndex | slice) -> str:  # type: ignore[override]
         text = str.__getitem__(self, key)
         if isinstance(key, slice) and key.step in (None, 1):
             start, stop, _ = key.indices(len(self))
             return PStr.from_runs(text, _slice_runs(self.spans, start, max(start, stop)))
         return text
 
-    def replace(self, old, new, count=-1):  # type: ignore[override]
+    def replace(self, old: str, new: str, count: int = -1) -> str:  # type: ignore[override]
         return replace(self, old, new, count)
 
-    def split(self, sep=None, maxsplit=-1):  # type: ignore[override]
+    def split(self, sep: str | None = None, maxsplit: SupportsIndex = -1) -> list[str]:  # type: ignore[override]
         if sep is None or maxsplit != -1:
             return str.split(self, sep, maxsplit)
-        parts = []
+        parts: list[str] = []
         pos = 0
         text = str(self)
         while True:
@@ -140,12 +142,12 @@ class PStr(str):
             parts.append(self[pos:found])
             pos = found + len(sep)
 
-    def strip(self, chars=None):  # type: ignore[override]
+    def strip(self, chars: str | None = None) -> str:  # type: ignore[override]
         stripped_left = len(self) - len(str.lstrip(self, chars))
         stripped = str.strip(self, chars)
         return self[stripped_left : stripped_left + len(stripped)]
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (PStr, (str(self),), {"spans": self.spans})
 
 

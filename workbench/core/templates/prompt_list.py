@@ -158,21 +158,21 @@ class PromptList(list):
                 out.append(item)
         return out
 
-    def __add__(self, other):  # type: ignore[override]
+    def __add__(self, other: Any) -> PromptList:  # type: ignore[override]
         if not other:
             return PromptList(self)
         if isinstance(other, str):
             return PromptList([*self, other])
         return PromptList([*self, *other])
 
-    def __radd__(self, other):
+    def __radd__(self, other: Any) -> PromptList:
         if not other:
             return PromptList(self)
         if isinstance(other, str):
             return PromptList([other, *self])
         return PromptList([*other, *self])
 
-    def __iadd__(self, other):  # type: ignore[override]
+    def __iadd__(self, other: Any) -> PromptList:  # type: ignore[override]
         if not other:
             return self
         if isinstance(other, str):
@@ -181,7 +181,7 @@ class PromptList(list):
             self.extend(other)
         return self
 
-    def __getitem__(self, key):  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
         got = list.__getitem__(self, key)
         return PromptList(got) if isinstance(key, slice) else got
 
