@@ -457,7 +457,7 @@ def render_chat_template(
     messages: Iterable[Mapping[str, Any]],
     *,
     add_generation_prompt: bool = True,
-    special_tokens: Mapping[str, str] | None = None,
+    special_tokens: Mapping[str, str | None] | None = None,
     kwargs: Mapping[str, Any] | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> str:
