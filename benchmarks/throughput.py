@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.export.json_export import write_render_json
 

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from workbench.core.prompt_list import to_json
-from workbench.core.render import PairRenderer, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer
 from workbench.core.spec import DatasetSpec, ModelSpec
+from workbench.core.templates.prompt_list import to_json
 
 
 def make_pair(dataset_cfg: dict, rows: Any, model_cfg: dict | None = None,

@@ -53,7 +53,7 @@ def quiet() -> Iterator[None]:
 def builtin_chat_template(name: str) -> str:
     """The source of one of the workbench's built-in chat templates (``chatml``, ``llama3``...),
     read from the checkout (the framework venv does not have the workbench installed)."""
-    path = REPO / "workbench" / "core" / "builtin_chat_templates" / f"{name}.jinja"
+    path = REPO / "workbench" / "core" / "tokens" / "builtin_chat_templates" / f"{name}.jinja"
     return path.read_text(encoding="utf-8")
 
 

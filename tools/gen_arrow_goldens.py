@@ -1,4 +1,4 @@
-"""Dev-only: how the real ``datasets`` types rows, for ``workbench/core/arrow_rows.py``.
+"""Dev-only: how the real ``datasets`` types rows, for ``workbench/core/replicas/arrow_rows.py``.
 
 For each case (a list of rows, in ``CASES`` below), records what
 ``Dataset.from_list(rows).to_list()`` returns and what ``load_dataset('json')`` returns for

@@ -3,7 +3,7 @@
 Runs the REAL ``TopkRetriever``, ``VotekRetriever`` and ``DPPRetriever`` of OpenCompass
 0.5.4 (with faiss, sentence-transformers and scikit-learn) on a few small data sets and
 writes ``tests/core/data/embedding_goldens.json``, which tests/core/test_embedding_retrievers.py
-compares ``workbench.core.embedding_retrievers`` against.  The goldens hold the texts
+compares ``workbench.core.retrievers.embedding_retrievers`` against.  The goldens hold the texts
 OpenCompass embedded, batch by batch, and the float32 vectors the model gave back, so the
 tests can replay them without any of these libraries; with the ``embeddings`` extra and
 the same model folder installed, they also encode for real.

@@ -2,7 +2,8 @@
 
 Runs the real libraries OpenCompass 0.5.4 calls (numpy 1.x, nltk, rank_bm25
 0.2.2) and writes the goldens that tests/core/test_np_random.py and
-tests/core/test_bm25.py compare workbench.core.np_random / workbench.core.bm25
+tests/core/test_bm25.py compare workbench.core.replicas (numpy_random, nltk_tokenize, rank_bm25,
+numpy_argsort) / workbench.core.retrievers.bm25
 against.  The tests themselves never import numpy, nltk or rank_bm25.
 
 Set-up (a scratch venv, never a project dependency)::
@@ -20,7 +21,7 @@ bm25_nltk39_goldens.json, the goldens of workbench's ``flavor="3.9"`` tokenizer.
 
 numpy must be 1.x (OpenCompass 0.5.4 pins numpy<2) on a CPU without AVX-512:
 there np.argsort's default kind is numpy's portable introsort, whose order of
-tied scores workbench.core.bm25 reproduces.  numpy 1.25+ on AVX-512 CPUs and
+tied scores workbench.core.replicas.numpy_argsort reproduces.  numpy 1.25+ on AVX-512 CPUs and
 numpy 2.x on AVX2 CPUs sort with x86-simd-sort instead, which orders ties
 differently, so the script refuses to run there.
 """
@@ -357,11 +358,11 @@ def _median_of_three_killer(n: int) -> list[float]:
 
     Values are fixed lazily as the sort compares them, so that the quicksort
     keeps choosing bad pivots and numpy falls back to heapsort. The comparison
-    sequence comes from workbench.core.bm25's replica of numpy's argsort; the
+    sequence comes from workbench.core.replicas.numpy_argsort, the replica of numpy's argsort; the
     golden order itself is numpy's.
     """
     sys.path.insert(0, str(ROOT))
-    from workbench.core import bm25
+    from workbench.core.replicas import numpy_argsort
 
     gas = float(n)
     val = [gas] * n
@@ -388,7 +389,7 @@ def _median_of_three_killer(n: int) -> list[float]:
             return val[x] < val[y]
 
     keys = [Key(i) for i in range(n)]
-    bm25._introsort(keys, list(range(n)), 0, n - 1)
+    numpy_argsort._introsort(keys, list(range(n)), 0, n - 1)
     return val
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from workbench.core.abbr import (
     dataset_abbr_from_cfg,
+    lexical_realpath,
     merged_dataset_abbr,
     model_abbr_for_summarizer,
     model_abbr_from_cfg,
@@ -66,19 +67,19 @@ def test_dataset_abbr_failures_like_the_framework():
     ],
 )
 def test_realpath_tail_lexical(path, tail):
-    assert realpath_tail(path, cwd="/home/u/run") == tail
+    assert realpath_tail(path, lexical_realpath("/home/u/run")) == tail
 
 
-def test_realpath_tail_uses_real_realpath_without_cwd(tmp_path, monkeypatch):
+def test_realpath_tail_with_the_real_realpath(tmp_path, monkeypatch):
     target = tmp_path / "store" / "org" / "model-v2"
     target.mkdir(parents=True)
     link = tmp_path / "links" / "latest"
     link.parent.mkdir()
     os.symlink(target, link)
-    assert realpath_tail(str(link) + "/") == ["org", "model-v2"]
+    assert realpath_tail(str(link) + "/", os.path.realpath) == ["org", "model-v2"]
     monkeypatch.chdir(tmp_path / "store")
-    assert realpath_tail("org/model-v2") == ["org", "model-v2"]
-    assert realpath_tail("org") == ["store", "org"]
+    assert realpath_tail("org/model-v2", os.path.realpath) == ["org", "model-v2"]
+    assert realpath_tail("org", os.path.realpath) == ["store", "org"]
 
 
 # --- model abbr ------------------------------------------------------------------------------
@@ -114,38 +115,38 @@ def test_realpath_tail_uses_real_realpath_without_cwd(tmp_path, monkeypatch):
     ],
 )
 def test_model_abbr(cfg, expected, framework):
-    assert model_abbr_from_cfg(cfg, framework=framework, cwd="/home/u/run") == expected
+    assert model_abbr_from_cfg(cfg, framework=framework, realpath=lexical_realpath("/home/u/run")) == expected
 
 
 def test_model_abbr_list_joins_with_underscore():
     cfgs = [{"abbr": "a"}, {"type": "T", "path": "/x/y/z/"}]
-    assert model_abbr_from_cfg(cfgs, cwd="/") == "a_T_y_z"
-    assert model_abbr_from_cfg(tuple(cfgs), framework="ais_bench", cwd="/") == "a_T_y_z"
+    assert model_abbr_from_cfg(cfgs, realpath=lexical_realpath("/")) == "a_T_y_z"
+    assert model_abbr_from_cfg(tuple(cfgs), framework="ais_bench", realpath=lexical_realpath("/")) == "a_T_y_z"
 
 
 def test_model_abbr_without_path_differs_between_frameworks():
     cfg = {"type": "ais_bench.benchmark.models.VLLMCustomAPIChat", "model": "qwen"}
     with pytest.raises(KeyError):
-        model_abbr_from_cfg(cfg, framework="opencompass", cwd="/")
+        model_abbr_from_cfg(cfg, framework="opencompass", realpath=lexical_realpath("/"))
     assert (
-        model_abbr_from_cfg(cfg, framework="ais_bench", cwd="/")
+        model_abbr_from_cfg(cfg, framework="ais_bench", realpath=lexical_realpath("/"))
         == "ais_bench.benchmark.models.VLLMCustomAPIChat"
     )
 
 
 def test_model_abbr_errors():
     with pytest.raises(KeyError):
-        model_abbr_from_cfg({"path": "/a/b"}, cwd="/")
+        model_abbr_from_cfg({"path": "/a/b"}, realpath=lexical_realpath("/"))
     with pytest.raises(TypeError):
-        model_abbr_from_cfg({"type": object, "path": "/a/b"}, cwd="/")
+        model_abbr_from_cfg({"type": object, "path": "/a/b"}, realpath=lexical_realpath("/"))
     with pytest.raises(ValueError):
-        model_abbr_from_cfg({"abbr": "x"}, framework="lmdeploy")  # type: ignore[arg-type]
+        model_abbr_from_cfg({"abbr": "x"}, framework="lmdeploy", realpath=lexical_realpath("/"))  # type: ignore[arg-type]
 
 
 def test_summarizer_abbr_prefers_truthy_summarizer_abbr():
     cfg = {"abbr": "m", "summarizer_abbr": "Model M"}
-    assert model_abbr_for_summarizer(cfg) == "Model M"
-    assert model_abbr_for_summarizer({"abbr": "m", "summarizer_abbr": ""}) == "m"
+    assert model_abbr_for_summarizer(cfg, realpath=os.path.realpath) == "Model M"
+    assert model_abbr_for_summarizer({"abbr": "m", "summarizer_abbr": ""}, realpath=os.path.realpath) == "m"
 
 
 def test_ais_merged_dataset_abbr():

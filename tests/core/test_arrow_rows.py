@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from workbench.core.arrow_rows import ArrowTypeError, dataset_rows
 from workbench.core.dataset_reader import normalize_rows
+from workbench.core.replicas.arrow_rows import ArrowTypeError, dataset_rows
 
 GOLDENS = json.loads((Path(__file__).parent / "data" / "arrow_goldens.json").read_text(encoding="utf-8"))
 CASES = GOLDENS["cases"]

@@ -1,4 +1,4 @@
-"""workbench.core.bm25 against nltk / rank_bm25 / numpy 1.x goldens.
+"""workbench.core.retrievers.bm25 against nltk / rank_bm25 / numpy 1.x goldens.
 
 The goldens come from tools/gen_retriever_goldens.py; this file never imports
 numpy, nltk or rank_bm25.
@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.bm25 import (
-    NLTK_FLAVORS,
-    BM25Okapi,
-    bm25_picks,
-    input_field_text,
-    numpy_argsort,
-    numpy_argsort_top,
-    sent_tokenize,
-    word_tokenize,
-)
+from workbench.core.replicas.nltk_tokenize import NLTK_FLAVORS, sent_tokenize, word_tokenize
+from workbench.core.replicas.numpy_argsort import numpy_argsort, numpy_argsort_top
+from workbench.core.replicas.rank_bm25 import BM25Okapi
+from workbench.core.retrievers.bm25 import bm25_picks, input_field_text
 
 DATA = Path(__file__).parent / "data"
 GOLDENS = json.loads((DATA / "bm25_goldens.json").read_text(encoding="utf-8"))
@@ -134,7 +128,7 @@ def test_goldens_were_made_with_the_mirrored_nltk_lines() -> None:
 
 def test_a_dataset_is_indexed_once_for_all_its_models() -> None:
     from tests.conftest import make_pair
-    from workbench.core import bm25
+    from workbench.core.retrievers import bm25
 
     train = [{"q": f"apples and pears number {i}", "a": str(i)} for i in range(6)]
     test = [{"q": "pears please", "a": "x"}, {"q": "apples", "a": "y"}]

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import chat_template as ct
-from workbench.core.tokens import tokenizers_available
+from workbench.core.tokens import chat_template as ct
+from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.counting import tokenizers_available
 from workbench.loading.model_assets import read_model_folder
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
@@ -49,10 +50,8 @@ def _folder(tmp_path: Path, name: str, tokens: dict) -> Path:
     return folder
 
 
-@pytest.fixture(autouse=True)
-def fixed_clock(monkeypatch):
-    fixed = datetime.fromisoformat(GOLDENS["fixed_now"])
-    monkeypatch.setattr(ct, "clock", lambda: fixed)
+#: The date the goldens were made at (transformers' strftime_now read a clock fixed to it).
+FIXED_NOW = datetime.fromisoformat(GOLDENS["fixed_now"])
 
 
 def test_every_template_file_has_goldens():
@@ -66,9 +65,9 @@ def test_matches_transformers(case, tmp_path):
     template = folder.chat_template()
     assert template is not None
     messages = GOLDENS["messages"][case["messages"]]
-    render = lambda: ct.render_chat_template(  # noqa: E731
+    render = lambda: render_chat_template(  # noqa: E731
         template, messages, add_generation_prompt=case["add_generation_prompt"],
-        special_tokens=folder.special_tokens.named, kwargs=case.get("kwargs"))
+        special_tokens=folder.special_tokens.named, kwargs=case.get("kwargs"), clock=lambda: FIXED_NOW)
     if "error" in case:
         with pytest.raises(ct.ChatTemplateError) as info:
             render()
@@ -86,7 +85,7 @@ def test_matches_transformers(case, tmp_path):
 def test_raise_exception_points_at_the_template_line():
     template = ct.ChatTemplate(GOLDENS["probes"]["probe:raise-line"], origin="probe.jinja")
     with pytest.raises(ct.ChatTemplateError) as info:
-        ct.render_chat_template(template, [{"role": "system", "content": "x"}])
+        render_chat_template(template, [{"role": "system", "content": "x"}])
     assert info.value.template_line == 3
     assert info.value.message == "probe.jinja, line 3: no system, please"
 
@@ -95,14 +94,14 @@ def test_syntax_error_points_at_the_line():
     template = ct.ChatTemplate("{% for m in messages %}\n{{ m.content }\n{% endfor %}", origin="bad.jinja",
                                file="/x/bad.jinja")
     with pytest.raises(ct.ChatTemplateError) as info:
-        ct.render_chat_template(template, [{"role": "user", "content": "x"}])
+        render_chat_template(template, [{"role": "user", "content": "x"}])
     assert info.value.template_line == 2 and info.value.line == 2 and info.value.file == "/x/bad.jinja"
 
 
 def test_undefined_variable_points_at_the_line():
     template = ct.ChatTemplate("{{ messages[0].content }}\n{{ nope.attr }}", origin="t")
     with pytest.raises(ct.ChatTemplateError) as info:
-        ct.render_chat_template(template, [{"role": "user", "content": "x"}])
+        render_chat_template(template, [{"role": "user", "content": "x"}])
     assert info.value.template_line == 2 and "'nope' is undefined" in info.value.message
 
 
@@ -114,4 +113,13 @@ def test_builtins_are_selectable_by_name():
 
 def test_empty_conversation_is_refused():
     with pytest.raises(ct.ChatTemplateError, match="empty conversation"):
-        ct.render_chat_template(ct.builtin_template("chatml"), [])
+        render_chat_template(ct.builtin_template("chatml"), [])
+
+
+def test_strftime_now_reads_the_clock_the_caller_passes():
+    template = ct.ChatTemplate(source="{{ strftime_now('%d %b %Y') }}", origin="probe")
+    messages = [{"role": "user", "content": "x"}]
+    assert render_chat_template(template, messages, clock=lambda: FIXED_NOW) == FIXED_NOW.strftime("%d %b %Y")
+    with pytest.raises(ct.ChatTemplateError) as info:
+        render_chat_template(template, messages)  # the core reads no clock of its own
+    assert "given no clock" in info.value.message and info.value.template_line == 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.core.spec import DatasetSpec
 
 from ..conftest import make_pair

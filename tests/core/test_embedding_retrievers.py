@@ -17,12 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import embedding_retrievers as er
-from workbench.core.embedding_retrievers import Embedder, EmbeddingRequest, embedding_picks, faiss_search
 from workbench.core.errors import RenderError
-from workbench.core.notes import Notes
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
-from workbench.core.retrievers import build_retriever
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer, RenderOptions
+from workbench.core.render_notes import Notes
+from workbench.core.retrievers import embedding_retrievers as er
+from workbench.core.retrievers.embedding_retrievers import (
+    Embedder,
+    EmbeddingRequest,
+    embedding_picks,
+    faiss_search,
+)
+from workbench.core.retrievers.retriever import build_retriever
 from workbench.core.spec import DatasetSpec, type_name
 
 GOLDENS = json.loads((Path(__file__).parent / "data" / "embedding_goldens.json").read_text(encoding="utf-8"))

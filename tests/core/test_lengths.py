@@ -25,7 +25,7 @@ from workbench.core.lengths import (
     tally_for,
 )
 from workbench.core.result import Request, Sample
-from workbench.core.tokens import TokenCount, estimate_whole
+from workbench.core.tokens.counting import TokenCount, estimate_whole
 
 from .test_truncation import GOLDENS, needs_tokenizers, pair_for, write_model_folder
 

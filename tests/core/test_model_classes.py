@@ -9,19 +9,21 @@ from collections import Counter
 
 import pytest
 
-from workbench.core.model_classes import (
+from workbench.core.models.model_class_info import (
     AIS_CHAT_DEFAULT_META_TEMPLATE,
-    ALL_MODEL_CLASSES,
-    MODEL_CLASSES,
     OC_CHAT_DEFAULT_META_TEMPLATE,
-    OUT_OF_SCOPE_CLASSES,
     AmbiguousModelClassError,
     ModelClassInfo,
+    thaw,
+)
+from workbench.core.models.model_classes import (
+    ALL_MODEL_CLASSES,
+    MODEL_CLASSES,
+    OUT_OF_SCOPE_CLASSES,
     frameworks_defining,
     iter_model_classes,
     lookup_model_class,
     ppl_refusal,
-    thaw,
 )
 
 OC = "opencompass"

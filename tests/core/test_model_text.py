@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.model_text import OVERRIDE_KEY
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.models.model_text import OVERRIDE_KEY
+from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
-from workbench.core.tokens import SECTIONS, tokenizers_available
+from workbench.core.tokens.counting import SECTIONS, tokenizers_available
 from workbench.loading.model_assets import (
     attach_assets,
     read_model_folder,

@@ -1,4 +1,4 @@
-"""workbench.core.np_random against numpy 1.x goldens (tools/gen_retriever_goldens.py)."""
+"""workbench.core.replicas.numpy_random against numpy 1.x goldens (tools/gen_retriever_goldens.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.np_random import LegacyRandomState, random_retriever_picks
+from workbench.core.replicas.numpy_random import LegacyRandomState, random_retriever_picks
 
 GOLDENS = json.loads(
     (Path(__file__).parent / "data" / "random_retriever_goldens.json").read_text(encoding="utf-8")

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.prompt_list import to_json
 from workbench.core.render import PairRenderer
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
+from workbench.core.templates.prompt_list import to_json
 
 # Deterministic by construction: a fixed seed per test, no example database on disk.
 PROPERTY = settings(

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from workbench.core.errors import RenderError
-from workbench.core.raw_prompt_template import RawPromptTemplate, parse_for_api
+from workbench.core.provenance import ROW, spans_of
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.core.text import ROW, spans_of
+from workbench.core.templates.raw_prompt_template import RawPromptTemplate, parse_for_api
 from workbench.loading.placeholder_rows import placeholder_rows
 
 RAW = "opencompass.openicl.icl_raw_prompt_template.RawPromptTemplate"

@@ -18,9 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import chat_template as ct
-from workbench.core.render import PairRenderer, RenderOptions, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
+from workbench.core.tokens import chat_template as ct
+from workbench.core.tokens.chat_sandbox import render_chat_template
 from workbench.loading.model_assets import with_chat_template
 from workbench.loading.workspace import Loader
 
@@ -28,7 +30,7 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 
 
 def render(source: str, messages=MESSAGES) -> str:
-    return ct.render_chat_template(ct.ChatTemplate(source=source, origin="probe"), messages)
+    return render_chat_template(ct.ChatTemplate(source=source, origin="probe"), messages)
 
 
 def refusal(source: str) -> str:
@@ -127,13 +129,14 @@ _CHILD = textwrap.dedent("""
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
     soft = 2 * 1024**3 if hard == resource.RLIM_INFINITY else min(2 * 1024**3, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    from workbench.core import chat_template as ct
+    from workbench.core.tokens import chat_template as ct
+    from workbench.core.tokens.chat_sandbox import render_chat_template
     out = []
     for source in json.load(sys.stdin):
         started = time.perf_counter()
         try:
-            ct.render_chat_template(ct.ChatTemplate(source=source, origin="probe"),
-                                    [{"role": "user", "content": "hi"}])
+            render_chat_template(ct.ChatTemplate(source=source, origin="probe"),
+                                 [{"role": "user", "content": "hi"}])
             message = None
         except ct.ChatTemplateError as exc:
             message = exc.template_message

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import make_pair, no_markers
-from workbench.core.inferencers import placeholder
+from workbench.core.inferencers.plan import placeholder
 
 ROW = {"question": ["1+1=?", "2+2=?", "3+3=?"], "answer": ["2", "4", "6"]}
 

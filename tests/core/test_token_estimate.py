@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.tokens import Estimate, estimate_whole
+from workbench.core.tokens.counting import Estimate, estimate_whole
 
 # What decides where estimate pieces start and end: newlines and other whitespace (str.isspace
 # and re's \s, including the odd ones), words, digits, punctuation, CJK and control tokens.

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.inferencers.truncation import Truncation, TruncationTally, fit
 from workbench.core.render import PairRenderer
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.core.tokens import tokenizers_available
-from workbench.core.truncation import Truncation, TruncationTally, fit
+from workbench.core.tokens.counting import tokenizers_available
 from workbench.loading.model_assets import attach_assets
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"

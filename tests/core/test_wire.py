@@ -16,12 +16,9 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import RenderError
-from workbench.core.model_classes import iter_model_classes
-from workbench.core.model_input import ModelAdapter
-from workbench.core.notes import Notes
-from workbench.core.prompt_list import PromptList
-from workbench.core.spec import AISBENCH, OPENCOMPASS, ModelSpec
-from workbench.core.wire import (
+from workbench.core.models.model_classes import iter_model_classes
+from workbench.core.models.model_input import ModelAdapter
+from workbench.core.models.wire import (
     REDACTED,
     WireCall,
     model_wire_warnings,
@@ -29,6 +26,9 @@ from workbench.core.wire import (
     wire_classes,
     wire_for,
 )
+from workbench.core.render_notes import Notes
+from workbench.core.spec import AISBENCH, OPENCOMPASS, ModelSpec
+from workbench.core.templates.prompt_list import PromptList
 from workbench.loading.model_assets import tiktoken_for
 
 GOLDENS = json.loads((Path(__file__).parent / "data" / "wire_goldens.json").read_text(encoding="utf-8"))["cases"]

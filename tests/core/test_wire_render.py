@@ -8,7 +8,7 @@ import io
 import json
 from typing import Any
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
 from workbench.export.json_export import render_document
 from workbench.export.markdown_export import write_render_markdown

@@ -18,8 +18,9 @@ import threading
 import jinja2.sandbox
 import pytest
 
-from workbench.core import chat_bounds
-from workbench.core import chat_template as ct
+from workbench.core.tokens import chat_template as ct
+from workbench.core.tokens import sandbox_bounds
+from workbench.core.tokens.chat_sandbox import render_chat_template
 
 BIG = "{% set s = 'a' * 100000 %}"
 # [s] * 1000 as text: each item's repr at most 10 characters a character (an astral escape)
@@ -108,12 +109,13 @@ ATTACKS = {
 _CHILD = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
-    from workbench.core import chat_template as ct
+    from workbench.core.tokens import chat_template as ct
+    from workbench.core.tokens.chat_sandbox import render_chat_template
     out = {}
     for name, source in json.load(sys.stdin).items():
         try:
-            ct.render_chat_template(ct.ChatTemplate(source=source, origin="probe"),
-                                    [{"role": "user", "content": "hi"}])
+            render_chat_template(ct.ChatTemplate(source=source, origin="probe"),
+                                 [{"role": "user", "content": "hi"}])
             out[name] = "rendered"
         except ct.ChatTemplateError as exc:
             out[name] = exc.template_message
@@ -143,8 +145,8 @@ def test_a_spinning_template_leaves_no_thread_behind():
 
     def render() -> None:
         try:
-            ct.render_chat_template(ct.ChatTemplate(source=source, origin="spin.jinja"),
-                                    [{"role": "user", "content": "hi"}])
+            render_chat_template(ct.ChatTemplate(source=source, origin="spin.jinja"),
+                                 [{"role": "user", "content": "hi"}])
         except ct.ChatTemplateError as exc:
             errors.append(str(exc.message))
 
@@ -183,9 +185,9 @@ def test_counting_changes_no_output(source):
     messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
     plain = jinja2.sandbox.ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
     expected = plain.from_string(source).render(messages=messages)
-    assert ct.render_chat_template(ct.ChatTemplate(source=source, origin="probe"), messages) == expected
+    assert render_chat_template(ct.ChatTemplate(source=source, origin="probe"), messages) == expected
 
 
 def test_the_bounds_are_the_documented_ones():
-    assert (chat_bounds.MAX_TEMPLATE_SIZE, chat_bounds.MAX_STEPS, chat_bounds.MAX_SCANNED, chat_bounds.MAX_MADE) \
+    assert (sandbox_bounds.MAX_TEMPLATE_SIZE, sandbox_bounds.MAX_STEPS, sandbox_bounds.MAX_SCANNED, sandbox_bounds.MAX_MADE) \
         == (16 * 1024**2, 500_000, 256 * 1024**2, 512 * 1024**2)

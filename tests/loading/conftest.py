@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.loading.workspace import Loader, Workspace
 
 

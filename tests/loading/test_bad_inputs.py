@@ -361,7 +361,7 @@ def test_a_100_mb_data_file_of_good_rows_loads_and_renders(tmp_path, loader, mon
     (tmp_path / "eval.py").write_text(dataset_config())
     workspace = loader.load([tmp_path / "eval.py"])
     assert not all_errors(workspace)
-    from workbench.core.render import render_workspace
+    from workbench.core.lazy_pairs import render_workspace
 
     (pair,) = render_workspace(workspace.datasets, workspace.models).pairs
     assert len(pair) == count
@@ -375,7 +375,7 @@ def test_a_lone_surrogate_in_a_config_string_crosses_from_the_worker(tmp_path, l
     (tmp_path / "eval.py").write_text(dataset_config(template="'\\ud800 {question}'"))
     workspace = loader.load([tmp_path / "eval.py"])
     assert not all_errors(workspace)
-    from workbench.core.render import render_workspace
+    from workbench.core.lazy_pairs import render_workspace
 
     (pair,) = render_workspace(workspace.datasets, workspace.models).pairs
     assert pair.sample(0).requests[0].model_input == "\ud800 What is 2 + 2?"

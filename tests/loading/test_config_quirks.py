@@ -6,7 +6,8 @@ The framework side of each is pinned by the r_quirks / r_ais_quirks parity golde
 from __future__ import annotations
 
 from workbench.core.errors import UnsupportedError
-from workbench.core.render import PairRenderer, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import PairRenderer
 
 from .conftest import write
 

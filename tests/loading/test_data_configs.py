@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.export.json_export import render_document
 from workbench.loading.config_file import load_config_file
 

@@ -128,7 +128,7 @@ def test_a_plain_rows_file_under_a_class_that_reads_a_folder_is_shown_and_said(g
 
 
 def test_placeholder_turns_count_from_0_like_every_other_turn() -> None:
-    from workbench.core.inferencers import placeholder
+    from workbench.core.inferencers.plan import placeholder
     from workbench.loading.placeholder_rows import placeholder_rows
 
     cfg = {"reader_cfg": {"input_columns": ["question"], "output_column": "answer"},

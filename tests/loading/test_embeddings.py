@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.embedding_retrievers import EmbeddingRequest, embedding_picks
 from workbench.core.errors import RenderError
-from workbench.core.notes import Notes
+from workbench.core.render_notes import Notes
+from workbench.core.retrievers.embedding_retrievers import EmbeddingRequest, embedding_picks
 from workbench.loading import embeddings
 from workbench.loading.embeddings import embedding_lookup, extra_installed
 

@@ -339,7 +339,7 @@ def test_files_a_config_opens_are_dependencies(tmp_path, loader):
 
 
 def test_a_bad_dataset_spoils_only_its_own_renders(tmp_path, loader):
-    from workbench.core.render import render_workspace
+    from workbench.core.lazy_pairs import render_workspace
 
     top = write(tmp_path / "c.py", BASE + (
         "bad_datasets = [dict(abbr='bad', reader_cfg=demo_reader_cfg,\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main as cli_main
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.loading.workspace import Loader
 
 from . import framework_trees as trees

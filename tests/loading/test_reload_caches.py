@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from workbench.core.render import RenderCache, RenderOptions, render_workspace
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import RenderCache, RenderOptions
 from workbench.export.snapshot_format import inputs_hash
 from workbench.loading import data_files
 from workbench.loading.data_files import read_rows, recording_reads

@@ -109,7 +109,7 @@ async def test_the_palette_offers_the_lengths_screen():
 
 def test_the_worker_hands_back_partial_numbers_chunk_by_chunk(tmp_path):
     """Numbers fill in as they come: a pair of N samples yields ceil(N / CHUNK) growing summaries."""
-    from workbench.core.render import render_workspace
+    from workbench.core.lazy_pairs import render_workspace
     from workbench.loading.workspace import load_workspace
     from workbench.views.selection import Catalog
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workbench.commands.open import build_parser, inputs_of
-from workbench.core.model_text import OVERRIDE_KEY
+from workbench.core.models.model_text import OVERRIDE_KEY
 from workbench.tui.session import Inputs, load
 from workbench.views.options import ViewOptions
 

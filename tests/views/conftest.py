@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.loading.workspace import load_workspace
 from workbench.views.options import ViewOptions
 from workbench.views.selection import Catalog

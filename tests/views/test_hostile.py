@@ -7,7 +7,7 @@ import re
 
 from rich.console import Console
 
-from workbench.core.render import render_workspace
+from workbench.core.lazy_pairs import render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.views.errors import Problem, error_banner
 from workbench.views.frame import build_frame, frame_panels

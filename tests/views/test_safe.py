@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 
-from workbench.core.visible import visible as core_visible
+from workbench.core.inert_text import visible as core_visible
 from workbench.views.safe import UNSAFE, escape_char, one_line, visible
 
 UNSAFE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}

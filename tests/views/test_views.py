@@ -7,8 +7,8 @@ import sys
 
 from rich.style import Style
 
+from workbench.core.provenance import ICE, META, ROW, Origin, PStr
 from workbench.core.spec import Source
-from workbench.core.text import ICE, META, ROW, Origin, PStr
 from workbench.views.frame import build_frame
 from workbench.views.options import ViewOptions, display_path
 from workbench.views.palette import Palette

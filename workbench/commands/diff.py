@@ -152,7 +152,7 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
             SampleStream(b_entries, selection, args.jobs, recipe_for(sides[1]), progress) as b_stream:
         outcome = diff_renders(a, b, a_stream, b_stream, selection.describe(), printer, names,
                                max_shown=args.max_diffs)
-    from ..core.visible import visible
+    from ..core.inert_text import visible
 
     for name, result in zip(names, (a, b)):
         if result.errors:

@@ -64,7 +64,7 @@ def unknown_theme(name: str) -> str | None:
 
     from textual.theme import BUILTIN_THEMES
 
-    from ..core.visible import visible
+    from ..core.inert_text import visible
     from ..tui.themes import bundled_themes_dir, load_themes, user_themes_dir
 
     themes, _ = load_themes([bundled_themes_dir(), user_themes_dir()])
@@ -83,7 +83,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     if args.configs:
         problem = mistyped_command(args.configs[0])
         if problem:
-            from ..core.visible import visible
+            from ..core.inert_text import visible
 
             print(f"workbench: error: {visible(problem)}", file=sys.stderr)
             return EXIT_USAGE

@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
-    from ..core.render import render_workspace
+    from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
 
     workspace = load(args)
@@ -141,7 +141,7 @@ SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
-    from ..core.visible import visible
+    from ..core.inert_text import visible
 
     print(f"{prog}: error: {visible(message)}", file=sys.stderr)
     return EXIT_USAGE
@@ -245,7 +245,7 @@ def run(argv: Sequence[str]) -> int:
                            "terminal: pipe it into a tool, or give --out FILE")
     from pathlib import Path
 
-    from ..core.visible import visible
+    from ..core.inert_text import visible
     from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems

@@ -78,7 +78,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, "the selection has no samples: nothing to snapshot "
                            "(check --sample, --limit and the datasets' rows)")
     utf8_stdout()
-    from ..core.visible import visible
+    from ..core.inert_text import visible
 
     def show(text: str) -> None:
         print(visible(text), flush=True)

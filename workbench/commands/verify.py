@@ -159,7 +159,7 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
 
 
 def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
-    from ..core.visible import visible
+    from ..core.inert_text import visible
     from ..export.compare import line_diff
 
     print(f"verify {visible(str(folder))} against {visible(str(config))}")

@@ -26,19 +26,23 @@ What the two frameworks do (read from ``opencompass/utils/abbr.py`` and
 The presence tests are on the *key*, as in the frameworks: ``abbr=None`` comes back as
 ``None`` and ``name=None`` raises ``TypeError``.  These quirks are kept on purpose so
 the workbench fails where the framework would.
+
+The core reads no file system: ``realpath`` is a parameter, the loader passes
+``os.path.realpath`` (what the frameworks call on the machine that runs them) and tests pass
+:func:`lexical_realpath`. May import: the standard library only.
 """
 
 from __future__ import annotations
 
-import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 Framework = Literal["opencompass", "ais_bench"]
 
 __all__ = [
     "dataset_abbr_from_cfg",
+    "lexical_realpath",
     "merged_dataset_abbr",
     "model_abbr_for_summarizer",
     "model_abbr_from_cfg",
@@ -72,33 +76,40 @@ def dataset_abbr_from_cfg(cfg: Mapping[str, Any]) -> str:
     return abbr.replace("/", "_")
 
 
-def realpath_tail(path: str, cwd: str | None = None, parts: int = 2) -> list[str]:
-    """Last ``parts`` components of ``os.path.realpath(path)`` split on ``/``.
+def lexical_realpath(cwd: str) -> Callable[[str], str]:
+    """``os.path.realpath`` emulated without the file system, anchored at ``cwd``.
 
-    With ``cwd=None`` this calls :func:`os.path.realpath` itself, which is exactly what the
-    frameworks do on the machine that runs them (symlinks resolved, relative paths anchored at
-    the process's working directory).  Passing ``cwd`` switches to a purely lexical emulation
-    anchored at that directory, so results do not depend on the machine the workbench runs on;
-    it differs from ``realpath`` only when the path crosses a symlink.
-
-    The split is on ``/`` only, like the frameworks' ``realpath(...).split('/')``; a path at the
-    root yields empty components (``'/'`` → ``['', '']``, ``'/x'`` → ``['', 'x']``).
+    Results do not depend on the machine the workbench runs on; they differ from ``realpath``
+    only when the path crosses a symlink.
     """
-    if cwd is None:
-        resolved = os.path.realpath(path)
-    else:
+    def resolve(path: str) -> str:
         resolved = posixpath.normpath(posixpath.join(cwd, path))
         # realpath collapses a leading '//' that normpath keeps (POSIX allows it to be special).
         if resolved.startswith("//"):
             resolved = "/" + resolved.lstrip("/")
-    return resolved.split("/")[-parts:]
+        return resolved
+
+    return resolve
+
+
+def realpath_tail(path: str, realpath: Callable[[str], str], parts: int = 2) -> list[str]:
+    """Last ``parts`` components of ``realpath(path)`` split on ``/``.
+
+    ``realpath`` is ``os.path.realpath`` for exactly what the frameworks do on the machine
+    that runs them (symlinks resolved, relative paths anchored at the process's working
+    directory; the loader passes it), or :func:`lexical_realpath`.
+
+    The split is on ``/`` only, like the frameworks' ``realpath(...).split('/')``; a path at the
+    root yields empty components (``'/'`` → ``['', '']``, ``'/x'`` → ``['', 'x']``).
+    """
+    return realpath(path).split("/")[-parts:]
 
 
 def model_abbr_from_cfg(
     cfg: Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,
     framework: Framework = "opencompass",
-    cwd: str | None = None,
+    realpath: Callable[[str], str],
 ) -> str:
     """Model abbr as ``model_abbr_from_cfg`` of the chosen framework derives it.
 
@@ -107,7 +118,7 @@ def model_abbr_from_cfg(
             frameworks do for multi-model tasks).
         framework: ``"opencompass"`` needs ``path``; ``"ais_bench"`` falls back to the bare
             ``type`` when the config has no ``path`` key.
-        cwd: see :func:`realpath_tail`; ``None`` uses the real ``os.path.realpath``.
+        realpath: see :func:`realpath_tail` (``os.path.realpath``, or :func:`lexical_realpath`).
 
     ``type`` must be a string here.  In the frameworks it is a string too by the time abbrs are
     computed from a dumped config (e.g. ``'opencompass.models.OpenAI'``), and the full dotted
@@ -121,7 +132,7 @@ def model_abbr_from_cfg(
     if framework not in ("opencompass", "ais_bench"):
         raise ValueError(f"unknown framework {framework!r}")
     if isinstance(cfg, (list, tuple)):
-        return "_".join(model_abbr_from_cfg(c, framework=framework, cwd=cwd) for c in cfg)
+        return "_".join(model_abbr_from_cfg(c, framework=framework, realpath=realpath) for c in cfg)
     if not isinstance(cfg, Mapping):
         raise TypeError(f"model config must be a mapping, got {type(cfg).__name__}")
     if "abbr" in cfg:
@@ -138,7 +149,7 @@ def model_abbr_from_cfg(
             raise TypeError(
                 f"model path must be a str to derive an abbr, got {type(path).__name__}"
             )
-        abbr += "_" + "_".join(realpath_tail(path, cwd))
+        abbr += "_" + "_".join(realpath_tail(path, realpath))
     return abbr.replace("/", "_")
 
 
@@ -146,7 +157,7 @@ def model_abbr_for_summarizer(
     cfg: Mapping[str, Any],
     *,
     framework: Framework = "opencompass",
-    cwd: str | None = None,
+    realpath: Callable[[str], str],
 ) -> str:
     """Column name summarizers use for a model: a truthy ``summarizer_abbr`` else the abbr.
 
@@ -155,7 +166,7 @@ def model_abbr_for_summarizer(
     """
     if cfg.get("summarizer_abbr", None):
         return cfg["summarizer_abbr"]
-    return model_abbr_from_cfg(cfg, framework=framework, cwd=cwd)
+    return model_abbr_from_cfg(cfg, framework=framework, realpath=realpath)
 
 
 def merged_dataset_abbr(dataset_cfgs: Sequence[Mapping[str, Any]]) -> str:

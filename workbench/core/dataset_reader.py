@@ -4,6 +4,9 @@ Reproduces what the frameworks do between loading a dataset and retrieving:
 Hugging Face ``datasets`` column normalisation, the ``idx``/``subdivision`` columns
 ``BaseDataset`` adds, the ``n`` repeats, and ``DatasetReader``'s split mapping and
 ``train_range``/``test_range`` selection.  Pure: rows in, rows out.
+
+May import: the core's bottom layer and the replicas (Arrow's row typing); nothing above and
+nothing outside the core.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arrow_rows import ArrowTypeError, column_type, typed_value
 from .errors import RenderError
+from .replicas.arrow_rows import ArrowTypeError, column_type, typed_value
 
 Row = dict[str, Any]
 
@@ -112,7 +115,7 @@ def _typed_column(rows: Sequence[Any], column: str) -> Any:
 _SLICE = re.compile(r"^\s*\[\s*(-?\d+)?\s*:\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*)?\]\s*$")
 
 
-def select_range(rows: list[Row], positions: list[int], size: Any, name: str):
+def select_range(rows: list[Row], positions: list[int], size: Any, name: str) -> tuple[list[Row], list[int]]:
     """``load_partial_dataset``: an int/float picks a seeded random subset, a str slices."""
     total = len(rows)
     index = list(range(total))

@@ -1,4 +1,8 @@
-"""Errors are values at the boundary: every problem carries a message and a hint."""
+"""Errors are values at the boundary: every problem carries a message and a hint.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
+"""
 
 from __future__ import annotations
 

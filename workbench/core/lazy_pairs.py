@@ -4,8 +4,11 @@ A whole suite is hundreds of pairs, and the app shows one at a time: building th
 before the first paint made opening a suite (and every reload) cost the whole suite. Here
 a pair is built when first asked for and then kept; :meth:`LazyPairs.result` builds every
 pair in the workspace's order, which is what a headless render does
-(:func:`workbench.core.render.render_workspace`), so both paths share the rules for errors
+(:func:`render_workspace`), so both paths share the rules for errors
 and warnings. Safe to use from several threads: one build per pair.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import RenderError
+from .models.wire import model_wire_warnings
+from .render import PairRenderer, RenderCache, RenderOptions, error_source
 from .result import PairError, PairWarning, RenderResult
 from .spec import DatasetSpec, ModelSpec
-from .wire import model_wire_warnings
 
 PairKey = tuple[str, "str | None"]
 T = TypeVar("T")
@@ -45,10 +49,9 @@ class LazyPairs:
     order."""
 
     def __init__(self, datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], config: str = "",
-                 options: Any = None, cache: Any = None, failed: Mapping[str, PairError] | None = None,
+                 options: RenderOptions | None = None, cache: RenderCache | None = None,
+                 failed: Mapping[str, PairError] | None = None,
                  dataset_order: Sequence[str] = ()) -> None:
-        from .render import RenderOptions
-
         self.config = config
         self.options = options or RenderOptions()
         self.cache = cache
@@ -95,8 +98,6 @@ class LazyPairs:
         return (dataset, model) in self._built
 
     def _build(self, dataset: str, model: str | None) -> Any:
-        from .render import PairRenderer, error_source
-
         if dataset in self.failed:
             error = self.failed[dataset]
             return PairError(dataset, model, error.message, error.file, error.line, error.hint)
@@ -153,6 +154,20 @@ class LazyPairs:
                 for message in found.notes.messages:
                     result.warnings.append(PairWarning(dataset, found.model_abbr, message))
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
-            for model in self.model_specs.values():
-                result.warnings += [PairWarning(None, model.abbr, m) for m in model_wire_warnings(model)]
+            for spec in self.model_specs.values():
+                result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]
         return result
+
+
+def render_workspace(
+    datasets: Sequence[DatasetSpec],
+    models: Sequence[ModelSpec],
+    config: str = "",
+    options: RenderOptions | None = None,
+    cache: RenderCache | None = None,
+) -> RenderResult:
+    """Every dataset × model pair (dataset × no model when there are none).
+
+    With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
+    """
+    return LazyPairs(datasets, models, config, options, cache).result()

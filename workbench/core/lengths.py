@@ -10,6 +10,9 @@ took in-context examples from (:mod:`.truncation`).
 
 Pure: the front ends feed samples in (a worker in the app, the exporters as they write)
 and draw what comes out.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 from .errors import RenderError
 from .render import PairRenderer, RenderOptions
 from .result import Request, Sample
-from .tokens import Counter, Estimate
+from .tokens.counting import Counter, Estimate
 
 EXACT, ESTIMATE = "exact", "estimate"
 

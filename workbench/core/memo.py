@@ -3,6 +3,9 @@
 A round is one reload. What a render used is kept for the next one, so an unchanged
 dataset is reused, while what an edit replaced is dropped a round later: memory is bounded
 by one workspace, not by the number of saves.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
 """
 
 from __future__ import annotations

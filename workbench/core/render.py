@@ -3,6 +3,10 @@
 ``PairRenderer`` validates a pair up front (so problems surface as errors before
 any export) and then renders samples on demand: all of them for an export, one
 with provenance for the pane that shows it.
+
+May import: every core module below it (inferencers, models, retrievers, templates, tokens,
+dataset_reader, replicas, the bottom layer); not lazy_pairs, lengths, verify or warning_groups,
+and nothing outside the core.
 """
 
 from __future__ import annotations
@@ -14,25 +18,26 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
 from .dataset_reader import ReaderConfig, Splits, build_splits
-from .embedding_retrievers import EmbedderLookup
 from .errors import RenderError, UnsupportedError
-from .inferencers import Engine, Plan, build_plan
+from .inferencers.plan import Engine, Plan
+from .inferencers.registry import build_plan
+from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
-from .model_input import ModelAdapter
-from .model_text import ModelText
-from .notes import AIS_VERSION, OC_VERSION, Notes
-from .prompt_list import FillPairs, iter_texts
-from .prompt_template import PromptTemplate, build_template
-from .prompting import Prompter
-from .raw_prompt_template import RawPromptTemplate, build_raw_template
-from .result import RenderResult, Request, Sample
-from .retrievers import Retriever, build_retriever
+from .models.model_input import ModelAdapter
+from .models.model_text import ModelText
+from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
+from .provenance import ICE, ROW, Origin, PStr
+from .render_notes import AIS_VERSION, OC_VERSION, Notes
+from .result import Request, Sample
+from .retrievers.embedding_retrievers import EmbedderLookup
+from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
-from .text import ICE, ROW, Origin, PStr
-from .truncation import TRUNCATING, Limiter, Replay, TruncationTally
-from .wire import WireCall, row_max_out_len, wire_class, wire_for
+from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
+from .templates.prompt_list import FillPairs, PromptType, iter_texts
+from .templates.prompt_template import PromptTemplate, build_template
+from .templates.prompter import Prompter
+from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -286,12 +291,12 @@ class PairRenderer:
         # the examples depend only on which rows they are: built once per set, for both engines
         # (a provenance engine building them per sample also kept every sample's prepared
         # template alive in the templates' caches: hundreds of MB over a suite's text export)
-        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign]
+        engine.ice = self._cached_ice(engine, provenance)  # type: ignore[method-assign,assignment]
         self._engines[provenance] = engine
         return engine
 
     def _set_up_model_text(self, model: ModelAdapter, notes: Notes) -> None:
-        """The model's chat template, tokenizer and max_seq_len loop (see core/model_text.py)."""
+        """The model's chat template, tokenizer and max_seq_len loop (see core/models/model_text.py)."""
         text = ModelText(model, notes)
         self.model_text = text
         limit = model.spec.cfg.get("max_seq_len") if model.spec else None
@@ -314,11 +319,11 @@ class PairRenderer:
                 self.sample(i)
         return self.tally.messages(len(self))
 
-    def _cached_ice(self, engine: Engine, provenance: bool):
+    def _cached_ice(self, engine: Engine, provenance: bool) -> Callable[[Sequence[int]], PromptType]:
         original = Engine.ice.__get__(engine)
         cache = self._traced_ice_cache if provenance else self._ice_cache
 
-        def ice(idx_list: Sequence[int]):
+        def ice(idx_list: Sequence[int]) -> PromptType:
             key = tuple(idx_list)
             if key not in cache:
                 if len(cache) > 4096:
@@ -562,18 +567,3 @@ class RenderCache:
             raise found
         return found
 
-
-def render_workspace(
-    datasets: Sequence[DatasetSpec],
-    models: Sequence[ModelSpec],
-    config: str = "",
-    options: RenderOptions | None = None,
-    cache: RenderCache | None = None,
-) -> RenderResult:
-    """Every dataset × model pair (dataset × no model when there are none).
-
-    With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
-    """
-    from .lazy_pairs import LazyPairs
-
-    return LazyPairs(datasets, models, config, options, cache).result()

@@ -1,4 +1,8 @@
-"""What a render produces; the JSON contract (docs/render-json.md) is a view of these."""
+"""What a render produces; the JSON contract (docs/render-json.md) is a view of these.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
+"""
 
 from __future__ import annotations
 

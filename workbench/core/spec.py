@@ -1,4 +1,8 @@
-"""What the loader hands the core: datasets and models as plain data, with where they came from."""
+"""What the loader hands the core: datasets and models as plain data, with where they came from.
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use (ModelAssets is named for type checking only).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .model_assets import ModelAssets
+    from .models.model_assets import ModelAssets
 
 OPENCOMPASS = "opencompass"
 AISBENCH = "ais_bench"

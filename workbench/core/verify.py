@@ -8,6 +8,9 @@ verdict. What is compared, by the record's shape:
 - ``origin_prompt`` a list of ``{role, prompt}`` (API models, chat-template models): against
   the messages the model gets (chat-template models' roles mapped as OpenCompass maps them);
 - anything else (multi-round chat records): not checked, and counted as such.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 A chat model given by a hub id says "not a local folder" for every dataset it meets: 234
 times in a suite, burying the warnings that matter. Grouped, it is one warning that
 applies to 234 pairs. Groups keep the order in which each message was first seen.
+
+May import: render and every core module below it; nothing outside the core (loading, views and
+the front ends build on this, not the reverse).
 """
 
 from __future__ import annotations

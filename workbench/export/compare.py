@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..core.visible import visible
+from ..core.inert_text import visible
 from .snapshot_format import INPUTS_KEY, Record
 
 CHANGED, ADDED, REMOVED = "changed", "added", "removed"

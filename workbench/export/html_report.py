@@ -31,8 +31,8 @@ from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
 from ..core.errors import RenderError
+from ..core.inert_text import visible
 from ..core.result import RenderResult
-from ..core.visible import visible
 from ..core.warning_groups import WarningGroup, group_warnings
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, lengths_html

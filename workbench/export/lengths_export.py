@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, TextIO
 
+from ..core.inert_text import visible
 from ..core.lengths import LengthTally, PairLengths, by_share_truncated, tally_for
 from ..core.result import Sample
-from ..core.visible import visible
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 

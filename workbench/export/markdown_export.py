@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from ..core.errors import RenderError
+from ..core.inert_text import visible
+from ..core.models.wire import body_text, wire_of
 from ..core.result import PairError, RenderResult, Request, Sample
-from ..core.visible import visible
 from ..core.warning_groups import WarningGroup, group_warnings
-from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, write_lengths_markdown
 from .select import label_text

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..core.visible import visible
+from ..core.inert_text import visible
 
 
 class Progress:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from ..core.visible import visible
+from ..core.inert_text import visible
 from ..core.warning_groups import group_warnings
 
 

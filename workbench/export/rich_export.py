@@ -27,8 +27,8 @@ from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
 from ..core.errors import RenderError
+from ..core.inert_text import visible
 from ..core.result import RenderResult
-from ..core.visible import visible
 from .json_export import collect_warnings, stopped_error
 from .select import Selection, label_text
 

@@ -334,7 +334,7 @@ def _request_body(sample: Sample, request: Request) -> list[str]:
 
 
 def _plain(value: Any) -> Any:
-    from ..core.prompt_list import to_json
+    from ..core.templates.prompt_list import to_json
 
     return to_json(value)
 

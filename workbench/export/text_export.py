@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..core.errors import RenderError
+from ..core.inert_text import visible
+from ..core.models.wire import body_text, wire_of
 from ..core.result import RenderResult, Request, Sample
-from ..core.visible import visible
-from ..core.wire import body_text, wire_of
 from .json_export import collect_warnings, stopped_error
 from .select import label_text
 from .stream import Serialized

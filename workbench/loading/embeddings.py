@@ -4,7 +4,7 @@ Never a download: the model is a folder on disk, ``--embedding-model DIR`` for e
 retriever or else the config's ``sentence_transformers_model_name`` when it names a folder
 (relative to the working directory, as OpenCompass resolves it, or to the config file),
 and the Hugging Face hub is switched offline before sentence-transformers is imported.
-The core gets an :class:`~workbench.core.embedding_retrievers.Embedder` and does the
+The core gets an :class:`~workbench.core.retrievers.embedding_retrievers.Embedder` and does the
 ranking; this module only finds, loads and calls the model.
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.embedding_retrievers import INSTALL, Embedder, EmbedderLookup, EmbeddingRequest
 from ..core.errors import RenderError
+from ..core.retrievers.embedding_retrievers import INSTALL, Embedder, EmbedderLookup, EmbeddingRequest
 
 _lock = threading.RLock()
 _models: dict[str, Any] = {}

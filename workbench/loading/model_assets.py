@@ -5,7 +5,7 @@ tokenizer from it at run time: ``chat_template.jinja``, ``additional_chat_templa
 ``tokenizer_config.json``, ``special_tokens_map.json``, ``tokenizer.json``.  Here they are
 found (the working directory, then beside the config, then the local Hugging Face cache;
 never downloaded) and read the way ``AutoTokenizer.from_pretrained`` reads them, into a
-:class:`~workbench.core.model_assets.ModelAssets` the core computes from.  Folders and
+:class:`~workbench.core.models.model_assets.ModelAssets` the core computes from.  Folders and
 tokenizers are cached by the files' modification times, so a reload re-reads only what changed.
 """
 
@@ -18,15 +18,16 @@ import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..core.chat_template import ChatTemplate, ChatTemplateError
 from ..core.errors import ConfigError
-from ..core.model_assets import NAMED_TOKENS, AddedToken, ModelAssets, ModelFolder, SpecialTokens
-from ..core.model_text import OVERRIDE_KEY, uses_tiktoken
+from ..core.models.model_assets import NAMED_TOKENS, AddedToken, ModelAssets, ModelFolder, SpecialTokens
+from ..core.models.model_text import OVERRIDE_KEY, uses_tiktoken
 from ..core.spec import ModelSpec
-from ..core.tokens import HFTokenizer, Tiktoken, tokenizers_available
+from ..core.tokens.chat_template import ChatTemplate, ChatTemplateError
+from ..core.tokens.counting import HFTokenizer, Tiktoken, tokenizers_available
 from .file_kinds import MAX_MODEL_FILE_BYTES, read_regular
 
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
@@ -384,7 +385,8 @@ def model_assets(spec: ModelSpec, cwd: str | os.PathLike | None = None) -> Model
     if uses_tiktoken(spec):
         path = cfg.get("path")
         tiktoken = tiktoken_for(path if isinstance(path, str) else None)
-    return ModelAssets(folder_value=folder_value, folder=folder, override=override, tiktoken=tiktoken)
+    return ModelAssets(folder_value=folder_value, folder=folder, override=override, tiktoken=tiktoken,
+                       clock=datetime.now)
 
 
 def attach_assets(models: Sequence[ModelSpec], cwd: str | os.PathLike | None = None) -> list[ModelSpec]:

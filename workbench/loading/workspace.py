@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
-from ..core.model_text import OVERRIDE_KEY
+from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from . import worker
 from .config_file import load_config_file
@@ -310,7 +310,7 @@ class Loader:
         cfg = entry["cfg"]
         framework = _framework_of(cfg, _default_framework(source.file))
         try:
-            abbr = model_abbr_from_cfg(cfg, framework=framework)  # type: ignore[arg-type]
+            abbr = model_abbr_from_cfg(cfg, framework=framework, realpath=os.path.realpath)  # type: ignore[arg-type]
         except KeyError as exc:
             workspace.errors.append(ConfigError(
                 f"model has no abbr and no {exc.args[0]} to derive one from", file=source.file,

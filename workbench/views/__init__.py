@@ -41,7 +41,7 @@ Panes, one by one
 
 Text
     ``styled(text, opts)`` is the one place prompt text becomes styled output:
-    provenance colours from ``workbench.core.text.spans_of``, special tokens
+    provenance colours from ``workbench.core.provenance.spans_of``, special tokens
     highlighted (``<|...|>``, ``[INST]``, ``<s>``, the model's BOS/EOS/stop strings),
     whitespace markers on request, and every control, escape, bidi or zero-width
     character replaced by a visible stand-in (``␛[31m``, ``\\u202e``), so untrusted

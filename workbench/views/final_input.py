@@ -15,9 +15,9 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..core.models.wire import body_text, wire_of
+from ..core.provenance import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
 from ..core.result import Request
-from ..core.text import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
-from ..core.wire import body_text, wire_of
 from .options import ViewOptions
 from .parts import badge, body, faint
 from .safe import one_line

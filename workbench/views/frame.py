@@ -16,9 +16,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.errors import WorkbenchError
+from ..core.models.wire import model_wire_warnings
 from ..core.result import Request, Sample
 from ..core.warning_groups import elsewhere
-from ..core.wire import model_wire_warnings
 from .errors import Problem, problem_text
 from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
 from .options import ViewOptions

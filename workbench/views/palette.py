@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rich.style import Style
 
-from ..core.text import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
+from ..core.provenance import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
 
 
 @dataclass(frozen=True)

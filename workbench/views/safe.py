@@ -8,7 +8,7 @@ stand-in: C0 controls as Control Pictures (``␛[31m``), DEL as ``␡``, C1 cont
 ``\\x9b``, and format characters (bidi, zero-width, tags) as ``\\u202e``.  Newlines and
 tabs are layout, and stay (the whitespace mode shows them as ``↵`` and ``→``).
 
-The character class and the stand-ins are :mod:`workbench.core.visible`'s, so panes and
+The character class and the stand-ins are :mod:`workbench.core.inert_text`'s, so panes and
 text exports agree character for character.
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..core.visible import UNSAFE_CLASS as _UNSAFE_CLASS
-from ..core.visible import escape_char
+from ..core.inert_text import UNSAFE_CLASS as _UNSAFE_CLASS
+from ..core.inert_text import escape_char
 
 UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
 # What the styled renderer treats one character at a time: unsafe ones and layout.

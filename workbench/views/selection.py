@@ -134,8 +134,8 @@ class Catalog:
         if self.lazy is None:
             return {p.model_abbr: p.model_kind for p in self.pairs.values() if p.model_abbr}
         from ..core.errors import WorkbenchError
-        from ..core.model_input import ModelAdapter
-        from ..core.notes import Notes
+        from ..core.models.model_input import ModelAdapter
+        from ..core.render_notes import Notes
 
         kinds = {}
         for abbr, spec in self.lazy.model_specs.items():

@@ -13,7 +13,7 @@ from itertools import pairwise
 from rich.style import Style
 from rich.text import Text
 
-from ..core.text import spans_of
+from ..core.provenance import spans_of
 from .options import ViewOptions
 from .safe import (
     NBSP_MARK,

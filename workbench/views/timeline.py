@@ -15,8 +15,8 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..core.provenance import PREDICTION, ROW, spans_of
 from ..core.result import Request, Sample
-from ..core.text import PREDICTION, ROW, spans_of
 from .options import ViewOptions
 from .parts import badge, faint, snippet
 from .prompt_list import _items

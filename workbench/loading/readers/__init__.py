@@ -7,7 +7,7 @@ returns what ``load()`` returns, as plain rows: a list of row dicts (a ``Dataset
 order, the same split names and the same value types. Loaders build their ``Dataset`` in
 different ways (``Dataset.from_list`` takes the first row's columns, ``load_dataset('json')``
 the union of all rows' keys), so each reader types its rows as its loader does
-(``workbench.core.arrow_rows`` has the rules).
+(``workbench.core.replicas.arrow_rows`` has the rules).
 
 Some frameworks ship two classes of one name in different modules (NeedleBench v1 and v2):
 such a reader is registered for the modules it stands in for, and looked up by the module the

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ...core.arrow_rows import ArrowTypeError, dataset_rows
 from ...core.errors import ConfigError
+from ...core.replicas.arrow_rows import ArrowTypeError, dataset_rows
 from ..data_files import MAX_DATA_BYTES
 from ..data_paths import opencompass_data_ids
 from ..file_kinds import decoded, read_regular

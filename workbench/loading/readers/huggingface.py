@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...core.arrow_rows import ArrowTypeError, column_type, typed_value
 from ...core.errors import ConfigError
+from ...core.replicas.arrow_rows import ArrowTypeError, column_type, typed_value
 from . import ReaderCall, ReadResult, Row, native_reader
 from ._files import json_line, read_text, text_lines
 from ._hf_folder import read_parquet, split_files

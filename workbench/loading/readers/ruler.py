@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
-from ...core.np_random import LegacyRandomState
+from ...core.replicas.numpy_random import LegacyRandomState
 from . import Declined, ReaderCall, ReadResult, Row, native_reader
 from ._files import from_list, json_document, row_at
 from ._tokens import Tokens

@@ -1,0 +1,58 @@
+"""The layer contract in pyproject.toml (``[tool.importlinter]``), checked by import-linter.
+
+Front ends on top, the pure core at the bottom, and inside the core render above the
+inferencers, above models and retrievers, above templates and tokens, above the replicas,
+above the shared data types (docs/development.md, "Layers"). A module that imports upwards,
+even inside a function, breaks the build here with the import chain that does it.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _lint_imports() -> list[str]:
+    found = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "importlinter.cli"]
+
+
+def test_every_layer_contract_is_kept():
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    done = subprocess.run([*_lint_imports(), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert f"Contracts: {len(contracts)} kept, 0 broken." in done.stdout, done.stdout[-2000:]
+    for contract in contracts:
+        assert f"{contract['name']} KEPT" in done.stdout
+
+
+def test_the_contract_names_every_package_of_the_workbench():
+    """A new top-level package or core subpackage must be placed in a layer, not slip past."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    named = {m.strip() for c in config["contracts"] if c["type"] == "layers"
+             for layer in c["layers"] for m in layer.replace(":", "|").split("|")}
+    package = ROOT / "workbench"
+    top = {f"workbench.{p.stem}" for p in package.iterdir()
+           if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    core = {f"workbench.core.{p.stem}" for p in (package / "core").iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    assert top | core <= named, sorted((top | core) - named)
+
+
+def test_every_core_module_says_what_it_holds_and_may_import():
+    core = ROOT / "workbench" / "core"
+    silent = []
+    for path in sorted(core.rglob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        if path == core / "__init__.py":
+            assert doc and "bottom up" in doc
+        elif not doc or "May import:" not in doc:
+            silent.append(path.relative_to(core).as_posix())
+    assert not silent, silent

@@ -1,0 +1,337 @@
+"""After a model's template parser: the text the model gets, its tokens, and how OpenCompass measures it.
+
+One :class:`ModelText` per (dataset, model) pair.  From the model's assets (its local
+folder's chat templates, special tokens and tokenizer, which the loader read), it renders
+``model_text`` for chat-template models the way each wrapper class does (HF ignores
+``chat_template_kwargs``, VLLM passes them, TurboMind strips a leading BOS), counts the
+tokens of every request by section, and reproduces OpenCompass's
+``get_token_len_from_template`` for the ``max_seq_len`` loops.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..errors import RenderError
+from ..provenance import spans_of
+from ..render_notes import Notes
+from ..result import Request
+from ..spec import ModelSpec, type_name
+from ..templates.prompt_list import is_section_marker
+from ..tokens.chat_template import ChatTemplate, ChatTemplateError, builtin_template
+from ..tokens.counting import (
+    Counter,
+    Estimate,
+    SectionMap,
+    TokenCount,
+    WordCount,
+    count_tokens,
+    tokenizers_available,
+)
+from .model_assets import ModelAssets, ModelFolder, SpecialTokens
+from .model_class_info import ModelClassInfo
+from .model_input import API, CHAT, LM, ModelAdapter, find_model_class
+
+#: A workbench-only model config key that ``--chat-template`` sets (never read by the frameworks).
+OVERRIDE_KEY = "workbench_chat_template"
+
+
+def oc_prompt_str(parsed: Any) -> str:
+    """``str(prompt)`` as OpenCompass does it in ``get_token_len_from_template``.
+
+    A PromptList becomes its items' texts joined with nothing: role names and the
+    boundaries between messages are lost.
+    """
+    if isinstance(parsed, str):
+        return parsed
+    out = []
+    for item in parsed:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping) and "prompt" in item and not is_section_marker(item):
+            out.append(item["prompt"] if isinstance(item["prompt"], str) else str(item["prompt"]))
+    return "".join(out)
+
+
+def _is_openai_family(info: ModelClassInfo | None) -> bool:
+    return info is not None and (info.name.startswith("OpenAI") or info.module.endswith("openai_api"))
+
+
+def uses_tiktoken(spec: ModelSpec) -> bool:
+    """OpenCompass counts an OpenAI-style API model's tokens with tiktoken (the loader builds it)."""
+    raw_type = spec.cfg.get("type")
+    if raw_type is None:
+        return False
+    info = find_model_class(raw_type if isinstance(raw_type, str) else type_name(raw_type), spec.framework)
+    return info is not None and info.kind == API and _is_openai_family(info)
+
+
+class ModelText:
+    """Everything after the parser for one model: template text, token counts, length measure."""
+
+    def __init__(self, adapter: ModelAdapter, notes: Notes) -> None:
+        self.adapter = adapter
+        self.notes = notes
+        self.kind = adapter.kind
+        spec = adapter.spec
+        cfg: Mapping[str, Any] = spec.cfg if spec else {}
+        self.cfg = cfg
+        self.handling = adapter.info.chat_template if adapter.info else None
+        assets = spec.assets if spec is not None else None
+        if assets is None:  # a spec built by hand: no files were read for it
+            value = cfg.get("tokenizer_path") or cfg.get("path")
+            override = cfg.get(OVERRIDE_KEY)
+            assets = ModelAssets(folder_value=value if isinstance(value, str) and value.strip() else None,
+                                 override=override if isinstance(override, str) and override else None)
+        self.assets = assets
+        self.folder: ModelFolder | None = assets.folder
+        self.folder_value: str | None = assets.folder_value
+        if self.folder is not None and self.folder.problem is not None:
+            raise self.folder.problem
+        self.template: ChatTemplate | None = None
+        if self.kind == CHAT:
+            self.template = self._pick_template(assets.override)
+            if self.template is not None and self.template.reads_clock:
+                notes.warn(f"{self.template.origin} reads today's date (strftime_now), so "
+                           "model_text changes from day to day")
+        self.special: SpecialTokens | None = self.folder.special_tokens if self.folder else None
+        self.counter: Counter = self._display_counter()
+        self.measure: Counter = self._measure_counter()
+
+    # -- set-up -------------------------------------------------------------------------
+    def _where(self) -> str:
+        return f"model folder {self.folder_value!r}" if self.folder_value else "the model config (no path)"
+
+    def _pick_template(self, override: ChatTemplate | str | None) -> ChatTemplate | None:
+        if isinstance(override, ChatTemplate):  # --chat-template FILE, read by the loader
+            return override
+        if override:
+            if self.folder is not None and override in self.folder.templates:
+                return self.folder.templates[override]
+            found = builtin_template(override)
+            if found is None:
+                names = sorted(self.folder.templates) if self.folder else []
+                raise RenderError(
+                    f"--chat-template {override!r} is neither a file, nor a template of the model, "
+                    "nor a built-in template",
+                    hint="built-ins: chatml, llama3, mistral, gemma"
+                    + (f"; the model's: {', '.join(names)}" if names else ""),
+                )
+            return found
+        if self.cfg.get("fastchat_template") and self.handling and self.handling.honours_fastchat_template:
+            self.notes.warn(
+                f"fastchat_template={self.cfg['fastchat_template']!r}: the model renders the messages "
+                "with FastChat's conversation template, which the workbench does not reproduce, so "
+                "model_text is null"
+            )
+            return None
+        if self.folder is None:
+            self.notes.warn(
+                f"{self._where()} is not a local folder (looked in the working directory, beside the "
+                "config, and in the Hugging Face cache), so the chat template is unknown and model_text "
+                "is null; --chat-template NAME|FILE renders one"
+            )
+            return None
+        template = self.folder.chat_template()
+        if template is None:
+            self.notes.warn(
+                f"{self.folder.path} has no chat template (no chat_template.jinja, "
+                "additional_chat_templates/ or tokenizer_config.json chat_template): the framework "
+                "fails here with 'Cannot use chat template functions because tokenizer.chat_template "
+                "is not set'; model_text is null"
+            )
+        return template
+
+    def _tokenizer(self) -> Counter | None:
+        return self.folder.tokenizer if self.folder is not None else None
+
+    def _estimate_reason(self) -> str:
+        if self.folder is not None and self.folder.tokenizer_json is not None and not tokenizers_available():
+            return "tokenizer.json found, but the `tokenizers` package is not installed: " \
+                "pip install prompt-workbench[tokens]"
+        if self.folder is None:
+            return "no local model folder"
+        return "no tokenizer.json in the model folder"
+
+    def _display_counter(self) -> Counter:
+        if self.kind == API:
+            if _is_openai_family(self.adapter.info):
+                if self.assets.tiktoken is not None:
+                    return self.assets.tiktoken
+                return Estimate("tiktoken and its cached encoding are not both available")
+            return self._tokenizer() or Estimate("an API model's tokenizer is not local")
+        return self._tokenizer() or Estimate(self._estimate_reason())
+
+    def _measure_counter(self) -> Counter:
+        if self.kind == API and not _is_openai_family(self.adapter.info):
+            return WordCount()  # OpenCompass BaseAPIModel.get_token_len: its own rule, reproduced exactly
+        return self.counter
+
+    @property
+    def measure_exact(self) -> bool:
+        return self.measure.exact or isinstance(self.measure, WordCount)
+
+    # -- special tokens (for the views to highlight) ------------------------------------------
+    def token_literals(self) -> tuple[str, ...]:
+        """Literal special tokens of this model, longest first: the tokenizer's named and added
+        tokens when its folder is local, else the tokens a built-in template was written for."""
+        if self.special is not None and (self.special.named or self.special.added):
+            return self.special.literals
+        if self.template is not None and self.template.default_tokens:
+            found = {v for v in self.template.default_tokens.values() if v}
+            return tuple(sorted(found, key=lambda t: (-len(t), t)))
+        return ()
+
+    # -- the text the model gets ----------------------------------------------------------
+    def special_tokens(self) -> Mapping[str, str | None] | None:
+        if self.special is not None and self.special.named:
+            return self.special.named
+        return None
+
+    def render(self, messages: Sequence[Mapping[str, Any]], kwargs: Mapping[str, Any] | None = None) -> str:
+        assert self.template is not None
+        # imported here, not above, only so that renders without a chat template never import jinja2
+        from ..tokens.chat_sandbox import render_chat_template
+
+        tokens = self.special_tokens()
+        return render_chat_template(self.template, messages, add_generation_prompt=True,
+                                    special_tokens=tokens, kwargs=kwargs, clock=self.assets.clock)
+
+    def _bos(self) -> str | None:
+        tokens = self.special_tokens()
+        if tokens is not None:
+            return tokens.get("bos_token")
+        return self.template.default_tokens.get("bos_token") if self.template else None
+
+    def model_text(self, messages: Any) -> str | None:
+        """What the wrapper's ``apply_chat_template(m, add_generation_prompt=True, tokenize=False)`` gives."""
+        if self.template is None or not isinstance(messages, list):
+            return None
+        kwargs = None
+        configured = self.cfg.get("chat_template_kwargs")
+        if self.handling is not None and self.handling.passes_chat_template_kwargs:
+            kwargs = configured if isinstance(configured, Mapping) else None
+        elif configured:
+            self.notes.warn(
+                f"chat_template_kwargs={configured!r} "
+                "never reach the chat template: this model class does not pass them (only "
+                "VLLMwithChatTemplate does)"
+            )
+        text = self.render(messages, kwargs)
+        if self.handling is not None and self.handling.strips_leading_bos_token:
+            bos = self._bos()
+            if bos and text.startswith(bos):
+                text = text[len(bos):]
+        return text
+
+    def _adds_special(self) -> bool:
+        """Whether the text is tokenised with special tokens when it is sent."""
+        if self.kind == LM:
+            return True
+        if self.kind == CHAT:
+            return bool(self.handling and self.handling.strips_leading_bos_token)
+        return False
+
+    # -- counting -----------------------------------------------------------------------------
+    def finish(self, request: Request, traced: Request | None) -> Request:
+        """The request with ``model_text`` and ``tokens`` filled in (``traced``: its provenance twin)."""
+        text = self.model_text(request.model_input) if self.kind == CHAT else request.model_text
+        sent, sections = self._sent(request, traced, text)
+        add_special = self._adds_special() and (self.kind != CHAT or text is not None)
+        tokens = count_tokens(self.counter, sent, sections, add_special)
+        if text is None and self.kind == CHAT:
+            tokens = replace(tokens, method=tokens.method + "; message contents only, no chat template")
+        self._check_bos(sent, add_special)
+        return replace(request, model_text=text, tokens=tokens)
+
+    def _sent(self, request: Request, traced: Request | None,
+              text: str | None) -> tuple[str, SectionMap | None]:
+        source = traced.model_input if traced is not None else None
+        value = request.model_input
+        if isinstance(value, str):
+            return value, (SectionMap.of(spans_of(source)) if isinstance(source, str) else None)
+        contents = [_content(m) for m in value] if isinstance(value, list) else []
+        traced_contents = [_content(m) for m in source] if isinstance(source, list) else None
+        if text is not None:
+            return text, (_locate(text, traced_contents) if traced_contents is not None else None)
+        joined = "".join(contents)
+        if traced_contents is None:
+            return joined, None
+        sections = SectionMap()
+        pos = 0
+        for piece in traced_contents:
+            pos = sections.mark_spans(pos, spans_of(piece))
+        return joined, sections
+
+    def _check_bos(self, sent: str, add_special: bool) -> None:
+        bos = self._bos()
+        if not bos:
+            return
+        adds = self.special.adds_bos if self.special is not None else None
+        if sent.startswith(bos + bos):
+            self.notes.warn(f"the text the model gets starts with two BOS tokens ({bos}{bos})")
+        elif add_special and adds and sent.startswith(bos):
+            self.notes.warn(
+                f"doubled BOS: the text already starts with {bos} and the tokenizer adds another "
+                "when it encodes with special tokens, so the model sees two"
+            )
+
+    # -- OpenCompass's length measure (max_seq_len loops) ---------------------------------------
+    def oc_token_len(self, prompt: Any, mode: str) -> int:
+        """``model.get_token_len_from_template(prompt, mode)`` of OpenCompass 0.5.4."""
+        parsed = self.adapter.parser.parse(prompt, mode)
+        return self.oc_get_token_len(oc_prompt_str(parsed))
+
+    def oc_get_token_len(self, text: str) -> int:
+        """``model.get_token_len(text)``: chat-template classes wrap it as ONE user message first."""
+        if self.kind == CHAT:
+            if self.template is None:
+                return self.measure.count(text, False)
+            rendered = self.render([{"role": "user", "content": text}])
+            return self.measure.count(rendered, False)  # apply_chat_template tokenises without specials
+        if self.kind == LM:
+            return self.measure.count(text, True)
+        return self.measure.count(text, False)
+
+
+def _content(message: Any) -> str:
+    if isinstance(message, Mapping):
+        body = message.get("content", message.get("prompt"))
+        return body if isinstance(body, str) else ""
+    return message if isinstance(message, str) else ""
+
+
+def _locate(text: str, contents: Sequence[str]) -> SectionMap:
+    """Sections of a chat template's output: each message's text where it is found, in order;
+    everything else is the template's own markup (counted with the meta template)."""
+    sections = SectionMap()
+    sections.mark(0, "meta_template")
+    pos = 0
+    for piece in contents:
+        for candidate in (piece, piece.strip()):
+            if not candidate:
+                continue
+            found = text.find(candidate, pos)
+            if found < 0:
+                continue
+            offset = piece.find(candidate) if candidate is not piece else 0
+            _mark_slice(sections, found, piece, offset, len(candidate))
+            pos = found + len(candidate)
+            sections.mark(pos, "meta_template")
+            break
+    return sections
+
+
+def _mark_slice(sections: SectionMap, at: int, piece: str, offset: int, length: int) -> None:
+    """Mark the part ``piece[offset:offset + length]`` found at ``at`` (a stripped message)."""
+    part = piece[offset:offset + length]
+    sections.mark_spans(at, spans_of(part))
+
+
+__all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str", "uses_tiktoken"]
+
