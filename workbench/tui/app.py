@@ -16,7 +16,7 @@ import io
 import subprocess
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -47,7 +47,7 @@ from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
 from .pair_check import PairCheck, check_pairs, failure_marks
 from .panes.template_tree import TemplateTree
 from .panes.view_pane import ViewPane, render_lines
-from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
+from .prefetch import Built, FrameCache, FrameRequest, Prebuilt, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
 from .search_actions import SearchKeys
@@ -762,15 +762,6 @@ class WorkbenchApp(SearchKeys, App[int]):
                                 lambda name=name: setattr(self, "theme", name))
 
 
-@dataclass(frozen=True)
-class FrameRequest:
-    """What a frame is built for: the selection, the view options and each pane's width."""
-
-    selection: Selection
-    options: ViewOptions
-    widths: dict[str | None, int]
-
-
 def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     """The frame for a load, built in the load worker right away (saves a trip through the UI
     thread and a second worker on every save); None when there is nothing to show."""
@@ -782,13 +773,6 @@ def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     except Exception:  # shown the usual way instead (its errors surface there)
         return None
     return Prebuilt(view, *built) if built is not None else None
-
-
-@dataclass(frozen=True)
-class Prebuilt:
-    view: FrameRequest
-    frame: Frame
-    lines: dict[str, list]
 
 
 def create_app(inputs: Inputs, **settings) -> WorkbenchApp:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.message import Message
 from textual.strip import Strip
 
 from ..views.frame import Frame
+from .prefetch import Prebuilt
 from .session import Loaded
-
-if TYPE_CHECKING:
-    from .app import Prebuilt
 
 
 class FilesChanged(Message, bubble=False):
