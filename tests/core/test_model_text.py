@@ -14,7 +14,7 @@ from workbench.core.model_text import OVERRIDE_KEY
 from workbench.core.render import PairRenderer, RenderOptions, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens import SECTIONS, tokenizers_available
-from workbench.loading.model_assets import (
+from workbench.loading.models.model_assets import (
     attach_assets,
     read_model_folder,
     resolve_model_path,

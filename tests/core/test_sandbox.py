@@ -21,7 +21,7 @@ import pytest
 from workbench.core import chat_template as ct
 from workbench.core.render import PairRenderer, RenderOptions, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.loading.model_assets import with_chat_template
+from workbench.loading.models.model_assets import with_chat_template
 from workbench.loading.workspace import Loader
 
 MESSAGES = [{"role": "user", "content": "hi"}]

@@ -29,7 +29,7 @@ from workbench.core.wire import (
     wire_classes,
     wire_for,
 )
-from workbench.loading.model_assets import tiktoken_for
+from workbench.loading.models.model_assets import tiktoken_for
 
 GOLDENS = json.loads((Path(__file__).parent / "data" / "wire_goldens.json").read_text(encoding="utf-8"))["cases"]
 SENT = sorted(name for name, case in GOLDENS.items() if "error" not in case)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.export.atomic import STALE_AFTER, AtomicFile, atomic_write
+from workbench.loading.files.atomic import STALE_AFTER, AtomicFile, atomic_write
 
 from .helpers import write_workspace
 

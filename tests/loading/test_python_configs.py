@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.loading.config_file import load_config_file
-from workbench.loading.python_config import ConfigDict, Executor
+from workbench.loading.config.config_file import load_config_file
+from workbench.loading.config.executor import ConfigDict, Executor
 
 from .conftest import write
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from workbench.core.render import render_workspace
-from workbench.loading.sample_rows import PLACEHOLDER_ORIGIN
+from workbench.loading.rows.sample_rows import PLACEHOLDER_ORIGIN
 
 from .conftest import write
 

@@ -124,7 +124,7 @@ def load(args: argparse.Namespace):
 def render_options(args: argparse.Namespace):
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with)."""
     from ..core.render import RenderOptions
-    from ..loading.embeddings import embedding_lookup
+    from ..loading.models.embeddings import embedding_lookup
 
     # Token counts by section cost a second render per sample: on where a person reads
     # them (text, markdown, html, svg), or when asked for.
@@ -153,7 +153,7 @@ def run_outputs(run_dir: str | None):
 
 def data_file_problem(data: list[str]) -> str | None:
     """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
-    from ..loading.sample_rows import DataArg
+    from ..loading.rows.sample_rows import DataArg
 
     for text in data:
         arg = DataArg.parse(text)

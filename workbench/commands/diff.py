@@ -120,13 +120,13 @@ def run(argv: Sequence[str]) -> int:
 
 def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list[argparse.Namespace],
           names: tuple[str, str], trees: list[Any]) -> int:
-    from ..export.atomic import terminate_as_exit
     from ..export.compare import DiffPrinter
     from ..export.progress import Progress
     from ..export.render_diff import diff_renders
     from ..export.report import report_problems
     from ..export.select import Selection
     from ..export.stream import SampleStream, select
+    from ..loading.files.atomic import terminate_as_exit
 
     selection = Selection.from_args(args)
     results = []

@@ -29,7 +29,7 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argp
     """The arguments of a command with ``add_run_options``; the config worker starts booting
     while the rest of the workbench is imported."""
     args = parser.parse_args(argv)
-    from ..loading.worker import prestart
+    from ..loading.config.worker import prestart
 
     prestart()
     return args
@@ -166,7 +166,7 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     error (unless a config that failed to load explains it)."""
     if any(e.dataset is None and e.model is None for e in result.errors):
         return None
-    from ..loading.sample_rows import unknown_data_abbrs
+    from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
                                 + [e.dataset for e in result.errors if e.dataset is not None])
@@ -243,10 +243,10 @@ def run(argv: Sequence[str]) -> int:
     from pathlib import Path
 
     from ..core.visible import visible
-    from ..export.atomic import atomic_write, terminate_as_exit
     from ..export.progress import Progress
     from ..export.report import report_problems
     from ..export.stream import SampleStream, Workers
+    from ..loading.files.atomic import atomic_write, terminate_as_exit
 
     if args.out:
         problem = out_problem(args.out)

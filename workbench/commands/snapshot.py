@@ -59,12 +59,12 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv)
     from pathlib import Path
 
-    from ..export.atomic import terminate_as_exit
     from ..export.compare import DiffPrinter
     from ..export.progress import Progress
     from ..export.report import report_problems
     from ..export.snapshots import check_snapshots, write_snapshots
     from ..export.stream import SampleStream
+    from ..loading.files.atomic import terminate_as_exit
 
     root = Path(args.dir)
     if root.exists() and not root.is_dir():

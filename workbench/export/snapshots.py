@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.errors import RenderError
 from ..core.result import RenderResult, Sample
-from .atomic import AtomicFile
+from ..loading.files.atomic import AtomicFile
 from .compare import DiffPrinter, Tally, compare_records, show_changes
 from .json_export import collect_warnings, stopped_error
 from .select import Selection
