@@ -92,11 +92,11 @@ def test_a_structure_that_contains_itself_is_located_without_waiting_out_the_lim
 
 def test_a_value_shared_many_times_over_is_checked_in_linear_time(tmp_path):
     # cycle detection visits each container once: 2**40 paths, forty containers
-    from workbench.loading.config.executor import _contains_itself
+    from workbench.loading.config.executor import contains_itself
 
     shared: list = [1]
     for _ in range(40):
         shared = [shared, shared]
-    assert _contains_itself(shared) is False
+    assert contains_itself(shared) is False
     shared[0].append(shared)
-    assert _contains_itself(shared) is True
+    assert contains_itself(shared) is True

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from workbench.loading.config.config_file import load_config_file
-from workbench.loading.config.executor import ConfigDict, Executor
+from workbench.loading.config.executor import Executor
+from workbench.loading.config.stand_ins import ConfigDict
 
 from .conftest import write
 

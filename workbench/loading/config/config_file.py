@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ...core.errors import ConfigError
-from .executor import FRAMEWORK_ROOTS, Executor, FrameworkRef, is_stdlib
+from .analysis import is_stdlib
+from .executor import FRAMEWORK_ROOTS, Executor
 from .plain_data import MAX_DEPTH, dotted_name, plain_key, to_plain
+from .stand_ins import FrameworkRef
 
 
 def error_dict(error: ConfigError) -> dict[str, Any]:

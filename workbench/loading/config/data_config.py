@@ -13,18 +13,23 @@ import bisect
 import json
 import json.decoder
 import json.scanner
-import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...core.errors import ConfigError
 from ..files.reading import MAX_CONFIG_BYTES, decoded, read_regular
+from .analysis import BASE_KEY
+from .bases import BaseRunner, merge_a_into_b, merge_bases
 
-if TYPE_CHECKING:
-    from .executor import Executor
 
-BASE_KEY = "_base_"
+class DataConfigRunner(BaseRunner, Protocol):
+    """What reading a data config needs from the executor: merging its bases, and the line
+    of every dict and list (so errors point at the entry that is wrong)."""
+
+    def at(self, value: Any, file: str, line: int) -> Any: ...
+
+    def line_of(self, value: Any) -> tuple[str, int] | None: ...
 
 
 class _Lines:
@@ -211,15 +216,14 @@ def _key_line(text: str, key: str) -> int:
 READERS = {".json": read_json, ".yaml": read_yaml, ".yml": read_yaml, ".toml": read_toml}
 
 
-def read_data_config(path: Path, executor: Executor) -> tuple[dict[str, Any], dict[str, tuple[str, int]]]:
+def read_data_config(path: Path,
+                     runner: DataConfigRunner) -> tuple[dict[str, Any], dict[str, tuple[str, int]]]:
     """A data config as the names a Python config would define, plus each name's line."""
-    from .executor import ConfigDict, merge_a_into_b
-
     text = _decode_text(path)
     file = str(path)
 
     def record(value: Any, line: int) -> None:
-        executor._at(value, file, line)
+        runner.at(value, file, line)
 
     data = READERS[path.suffix.lower()](path, text, record)
     kind = path.suffix.lower().lstrip(".").upper().replace("YML", "YAML")
@@ -231,7 +235,7 @@ def read_data_config(path: Path, executor: Executor) -> tuple[dict[str, Any], di
                           hint='e.g. {"datasets": [...], "models": [...]}')
     lines: dict[str, tuple[str, int]] = {}
     for key, value in data.items():
-        where = executor.line_of(value)
+        where = runner.line_of(value)
         lines[str(key)] = (file, where[1]) if where else (file, _key_line(text, str(key)))
     bases = data.pop(BASE_KEY, None)
     if bases is None:
@@ -241,19 +245,7 @@ def read_data_config(path: Path, executor: Executor) -> tuple[dict[str, Any], di
     if not all(isinstance(n, str) for n in names):
         raise ConfigError("`_base_` must be a file name or a list of file names", file=file,
                           line=base_line, hint='e.g. "_base_": ["datasets.json"]')
-    merged: dict[str, Any] = ConfigDict()
-    base_lines: dict[str, tuple[str, int]] = {}
-    for name in names:
-        base_path = Path(os.path.abspath(path.parent / name))
-        module = executor._run_file(base_path, importer=(path, base_line), lazy=False)
-        duplicate = set(merged) & set(module.names)
-        if duplicate:
-            raise ConfigError(
-                f"Duplicate key is not allowed among bases. Duplicate keys: {sorted(duplicate)}",
-                file=file, line=base_line, hint="each key may come from one _base_ file only",
-            )
-        merged.update({k: executor._copy_config(v) for k, v in module.names.items()})
-        base_lines.update(module.lines)
+    merged, base_lines = merge_bases(runner, path, [(name, base_line) for name in names])
     lines.pop(BASE_KEY, None)
     result = merge_a_into_b(data, merged, lines)
     return dict(result), {**base_lines, **lines}

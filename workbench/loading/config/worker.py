@@ -527,7 +527,7 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
     # warm: what every load needs, and what configs commonly import
-    from . import config_file, data_config, executor  # noqa: F401
+    from . import analysis, config_file, data_config, executor  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
                  "os.path", "json", "tomllib", "yaml", "resource"):
         with contextlib.suppress(ImportError):
@@ -548,7 +548,7 @@ def serve() -> None:
             _write_frame(answers_fd, RESULT, answer)
             # parse and compile (never run) what this load read, so the next fork of this
             # worker starts with it: a reload re-reads only the files that changed
-            executor.precompile(files)
+            analysis.precompile(files)
 
 
 # -- the parent's side --------------------------------------------------------------------
