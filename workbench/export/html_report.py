@@ -27,19 +27,18 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.style import Style
 from rich.table import Table
-from rich.terminal_theme import SVG_EXPORT_THEME
 from rich.text import Text
 
 from ..core.errors import RenderError
 from ..core.result import RenderResult
 from ..core.visible import visible
 from ..core.warning_groups import WarningGroup, group_warnings
+from ..views.recording import THEME
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, lengths_html
 from .rich_export import CUT_NOTE
 from .select import Selection, label_text
 
-THEME = SVG_EXPORT_THEME
 FALLBACK_WIDTH = 100  # columns for a renderable the page cannot lay out itself
 
 PAGE_CSS = """

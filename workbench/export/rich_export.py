@@ -17,28 +17,19 @@ as the app does, so a 20 MB row or template costs what a 24,000-character one do
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from rich.console import Console, RenderableType
-from rich.terminal_theme import SVG_EXPORT_THEME
+from rich.console import RenderableType
 from rich.text import Text
 
 from ..core.errors import RenderError
 from ..core.result import RenderResult
 from ..core.visible import visible
+from ..views.recording import svg_of
 from .json_export import collect_warnings, stopped_error
 from .select import Selection, label_text
-
-THEME = SVG_EXPORT_THEME
-
-
-def _console(width: int) -> Console:
-    return Console(record=True, width=width, file=io.StringIO(), force_terminal=True,
-                   color_system="truecolor", legacy_windows=False, soft_wrap=False,
-                   emoji=False, highlight=False, markup=False, _environ={})
 
 
 def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
@@ -101,8 +92,6 @@ def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[A
     """The selection as one SVG picture (``--format html`` is :mod:`workbench.export.html_report`)."""
     if kind != "svg":
         raise ValueError(f"recorded exports are SVG; {kind!r} has its own writer")
-    console = _console(width)
-    for renderable in frames(result, entries, selection, whitespace, progress, full_text=full_text):
-        console.print(renderable)
-    out.write(console.export_svg(title="Prompt Workbench", theme=THEME))
+    out.write(svg_of(frames(result, entries, selection, whitespace, progress, full_text=full_text),
+                     width, "Prompt Workbench"))
     return collect_warnings(result)

@@ -20,7 +20,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -34,6 +33,7 @@ from textual.worker import get_current_worker
 from ..views.errors import error_banner
 from ..views.frame import Frame, frame_panels
 from ..views.options import LONG_TEXT, ViewOptions
+from ..views.recording import svg_of
 from ..views.safe import one_line
 from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, tree_view
@@ -672,13 +672,11 @@ class WorkbenchApp(SearchKeys, App[int]):
     @work(thread=True, group="export", exit_on_error=False, description="export")
     def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int,
                 target: Path) -> None:
-        console = Console(record=True, width=max(width, 60), file=io.StringIO(), color_system="truecolor",
-                          force_terminal=True, legacy_windows=False)
         banner = None
         if self.latest is not None and self.latest.problems:
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
-        console.print(frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner))
-        svg = console.export_svg(title=f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        panels = frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner)
+        svg = svg_of([panels], max(width, 60), f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
         if self.is_web:  # served: the browser downloads it (the server's disk is not the user's)
             self.call_from_thread(self.deliver_text, io.StringIO(svg), save_filename=target.name,
                                   mime_type="image/svg+xml")
