@@ -47,6 +47,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..core.result import Request, Sample
+from ..core.visible import UNSAFE_CLASS
 from .select import label_text
 
 FORMAT_VERSION = 1
@@ -54,19 +55,9 @@ MAGIC = f"# prompt-workbench snapshot {FORMAT_VERSION}"
 SUFFIX = ".snap"
 INPUTS_KEY = "# inputs: "
 
-# Every character of general category Cc, Cf, Zl, Zp or Cs except \t and \n (the same
-# class as workbench.views.safe, written out so this module needs no UI code).
-_UNSAFE_CLASS = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f"
-    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
-    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb"
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
-    "\ud800-\udfff"
-)
-_UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
-_BODY_SPECIAL = re.compile(f"[{_UNSAFE_CLASS}\\\\·→↵\t]")
+# what a terminal would act on: core.visible's class, so snapshots and panes agree
+_UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
+_BODY_SPECIAL = re.compile(f"[{UNSAFE_CLASS}\\\\·→↵\t]")
 _GLYPHS = {"\\": "\\\\", "·": "\\·", "→": "\\→", "↵": "\\↵", "\t": "→", "\r": "\\r"}
 _TITLE = re.compile(r"^=== sample (\d+)\b")
 
