@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 from workbench.cli import COMMANDS
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 from workbench.core.spec import AISBENCH, OPENCOMPASS
 from workbench.loading.rows.data_paths import lookup_data_path, opencompass_data_ids
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 
 FRAMEWORK = '''\
 import json, os, time

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from workbench.core.render import RenderCache, RenderOptions, render_workspace
-from workbench.export.snapshot_format import inputs_hash
+from workbench.headless.snapshot_format import inputs_hash
 from workbench.loading.rows import data_files
 from workbench.loading.rows.data_files import read_rows, recording_reads
 

@@ -1,7 +1,7 @@
 """Golden files per export format, from one small workspace.
 
 Regenerate after an intended change with ``WORKBENCH_UPDATE_GOLDENS=1 pytest tests/export``
-and review the diff of ``tests/export/golden/`` like any other change.
+and review the diff of ``tests/headless/golden/`` like any other change.
 """
 
 from __future__ import annotations

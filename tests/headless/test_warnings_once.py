@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 from workbench.core.result import PairWarning
 from workbench.core.warning_groups import elsewhere, group_warnings
 

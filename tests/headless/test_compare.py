@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from workbench.export.compare import ADDED, CHANGED, REMOVED, DiffPrinter, compare_records, line_diff
-from workbench.export.snapshot_format import Record
+from workbench.headless.compare import ADDED, CHANGED, REMOVED, DiffPrinter, compare_records, line_diff
+from workbench.headless.snapshot_format import Record
 
 
 def req(sample: int, *lines: str, title: str | None = None) -> Record:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from workbench.export.progress import Progress
+from workbench.headless.progress import Progress
 
 
 class Clock:

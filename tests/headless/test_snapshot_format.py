@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.core.result import Request, Sample
-from workbench.export.snapshot_format import (
+from workbench.headless.snapshot_format import (
     body_lines,
     decode_body,
     encode_line,

@@ -8,7 +8,7 @@ template tree, so an export looks like the screen.  The views make untrusted tex
 
 An SVG is one picture whose size is known only at the end: it holds the whole selection,
 so keep it to a few samples (``--sample``/``--limit``).  (``--format html`` lays the same
-views out as a page: :mod:`workbench.export.html_report`.)
+views out as a page: :mod:`workbench.headless.html_report`.)
 Samples render with provenance here, in this process (``--jobs`` does not apply).
 Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
 as the app does, so a 20 MB row or template costs what a 24,000-character one does;
@@ -89,7 +89,7 @@ def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[A
                           selection: Selection, kind: str = "svg", width: int = 100,
                           whitespace: bool = False, progress: Any = None,
                           full_text: bool = False) -> RenderResult:
-    """The selection as one SVG picture (``--format html`` is :mod:`workbench.export.html_report`)."""
+    """The selection as one SVG picture (``--format html`` is :mod:`workbench.headless.html_report`)."""
     if kind != "svg":
         raise ValueError(f"recorded exports are SVG; {kind!r} has its own writer")
     out.write(svg_of(frames(result, entries, selection, whitespace, progress, full_text=full_text),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.core.result import Request, Sample
-from workbench.export.select import Selection, parse_indices
+from workbench.headless.select import Selection, parse_indices
 
 
 @pytest.mark.parametrize(("spec", "ranges"), [
