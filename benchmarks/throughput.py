@@ -18,7 +18,7 @@ from pathlib import Path
 
 from workbench.core.render import PairRenderer, RenderOptions, render_workspace
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.headless.json_export import write_render_json
+from workbench.headless.formats.json_export import write_render_json
 
 ROWS = 10_000
 META = {

@@ -247,8 +247,9 @@ def test_headless_commands_import_neither_rich_nor_textual():
 
     code = ("import sys\n"
             "from workbench.commands import render, snapshot, diff\n"
-            "from workbench.headless import (json_export, text_export, markdown_export, snapshot_format,\n"
-            "    snapshots, compare, render_diff, stream, revisions, progress, report)\n"
+            "from workbench.headless import (snapshot_format, snapshots, compare, render_diff, stream,\n"
+            "    revisions, progress, stderr_report)\n"
+            "from workbench.headless.formats import json_export, text_export, markdown_export\n"
             "from workbench.loading.files import atomic\n"
             "print(sorted({'rich', 'textual', 'watchfiles'} & {m.split('.')[0] for m in sys.modules}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

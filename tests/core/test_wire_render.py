@@ -10,9 +10,9 @@ from typing import Any
 
 from workbench.core.render import render_workspace
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
-from workbench.headless.json_export import render_document
-from workbench.headless.markdown_export import write_render_markdown
-from workbench.headless.text_export import write_render_text
+from workbench.headless.formats.json_export import render_document
+from workbench.headless.formats.markdown_export import write_render_markdown
+from workbench.headless.formats.text_export import write_render_text
 
 META = {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]}
 AIS_GEN = {"temperature": 0.01}

@@ -117,7 +117,7 @@ def test_diff_output_is_inert(ws, tmp_path):
 
 
 def test_json_escapes_del_in_otherwise_ascii_text():
-    from workbench.headless.json_export import dumps
+    from workbench.headless.formats.json_export import dumps
 
     assert dumps({"a": "plain"}) == '{"a": "plain"}'
     assert dumps("del \x7f only") == '"del \\u007f only"'  # the ASCII fast path must not skip it

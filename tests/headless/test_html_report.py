@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.headless.html_report import PairRow, SaidBefore
+from workbench.headless.formats.html_report import PairRow, SaidBefore
 
 from .helpers import run_cli, write_workspace
 

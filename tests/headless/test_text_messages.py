@@ -1,6 +1,6 @@
 """The text export shows every shape of final input an API class can receive."""
 
-from workbench.headless.text_export import message_body
+from workbench.headless.formats.text_export import message_body
 
 
 def test_a_content_part_list_is_shown_part_by_part_not_as_null() -> None:

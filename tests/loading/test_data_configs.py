@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from workbench.core.render import render_workspace
-from workbench.headless.json_export import render_document
+from workbench.headless.formats.json_export import render_document
 from workbench.loading.config.config_file import load_config_file
 
 from .conftest import write

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.render import render_workspace
-from workbench.headless.json_export import render_document
+from workbench.headless.formats.json_export import render_document
 from workbench.loading.workspace import load_workspace
 
 CASES = Path(__file__).parent / "cases"

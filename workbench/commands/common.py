@@ -145,7 +145,7 @@ def run_outputs(run_dir: str | None):
     try:
         return outputs_of(Path(run_dir))
     except ConfigError as exc:
-        from ..headless.report import error_line
+        from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -166,7 +166,7 @@ def data_file_problem(data: list[str]) -> str | None:
 
 def report_errors(errors) -> None:
     """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
-    from ..headless.report import error_line
+    from ..headless.stderr_report import error_line
 
     for error in errors:
         print(error_line(error), file=sys.stderr)

@@ -29,7 +29,7 @@ from .snapshot import add_diff_options, use_color
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..headless.select import add_selection_args
+    from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
         prog="workbench diff",
@@ -123,12 +123,12 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
     from ..headless.render_diff import diff_renders
-    from ..headless.report import report_problems
-    from ..headless.select import Selection
+    from ..headless.render_filter import RenderFilter
+    from ..headless.stderr_report import report_problems
     from ..headless.stream import SampleStream, select
     from ..loading.files.atomic import terminate_as_exit
 
-    selection = Selection.from_args(args)
+    selection = RenderFilter.from_args(args)
     results = []
     for side in sides:
         _, full = load_and_render(side)

@@ -13,7 +13,7 @@ from .render import add_run_options, parse_run_args, recipe_for, render_selected
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..headless.select import add_selection_args
+    from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
         prog="workbench snapshot",
@@ -61,8 +61,8 @@ def run(argv: Sequence[str]) -> int:
 
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
-    from ..headless.report import report_problems
     from ..headless.snapshots import check_snapshots, write_snapshots
+    from ..headless.stderr_report import report_problems
     from ..headless.stream import SampleStream
     from ..loading.files.atomic import terminate_as_exit
 

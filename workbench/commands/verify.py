@@ -71,7 +71,7 @@ def run(argv: Sequence[str]) -> int:
 
         return usage_error(parser.prog, problem)
     from ..core.errors import ConfigError
-    from ..headless.report import error_line
+    from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run
 
     try:

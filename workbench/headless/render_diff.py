@@ -14,7 +14,7 @@ from typing import Any
 from ..core.errors import RenderError
 from ..core.result import RenderResult, Sample
 from .compare import DiffPrinter, Tally, compare_records, show_changes
-from .json_export import collect_warnings, stopped_error
+from .formats.json_export import collect_warnings, stopped_error
 from .snapshot_format import pair_records
 
 SamplesOf = Callable[[Any], Iterable[Sample]]

@@ -48,7 +48,7 @@ from typing import Any
 
 from ..core.result import Request, Sample
 from ..core.visible import UNSAFE_CLASS
-from .select import label_text
+from .render_filter import label_text
 
 FORMAT_VERSION = 1
 MAGIC = f"# prompt-workbench snapshot {FORMAT_VERSION}"

@@ -20,8 +20,8 @@ from ..core.errors import RenderError
 from ..core.result import RenderResult, Sample
 from ..loading.files.atomic import AtomicFile
 from .compare import DiffPrinter, Tally, compare_records, show_changes
-from .json_export import collect_warnings, stopped_error
-from .select import Selection
+from .formats.json_export import collect_warnings, stopped_error
+from .render_filter import RenderFilter
 from .snapshot_format import SUFFIX, inputs_hash, pair_records, parse_records, read_header, record_text
 
 NO_MODEL = "_no-model"
@@ -89,7 +89,7 @@ class Outcome:
         return bool(self.differ or self.missing or self.extra)
 
 
-def _in_scope(result: RenderResult, selection: Selection, root: Path,
+def _in_scope(result: RenderResult, selection: RenderFilter, root: Path,
               produced: set[Path]) -> tuple[list[Path], list[Path]]:
     """(extra files, files kept because their pair failed) among the folder's snapshots.
 
@@ -122,7 +122,7 @@ def _keys(result: RenderResult) -> list[tuple[str, str | None]]:
 
 
 def write_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path,
-                    selection: Selection, paths: dict | None = None) -> Outcome:
+                    selection: RenderFilter, paths: dict | None = None) -> Outcome:
     """Write every selected pair's snapshot; remove the in-scope files no pair produced."""
     outcome = Outcome()
     paths = paths or snapshot_paths(root, _keys(result))
@@ -166,7 +166,7 @@ def _remove_empty_parent(folder: Path, root: Path) -> None:
         pass
 
 
-def check_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path, selection: Selection,
+def check_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path, selection: RenderFilter,
                     printer: DiffPrinter, paths: dict | None = None, max_shown: int = 0) -> Outcome:
     """Compare a fresh render with the files, printing a readable diff of what differs."""
     outcome = Outcome()

@@ -30,7 +30,7 @@ from ..core.errors import RenderError
 from ..core.lengths import SampleLengths, tally_for
 from ..core.result import RenderResult, Sample
 from .progress import Progress
-from .select import Selection
+from .render_filter import RenderFilter
 
 # builds what the workers render from: anything with get(dataset, model) -> the pair (a
 # PairRenderer) or its error (LazyPairs), or a RenderResult (its pairs looked up by abbrs)
@@ -73,7 +73,7 @@ class Entry:
     indices: Sequence[int]
 
 
-def select(result: RenderResult, selection: Selection) -> tuple[RenderResult, list[Entry]]:
+def select(result: RenderResult, selection: RenderFilter) -> tuple[RenderResult, list[Entry]]:
     """The result narrowed to the selected pairs (errors and warnings too), and the plan."""
     narrowed = RenderResult(config=result.config)
     entries: list[Entry] = []
@@ -100,7 +100,7 @@ def select(result: RenderResult, selection: Selection) -> tuple[RenderResult, li
 class SampleStream:
     """``samples_of`` for the exporters, with progress and optional worker processes."""
 
-    def __init__(self, entries: list[Entry], selection: Selection, jobs: int = 1,
+    def __init__(self, entries: list[Entry], selection: RenderFilter, jobs: int = 1,
                  recipe: Recipe | None = None, progress: Progress | None = None,
                  serialize: Serializer | None = None, pool: Workers | None = None) -> None:
         self.entries = {id(e.pair): e for e in entries}
@@ -185,7 +185,7 @@ def _pair(abbrs: tuple[str, str | None]) -> Any:
     return found
 
 
-def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selection: Selection,
+def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selection: RenderFilter,
                   serialize: Serializer | None) -> ChunkResult:
     pair = _pair(abbrs)
     tally = tally_for(pair, total=0)
@@ -266,7 +266,7 @@ class _Pool:
 
     workers: Workers
     entries: list[Entry]
-    selection: Selection
+    selection: RenderFilter
     serialize: Serializer | None = None
     pending: deque[tuple[int, Future]] = field(default_factory=deque)
     floor: int = 0

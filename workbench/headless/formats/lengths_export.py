@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, TextIO
 
-from ..core.lengths import LengthTally, PairLengths, by_share_truncated, tally_for
-from ..core.result import Sample
-from ..core.visible import visible
+from ...core.lengths import LengthTally, PairLengths, by_share_truncated, tally_for
+from ...core.result import Sample
+from ...core.visible import visible
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 
@@ -67,8 +67,8 @@ def _settled(summary: PairLengths) -> PairLengths:
 def write_lengths_markdown(collector: LengthsCollector, out: TextIO, escape: Callable[[str], str],
                            fenced: Callable[[str], str]) -> None:
     """The suite table, worst first, then each pair's chart (``escape``/``fenced``: markdown's own)."""
-    from ..views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
-    from ..views.lengths_plot import histogram_text
+    from ...views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
+    from ...views.lengths_plot import histogram_text
 
     items = by_share_truncated(collector.summaries())
     if not items:
@@ -94,7 +94,7 @@ def write_lengths_markdown(collector: LengthsCollector, out: TextIO, escape: Cal
 
 
 def _legend_plain(item: PairLengths) -> str:
-    from ..views.lengths_plot import legend
+    from ...views.lengths_plot import legend
 
     return legend(item.stats, item.max_seq_len).plain
 
@@ -104,9 +104,9 @@ def _legend_plain(item: PairLengths) -> str:
 
 def lengths_html(collector: LengthsCollector) -> str:
     """A section with the suite table and one inline SVG chart per pair."""
-    from ..views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
-    from ..views.lengths_plot import PlotColors, chart_bins
-    from ..views.lengths_svg import WIDTH, histogram_svg
+    from ...views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
+    from ...views.lengths_plot import PlotColors, chart_bins
+    from ...views.lengths_svg import WIDTH, histogram_svg
 
     items = by_share_truncated(collector.summaries())
     if not items:

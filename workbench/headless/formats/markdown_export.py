@@ -11,14 +11,14 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from ..core.errors import RenderError
-from ..core.result import PairError, RenderResult, Request, Sample
-from ..core.visible import visible
-from ..core.warning_groups import WarningGroup, group_warnings
-from ..core.wire import body_text, wire_of
+from ...core.errors import RenderError
+from ...core.result import PairError, RenderResult, Request, Sample
+from ...core.visible import visible
+from ...core.warning_groups import WarningGroup, group_warnings
+from ...core.wire import body_text, wire_of
+from ..render_filter import label_text
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, write_lengths_markdown
-from .select import label_text
 from .text_export import message_body
 
 SamplesOf = Callable[[Any], Iterable[Sample]]

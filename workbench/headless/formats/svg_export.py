@@ -8,7 +8,7 @@ template tree, so an export looks like the screen.  The views make untrusted tex
 
 An SVG is one picture whose size is known only at the end: it holds the whole selection,
 so keep it to a few samples (``--sample``/``--limit``).  (``--format html`` lays the same
-views out as a page: :mod:`workbench.headless.html_report`.)
+views out as a page: :mod:`workbench.headless.formats.html_report`.)
 Samples render with provenance here, in this process (``--jobs`` does not apply).
 Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
 as the app does, so a 20 MB row or template costs what a 24,000-character one does;
@@ -24,12 +24,12 @@ from typing import Any, TextIO
 from rich.console import RenderableType
 from rich.text import Text
 
-from ..core.errors import RenderError
-from ..core.result import RenderResult
-from ..core.visible import visible
-from ..views.recording import svg_of
+from ...core.errors import RenderError
+from ...core.result import RenderResult
+from ...core.visible import visible
+from ...views.recording import svg_of
+from ..render_filter import RenderFilter, label_text
 from .json_export import collect_warnings, stopped_error
-from .select import Selection, label_text
 
 
 def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
@@ -46,15 +46,14 @@ def _specs(result: RenderResult) -> tuple[list[Any], list[Any]]:
 CUT_NOTE = "all of them are sent; --all-text exports them all"
 
 
-def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, whitespace: bool,
+def frames(result: RenderResult, entries: Iterable[Any], selection: RenderFilter, whitespace: bool,
            progress: Any = None, full_text: bool = False) -> Iterable[RenderableType]:
     """The header, the template tree, then every selected request's panes, in order."""
-    from ..views.errors import Problem, error_banner
-    from ..views.frame import build_frame, frame_panels
-    from ..views.options import LONG_TEXT, ViewOptions
-    from ..views.selection import Catalog
-    from ..views.selection import Selection as ViewSelection
-    from ..views.template_tree import template_tree, tree_view
+    from ...views.errors import Problem, error_banner
+    from ...views.frame import build_frame, frame_panels
+    from ...views.options import LONG_TEXT, ViewOptions
+    from ...views.selection import Catalog, Selection
+    from ...views.template_tree import template_tree, tree_view
 
     opts = ViewOptions(whitespace=whitespace, provenance=True, root=Path.cwd(),
                        max_chars=None if full_text else LONG_TEXT, cut_note=CUT_NOTE)
@@ -80,16 +79,16 @@ def frames(result: RenderResult, entries: Iterable[Any], selection: Selection, w
                 if selection.labels and (request.label is None
                                          or label_text(request.label) not in selection.labels):
                     continue
-                frame = build_frame(catalog, ViewSelection(pair.dataset_abbr, pair.model_abbr, index, r),
+                frame = build_frame(catalog, Selection(pair.dataset_abbr, pair.model_abbr, index, r),
                                     opts)
                 yield frame_panels(frame, None, opts)
 
 
 def write_render_recorded(result: RenderResult, out: TextIO, entries: Iterable[Any],
-                          selection: Selection, kind: str = "svg", width: int = 100,
+                          selection: RenderFilter, kind: str = "svg", width: int = 100,
                           whitespace: bool = False, progress: Any = None,
                           full_text: bool = False) -> RenderResult:
-    """The selection as one SVG picture (``--format html`` is :mod:`workbench.headless.html_report`)."""
+    """The selection as one SVG picture (``--format html`` is :mod:`.html_report`)."""
     if kind != "svg":
         raise ValueError(f"recorded exports are SVG; {kind!r} has its own writer")
     out.write(svg_of(frames(result, entries, selection, whitespace, progress, full_text=full_text),

@@ -29,15 +29,15 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from ..core.errors import RenderError
-from ..core.result import RenderResult
-from ..core.visible import visible
-from ..core.warning_groups import WarningGroup, group_warnings
-from ..views.recording import THEME
+from ...core.errors import RenderError
+from ...core.result import RenderResult
+from ...core.visible import visible
+from ...core.warning_groups import WarningGroup, group_warnings
+from ...views.recording import THEME
+from ..render_filter import RenderFilter, label_text
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, lengths_html
-from .rich_export import CUT_NOTE
-from .select import Selection, label_text
+from .svg_export import CUT_NOTE
 
 FALLBACK_WIDTH = 100  # columns for a renderable the page cannot lay out itself
 
@@ -221,16 +221,15 @@ def _name(dataset: str | None, model: str | None) -> str:
     return html.escape(f"{dataset or ''} × {model or 'no model'}".lower(), quote=True)
 
 
-def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any], selection: Selection,
+def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any], selection: RenderFilter,
                       whitespace: bool = False, progress: Any = None, note: str | None = None,
                       full_text: bool = False) -> RenderResult:
     """The page; ``full_text`` draws every character of long texts (by default each text past
     ``LONG_TEXT`` characters shows its head and tail, as the app does, so a 20 MB row costs what
     a 24,000-character one does)."""
-    from ..views.frame import build_frame
-    from ..views.options import LONG_TEXT, ViewOptions
-    from ..views.selection import Catalog
-    from ..views.selection import Selection as ViewSelection
+    from ...views.frame import build_frame
+    from ...views.options import LONG_TEXT, ViewOptions
+    from ...views.selection import Catalog, Selection
 
     styles = StyleClasses()
     convert = HtmlOf(styles)
@@ -273,7 +272,7 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
                                          or label_text(request.label) not in selection.labels):
                     continue
                 row.shown += 1
-                where = ViewSelection(pair.dataset_abbr, pair.model_abbr, index, r)
+                where = Selection(pair.dataset_abbr, pair.model_abbr, index, r)
                 frame = build_frame(catalog, where, opts)
                 out.write(f'<div class="request"><h3>{html.escape(visible(frame.prompt_list_title))}</h3>\n')
                 for pane_title, body in ((frame.final_input_title, frame.final_input),

@@ -7,13 +7,13 @@ import re
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from ..core.errors import RenderError
-from ..core.prompt_list import to_json
-from ..core.render import error_source
-from ..core.result import PairError, PairWarning, RenderResult, Request, Sample
-from ..core.warning_groups import WarningGroup, group_warnings
+from ...core.errors import RenderError
+from ...core.prompt_list import to_json
+from ...core.render import error_source
+from ...core.result import PairError, PairWarning, RenderResult, Request, Sample
+from ...core.warning_groups import WarningGroup, group_warnings
+from ..stream import Serialized
 from .lengths_export import LengthsCollector
-from .stream import Serialized
 
 SCHEMA = "prompt-workbench/render@1"
 

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..core.errors import RenderError
-from ..core.result import RenderResult, Request, Sample
-from ..core.visible import visible
-from ..core.wire import body_text, wire_of
+from ...core.errors import RenderError
+from ...core.result import RenderResult, Request, Sample
+from ...core.visible import visible
+from ...core.wire import body_text, wire_of
+from ..render_filter import label_text
+from ..stream import Serialized
 from .json_export import collect_warnings, stopped_error
-from .select import label_text
-from .stream import Serialized
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 

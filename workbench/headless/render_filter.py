@@ -3,7 +3,7 @@
 ``--dataset``/``--model`` are globs on abbrs, ``--sample`` an index list with ranges
 (``0,3,5-9``, ``100-`` for "from 100 on"), ``--limit`` the most samples per pair,
 ``--label`` keeps the requests of one PPL/LL label.  The same options mean the same
-thing in ``render``, ``snapshot`` and ``diff``.
+thing in ``render``, ``snapshot`` and ``diff``.  May import the core.
 """
 
 from __future__ import annotations
@@ -77,7 +77,10 @@ def label_text(label: Any) -> str:
 
 
 @dataclass(frozen=True)
-class Selection:
+class RenderFilter:
+    """What a headless command renders, from its options (not the app's cursor, which is
+    :class:`workbench.views.selection.Selection`: one sample and request at a time)."""
+
     datasets: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
     samples: Ranges | None = None
@@ -85,7 +88,7 @@ class Selection:
     labels: tuple[str, ...] = ()
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Selection:
+    def from_args(cls, args: argparse.Namespace) -> RenderFilter:
         return cls(datasets=tuple(args.dataset), models=tuple(args.model), samples=args.sample,
                    limit=args.limit, labels=tuple(args.label))
 
