@@ -18,8 +18,8 @@ from rich.text import Text
 from ..core.result import Request
 from ..core.text import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
 from ..core.wire import body_text, wire_of
+from .fragments import badge, body, faint
 from .options import ViewOptions
-from .parts import badge, body, faint
 from .safe import one_line
 from .styled import styled
 

@@ -1,4 +1,4 @@
-"""Small pieces every view uses: role badges, faint notes, message bodies."""
+"""Small renderables every view is built from: role badges, faint notes, snippets, bodies."""
 
 from __future__ import annotations
 
