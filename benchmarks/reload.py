@@ -83,7 +83,7 @@ async def timed_saves(app, pilot, target: Path, marker: str, runs: int, arrived:
     """Save ``target`` ``runs`` times as editors do (a temp file renamed over it), each time
     changing ``marker``; seconds from each save until the final-input pane shows it.
     ``arrived`` is set and ``shown["at"]`` stamped each time that pane is handed new lines."""
-    from workbench.tui.headless import pane_text
+    from workbench.tui.driving import pane_text
 
     times: list[float] = []
     previous = marker
@@ -109,9 +109,9 @@ async def timed_saves(app, pilot, target: Path, marker: str, runs: int, arrived:
 async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[float]:
     from workbench.loading.rows.data_files import RACY_NS
     from workbench.tui.app import create_app
-    from workbench.tui.headless import pane_text, wait_for
-    from workbench.tui.panes.view_pane import ViewPane
+    from workbench.tui.driving import pane_text, wait_for
     from workbench.tui.session import Inputs
+    from workbench.tui.widgets.main.view_pane import ViewPane
 
     shown: dict[str, float] = {}
     arrived = asyncio.Event()

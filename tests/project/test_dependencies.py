@@ -142,5 +142,5 @@ def test_the_scan_sees_what_it_should():
     app = list(third_party_imports(ROOT / "workbench" / "tui" / "app.py"))
     assert ("textual", False) in [(m, lazy) for m, lazy, _ in app]
     eager = eagerly_imported(sources("workbench"))
-    assert {"workbench.core.render", "workbench.tui.footer", "workbench.commands"} <= eager
+    assert {"workbench.core.render", "workbench.tui.widgets.main.footer", "workbench.commands"} <= eager
     assert "workbench.commands.verify" not in eager  # cli.py loads each command on demand

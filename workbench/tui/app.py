@@ -41,12 +41,9 @@ from .collector import Collector
 from .config import AppConfig
 from .editor import editor_command
 from .exports import default_export_dir, export_name, export_target, write_atomic
-from .footer import WorkbenchFooter
 from .jump_commands import JumpProvider
 from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
 from .pair_check import PairCheck, check_pairs, failure_marks
-from .panes.template_tree import TemplateTree
-from .panes.view_pane import ViewPane, render_lines
 from .prefetch import Built, FrameCache, FrameRequest, Prebuilt, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
@@ -54,6 +51,9 @@ from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
 from .watcher import watch_changes
+from .widgets.main.footer import WorkbenchFooter
+from .widgets.main.template_tree import TemplateTree
+from .widgets.main.view_pane import ViewPane, render_lines
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
 PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built

@@ -9,7 +9,7 @@ from textual import on
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode as WidgetNode
 
-from ...views.template_tree import Key, TreeNode
+from ....views.template_tree import Key, TreeNode
 
 
 class TemplateTree(Tree[TreeNode]):

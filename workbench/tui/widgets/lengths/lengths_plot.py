@@ -10,9 +10,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual_plotext import PlotextPlot
 
-from ...core.lengths import Bin, Distribution, PairLengths, Point
-from ...views.lengths_plot import PlotColors, chart_bins, draw_histogram
-from ...views.palette import DEFAULT_PALETTE, Palette
+from ....core.lengths import Bin, Distribution, PairLengths, Point
+from ....views.lengths_plot import PlotColors, chart_bins, draw_histogram
+from ....views.palette import DEFAULT_PALETTE, Palette
 
 
 class LengthsPlot(PlotextPlot, can_focus=True):

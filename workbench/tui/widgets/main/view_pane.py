@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..search import highlighted
+from ...search import highlighted
 
 
 def render_lines(renderable: RenderableType, width: int) -> list[Strip]:
