@@ -22,7 +22,7 @@ from ..core.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import worker
 from .config.config_file import load_config_file
-from .duplicates import one_per_abbr
+from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import recording_reads

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..loading.files.atomic import atomic_write
 from ..views.selection import Selection
 
 APP_FOLDER = "prompt-workbench"
@@ -43,8 +44,6 @@ def export_target(answer: str, cwd: Path, name: str) -> Path:
 def write_atomic(target: Path, text: str) -> None:
     """Write ``text`` so a reader sees the old file or the new one, never half (the folder is
     made when missing: the default one usually is, the first time)."""
-    from ..loading.files.atomic import atomic_write
-
     target.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(target) as out:
         out.write(text)
