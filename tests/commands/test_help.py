@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.headless.helpers import run_cli
-from workbench.cli import COMMANDS
+from workbench.commands import COMMANDS
 
 
 def test_version():
