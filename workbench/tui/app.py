@@ -40,7 +40,7 @@ from ..views.template_tree import TreeNode, node_location_text, tree_view
 from .collector import Collector
 from .config import AppConfig
 from .editor import editor_command
-from .exports import default_export_dir, export_name, export_target, write_atomic
+from .export_file import default_export_dir, export_name, export_target, write_atomic
 from .jump_commands import JumpProvider
 from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
 from .pair_check import PairCheck, check_pairs, failure_marks
