@@ -83,7 +83,7 @@ async def timed_saves(app, pilot, target: Path, marker: str, runs: int, arrived:
     """Save ``target`` ``runs`` times as editors do (a temp file renamed over it), each time
     changing ``marker``; seconds from each save until the final-input pane shows it.
     ``arrived`` is set and ``shown["at"]`` stamped each time that pane is handed new lines."""
-    from workbench.tui.headless import pane_text
+    from workbench.tui.driving import pane_text
 
     times: list[float] = []
     previous = marker
@@ -107,11 +107,11 @@ async def timed_saves(app, pilot, target: Path, marker: str, runs: int, arrived:
 
 
 async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[float]:
-    from workbench.loading.data_files import RACY_NS
+    from workbench.loading.rows.data_files import RACY_NS
     from workbench.tui.app import create_app
-    from workbench.tui.headless import pane_text, wait_for
-    from workbench.tui.panes.view_pane import ViewPane
+    from workbench.tui.driving import pane_text, wait_for
     from workbench.tui.session import Inputs
+    from workbench.tui.widgets.main.view_pane import ViewPane
 
     shown: dict[str, float] = {}
     arrived = asyncio.Event()
@@ -132,7 +132,7 @@ async def _measure(config: Path, target: Path, marker: str, runs: int) -> list[f
         async with app.run_test(size=(160, 48)) as pilot:
             await wait_for(pilot, lambda: marker in pane_text(app, "final-input"), timeout=60)
             # Rows files written moments ago are parsed again on every load, by design (see
-            # workbench/loading/data_files.py, RACY_NS); time the steady state of an editing
+            # workbench/loading/rows/data_files.py, RACY_NS); time the steady state of an editing
             # session, whose rows files are older than that.
             await asyncio.sleep(max(0.0, RACY_NS / 1e9 - (time.monotonic() - copied)))
             times = await timed_saves(app, pilot, target, marker, runs, arrived, shown)

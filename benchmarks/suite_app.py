@@ -39,9 +39,9 @@ def _p(values: list[float], q: float) -> float:
 async def measure(config: Path, save_target: Path | None, marker: str | None, saves: int,
                   keys_scale: float = 1.0) -> dict:
     from workbench.tui.app import WorkbenchApp, create_app
-    from workbench.tui.headless import wait_for
-    from workbench.tui.panes.view_pane import ViewPane
+    from workbench.tui.driving import wait_for
     from workbench.tui.session import Inputs
+    from workbench.tui.widgets.main.view_pane import ViewPane
 
     shown: dict[str, float] = {}
     arrived = asyncio.Event()

@@ -19,7 +19,7 @@ from pathlib import Path
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.export.json_export import write_render_json
+from workbench.headless.formats.json_export import write_render_json
 
 ROWS = 10_000
 META = {

@@ -20,7 +20,7 @@ from tokenizer_fixture import write_model_folder  # noqa: E402
 from workbench.core.render import PairRenderer  # noqa: E402
 from workbench.core.spec import DatasetSpec, ModelSpec  # noqa: E402
 from workbench.core.tokens.chat_template import builtin_template  # noqa: E402
-from workbench.loading.model_assets import attach_assets  # noqa: E402
+from workbench.loading.models.model_assets import attach_assets  # noqa: E402
 
 ROUND = [{"role": "HUMAN", "prompt": "Q: {question}"}, {"role": "BOT", "prompt": "A: {answer}"}]
 DATASET = {

@@ -1,7 +1,7 @@
 """Dev-only: record OpenCompass 0.5.4's BABILong prompts (per-task instruction, examples and
 post-prompt, and the template that joins them to the context and question) as package data
 for the native BabiLong reader, from the framework's ``opencompass.datasets.babilong.prompts``,
-into ``workbench/loading/readers/data/babilong_prompts.json``:
+into ``workbench/loading/rows/readers/data/babilong_prompts.json``:
 
     $FWENV/bin/python tools/gen_babilong_prompts.py
 """
@@ -13,7 +13,7 @@ import sys
 
 from _shared import REPO, write_json
 
-OUT = REPO / "workbench" / "loading" / "readers" / "data" / "babilong_prompts.json"
+OUT = REPO / "workbench" / "loading" / "rows" / "readers" / "data" / "babilong_prompts.json"
 
 
 def main() -> int:

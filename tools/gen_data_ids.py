@@ -3,9 +3,9 @@
 OpenCompass 0.5.4 maps data ids such as ``opencompass/gsm8k`` to a folder under
 ``$COMPASS_DATA_CACHE`` (``DATASETS_MAPPING`` in ``opencompass/utils/datasets_info.py``).
 The workbench resolves ids the same way without the framework, from the table this script
-writes to ``workbench/loading/data/opencompass_data_ids.json`` (id → local path, as written).
+writes to ``workbench/loading/rows/data/opencompass_data_ids.json`` (id → local path, as written).
 AISBench has no id table: its ``get_data_path`` joins a relative path to a cache folder
-(``workbench/loading/data_paths.py`` says how), so there is nothing to record for it.
+(``workbench/loading/rows/data_paths.py`` says how), so there is nothing to record for it.
 
 Run it in the framework venv (tools/setup_fwenv.sh):
 
@@ -19,7 +19,7 @@ import sys
 
 from _shared import REPO, write_json
 
-OUT = REPO / "workbench" / "loading" / "data" / "opencompass_data_ids.json"
+OUT = REPO / "workbench" / "loading" / "rows" / "data" / "opencompass_data_ids.json"
 
 
 def main() -> int:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parent.parent / "workbench" / "loading" / "readers" / "data"
+DATA = Path(__file__).resolve().parent.parent / "workbench" / "loading" / "rows" / "readers" / "data"
 OUT = DATA / "needlebench_prompts.json"
 LIVEMATHBENCH_OUT = DATA / "livemathbench_prompts.json"
 RULER_OUT = DATA / "ruler_templates.json"

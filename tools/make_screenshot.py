@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 async def draw(out: Path, size: tuple[int, int], keys: list[str]) -> None:
     from workbench.commands.common import demo_config
     from workbench.tui.app import create_app
-    from workbench.tui.headless import wait_for
+    from workbench.tui.driving import wait_for
     from workbench.tui.session import Inputs
 
     app = create_app(Inputs(configs=(str(demo_config()),)), watch=True, deterministic=True)

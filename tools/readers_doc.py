@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.loading.readers import reader_modules, reader_names
+from workbench.loading.rows.readers import reader_modules, reader_names
 
 ROOT = Path(__file__).resolve().parent.parent
 RANKING = ROOT / "docs" / "data" / "dataset_class_ranking.json"

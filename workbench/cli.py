@@ -13,14 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-# command name -> (module under workbench.commands, what it does in one line, for --help)
-COMMANDS = {
-    "render": ("render", "render configs headless: JSON, text, markdown, HTML or SVG"),
-    "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
-    "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
-    "verify": ("verify", "compare the prompts a finished run recorded with a render"),
-    "serve": ("serve", "the app in a browser, for a team on a shared machine"),
-}
+from .commands import COMMANDS
 
 
 def version() -> str:
@@ -31,13 +24,6 @@ def version() -> str:
         return installed("prompt-workbench")
     except PackageNotFoundError:
         return "unknown (not installed)"
-
-
-def commands_help() -> str:
-    """Every command, one line each (the app's --help ends with it)."""
-    width = max(map(len, COMMANDS))
-    lines = [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
-    return "commands (workbench COMMAND --help for each):\n" + "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import edit, run_cli, write_workspace
+from tests.headless.helpers import edit, run_cli, write_workspace
 
 GIT = shutil.which("git")
 
@@ -148,7 +148,7 @@ def test_a_side_that_fails_to_load_is_an_error_not_removed_pairs(tmp_path):
 
 @pytest.mark.skipif(GIT is None, reason="git is not installed")
 def test_revision_reads_package_imports_under_a_config_root_in_the_repo(tmp_path):
-    from tests.export.helpers import QA_GEN
+    from tests.headless.helpers import QA_GEN
 
     repo = tmp_path / "repo"
     package = repo / "root" / "opencompass" / "configs" / "datasets"

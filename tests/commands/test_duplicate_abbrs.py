@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import QA_GEN, run_cli, write_workspace
+from tests.headless.helpers import QA_GEN, run_cli, write_workspace
 
 # humaneval_gen.py and humaneval_gen_8e312c.py in OpenCompass: two prompts, one abbr
 OTHER_QA = QA_GEN.replace("'Q: {question}\\nA:'", "'Question: {question}\\nAnswer:'")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import Run, edit, run_cli, write_workspace
+from tests.headless.helpers import Run, edit, run_cli, write_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY_FIXTURE = ROOT / "tests" / "verify" / "fixture"

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from tests.export.helpers import run_cli
-from workbench.cli import COMMANDS
+from tests.headless.helpers import run_cli
+from workbench.commands import COMMANDS
 
 
 def test_version():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli, write_workspace
+from tests.headless.helpers import run_cli, write_workspace
 from workbench.commands import render as render_command
 
 
@@ -249,8 +249,10 @@ def test_headless_commands_import_neither_rich_nor_textual():
 
     code = ("import sys\n"
             "from workbench.commands import render, snapshot, diff\n"
-            "from workbench.export import (json_export, text_export, markdown_export, snapshot_format,\n"
-            "    snapshots, compare, render_diff, stream, revisions, atomic, progress, report)\n"
+            "from workbench.headless import (snapshot_format, snapshots, compare, render_diff, stream,\n"
+            "    revisions, progress, stderr_report)\n"
+            "from workbench.headless.formats import json_export, text_export, markdown_export\n"
+            "from workbench.loading.files import atomic\n"
             "print(sorted({'rich', 'textual', 'watchfiles'} & {m.split('.')[0] for m in sys.modules}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"  # only --format html/svg load rich (and the views)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import edit, run_cli, write_workspace
+from tests.headless.helpers import edit, run_cli, write_workspace
 
 
 @pytest.fixture
@@ -198,7 +198,7 @@ def test_an_unwritable_snapshot_folder_is_a_usage_error(ws):
 
 
 def test_a_check_with_config_errors_never_says_passed(tmp_path):
-    from tests.export.helpers import run_cli
+    from tests.headless.helpers import run_cli
 
     config = tmp_path / "broken.py"
     config.write_text("datasets = [\n", encoding="utf-8")
@@ -209,7 +209,7 @@ def test_a_check_with_config_errors_never_says_passed(tmp_path):
 
 
 def test_out_of_range_samples_are_a_usage_error_and_no_empty_snapshot_is_written(tmp_path):
-    from tests.export.helpers import run_cli
+    from tests.headless.helpers import run_cli
 
     render = run_cli("render", "--sample", "50")
     assert render.code == 2

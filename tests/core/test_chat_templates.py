@@ -12,7 +12,7 @@ import pytest
 from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens.chat_sandbox import render_chat_template
 from workbench.core.tokens.counting import tokenizers_available
-from workbench.loading.model_assets import read_model_folder
+from workbench.loading.models.model_assets import read_model_folder
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
 sys.path.insert(0, str(HERE))

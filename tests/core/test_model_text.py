@@ -15,7 +15,7 @@ from workbench.core.models.model_text import OVERRIDE_KEY
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens.counting import SECTIONS, tokenizers_available
-from workbench.loading.model_assets import (
+from workbench.loading.models.model_assets import (
     attach_assets,
     read_model_folder,
     resolve_model_path,

@@ -12,7 +12,7 @@ from workbench.core.provenance import ROW, spans_of
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.templates.raw_prompt_template import RawPromptTemplate, parse_for_api
-from workbench.loading.placeholder_rows import placeholder_rows
+from workbench.loading.rows.placeholder_rows import placeholder_rows
 
 RAW = "opencompass.openicl.icl_raw_prompt_template.RawPromptTemplate"
 API = {"type": "opencompass.models.OpenAI", "path": "gpt", "key": "x"}

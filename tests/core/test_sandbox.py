@@ -23,7 +23,7 @@ from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens.chat_sandbox import render_chat_template
-from workbench.loading.model_assets import with_chat_template
+from workbench.loading.models.model_assets import with_chat_template
 from workbench.loading.workspace import Loader
 
 MESSAGES = [{"role": "user", "content": "hi"}]

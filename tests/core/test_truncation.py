@@ -17,7 +17,7 @@ from workbench.core.inferencers.truncation import Truncation, TruncationTally, f
 from workbench.core.render import PairRenderer
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.tokens.counting import tokenizers_available
-from workbench.loading.model_assets import attach_assets
+from workbench.loading.models.model_assets import attach_assets
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
 sys.path.insert(0, str(HERE))

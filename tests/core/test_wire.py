@@ -29,7 +29,7 @@ from workbench.core.models.wire import (
 from workbench.core.render_notes import Notes
 from workbench.core.spec import AISBENCH, OPENCOMPASS, ModelSpec
 from workbench.core.templates.prompt_list import PromptList
-from workbench.loading.model_assets import tiktoken_for
+from workbench.loading.models.model_assets import tiktoken_for
 
 GOLDENS = json.loads((Path(__file__).parent / "data" / "wire_goldens.json").read_text(encoding="utf-8"))["cases"]
 SENT = sorted(name for name, case in GOLDENS.items() if "error" not in case)

@@ -10,9 +10,9 @@ from typing import Any
 
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
-from workbench.export.json_export import render_document
-from workbench.export.markdown_export import write_render_markdown
-from workbench.export.text_export import write_render_text
+from workbench.headless.formats.json_export import render_document
+from workbench.headless.formats.markdown_export import write_render_markdown
+from workbench.headless.formats.text_export import write_render_text
 
 META = {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]}
 AIS_GEN = {"temperature": 0.01}

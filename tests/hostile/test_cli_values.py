@@ -11,9 +11,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from tests.export.helpers import run_cli, write_workspace
+from tests.headless.helpers import run_cli, write_workspace
 from workbench.commands import render as render_command
-from workbench.export import stream
+from workbench.headless import stream
 
 from .helpers import needs_fork, run, write
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading.file_kinds import read_regular
+from workbench.loading.files.reading import read_regular
 
 from .helpers import needs_fork, run, write
 

@@ -12,8 +12,8 @@ import textwrap
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading import plain
-from workbench.loading.worker import MAX_RESULT_BYTES
+from workbench.loading.config import plain_data as plain
+from workbench.loading.config.worker import MAX_RESULT_BYTES
 from workbench.loading.workspace import Loader
 
 from .helpers import needs_fork, run, write
@@ -92,11 +92,11 @@ def test_a_structure_that_contains_itself_is_located_without_waiting_out_the_lim
 
 def test_a_value_shared_many_times_over_is_checked_in_linear_time(tmp_path):
     # cycle detection visits each container once: 2**40 paths, forty containers
-    from workbench.loading.python_config import _contains_itself
+    from workbench.loading.config.executor import contains_itself
 
     shared: list = [1]
     for _ in range(40):
         shared = [shared, shared]
-    assert _contains_itself(shared) is False
+    assert contains_itself(shared) is False
     shared[0].append(shared)
-    assert _contains_itself(shared) is True
+    assert contains_itself(shared) is True

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.loading import sample_rows
+from workbench.loading.rows import sample_rows
 from workbench.loading.workspace import Loader
 
 from .conftest import all_errors

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from workbench.core.lazy_pairs import render_workspace
-from workbench.export.json_export import render_document
-from workbench.loading.config_file import load_config_file
+from workbench.headless.formats.json_export import render_document
+from workbench.loading.config.config_file import load_config_file
 
 from .conftest import write
 

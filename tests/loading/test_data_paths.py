@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 from workbench.core.spec import AISBENCH, OPENCOMPASS
-from workbench.loading.data_paths import lookup_data_path, opencompass_data_ids
+from workbench.loading.rows.data_paths import lookup_data_path, opencompass_data_ids
 
 GSM8K_CONFIG = '''\
 from opencompass.openicl.icl_inferencer import GenInferencer
@@ -129,7 +129,7 @@ def test_a_plain_rows_file_under_a_class_that_reads_a_folder_is_shown_and_said(g
 
 def test_placeholder_turns_count_from_0_like_every_other_turn() -> None:
     from workbench.core.inferencers.plan import placeholder
-    from workbench.loading.placeholder_rows import placeholder_rows
+    from workbench.loading.rows.placeholder_rows import placeholder_rows
 
     cfg = {"reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
            "infer_cfg": {"prompt_template": {"type": "MultiTurnPromptTemplate"},

@@ -18,8 +18,8 @@ import pytest
 from workbench.core.errors import RenderError
 from workbench.core.render_notes import Notes
 from workbench.core.retrievers.embedding_retrievers import EmbeddingRequest, embedding_picks
-from workbench.loading import embeddings
-from workbench.loading.embeddings import embedding_lookup, extra_installed
+from workbench.loading.models import embeddings
+from workbench.loading.models.embeddings import embedding_lookup, extra_installed
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "core" / "data" / "embedding_goldens.json")
                      .read_text(encoding="utf-8"))

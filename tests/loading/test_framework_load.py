@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 
 FRAMEWORK = '''\
 import json, os, time
@@ -96,7 +96,7 @@ def test_a_load_that_raises_is_a_located_error(framework: Path) -> None:
 
 
 def test_a_load_that_hangs_is_stopped(framework: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from workbench.loading import framework_load
+    from workbench.loading.rows import framework_load
 
     monkeypatch.setattr(framework_load, "TIMEOUT", 1.0)
     config = _write(framework, "sleep=30,")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.loading import plain
+from workbench.loading.config import plain_data as plain
 from workbench.loading.workspace import Loader, load_workspace
 
 from .conftest import write

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.loading.config_file import load_config_file
-from workbench.loading.python_config import ConfigDict, Executor
+from workbench.loading.config.config_file import load_config_file
+from workbench.loading.config.executor import Executor
+from workbench.loading.config.stand_ins import ConfigDict
 
 from .conftest import write
 

@@ -15,9 +15,9 @@ import pytest
 
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import RenderCache, RenderOptions
-from workbench.export.snapshot_format import inputs_hash
-from workbench.loading import data_files
-from workbench.loading.data_files import read_rows, recording_reads
+from workbench.headless.snapshot_format import inputs_hash
+from workbench.loading.rows import data_files
+from workbench.loading.rows.data_files import read_rows, recording_reads
 
 from .conftest import write
 from .test_rows_and_files import CONFIG

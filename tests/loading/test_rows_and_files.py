@@ -7,7 +7,7 @@ import json
 import pytest
 
 from workbench.core.lazy_pairs import render_workspace
-from workbench.loading.sample_rows import PLACEHOLDER_ORIGIN
+from workbench.loading.rows.sample_rows import PLACEHOLDER_ORIGIN
 
 from .conftest import write
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 
 from . import framework_trees as trees
 

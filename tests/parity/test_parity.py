@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.lazy_pairs import render_workspace
-from workbench.export.json_export import render_document
+from workbench.headless.formats.json_export import render_document
 from workbench.loading.workspace import load_workspace
 
 CASES = Path(__file__).parent / "cases"

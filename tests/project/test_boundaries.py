@@ -27,7 +27,7 @@ def test_the_core_imports_no_ui():
 
 def test_headless_render_imports_no_textual():
     loaded = imported_after(
-        "import workbench.cli, workbench.loading.workspace, workbench.export.json_export"
+        "import workbench.cli, workbench.loading.workspace, workbench.headless.formats.json_export"
     )
     assert "textual" not in loaded and "watchfiles" not in loaded
 

@@ -136,11 +136,11 @@ def test_pytest_plugins_the_tests_use_are_in_the_test_extra():
 
 def test_the_scan_sees_what_it_should():
     """The scan itself: a lazy import of an extra's package and an eager one are told apart."""
-    imports = list(third_party_imports(ROOT / "workbench" / "loading" / "embeddings.py"))
+    imports = list(third_party_imports(ROOT / "workbench" / "loading" / "models" / "embeddings.py"))
     assert ("sentence_transformers", True) in [(m, lazy) for m, lazy, _ in imports]
-    assert undeclared([ROOT / "workbench" / "loading" / "embeddings.py"], CORE, CORE) != []
+    assert undeclared([ROOT / "workbench" / "loading" / "models" / "embeddings.py"], CORE, CORE) != []
     app = list(third_party_imports(ROOT / "workbench" / "tui" / "app.py"))
     assert ("textual", False) in [(m, lazy) for m, lazy, _ in app]
     eager = eagerly_imported(sources("workbench"))
-    assert {"workbench.core.render", "workbench.tui.footer", "workbench.commands"} <= eager
+    assert {"workbench.core.render", "workbench.tui.widgets.main.footer", "workbench.commands"} <= eager
     assert "workbench.commands.verify" not in eager  # cli.py loads each command on demand

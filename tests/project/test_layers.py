@@ -34,16 +34,16 @@ def test_every_layer_contract_is_kept():
 
 
 def test_the_contract_names_every_package_of_the_workbench():
-    """A new top-level package or core subpackage must be placed in a layer, not slip past."""
+    """A new top-level package, core subpackage or loading folder must be placed in a layer."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     named = {m.strip() for c in config["contracts"] if c["type"] == "layers"
              for layer in c["layers"] for m in layer.replace(":", "|").split("|")}
     package = ROOT / "workbench"
     top = {f"workbench.{p.stem}" for p in package.iterdir()
            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
-    core = {f"workbench.core.{p.stem}" for p in (package / "core").iterdir()
-            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
-    assert top | core <= named, sorted((top | core) - named)
+    inner = {f"workbench.{folder}.{p.stem}" for folder in ("core", "loading") for p in (package / folder).iterdir()
+             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    assert top | inner <= named, sorted((top | inner) - named)
 
 
 def test_every_core_module_says_what_it_holds_and_may_import():

@@ -89,7 +89,7 @@ def test_the_link_check_catches_a_broken_link(tmp_path):
 
 
 def test_the_readme_counts_the_native_readers_there_are():
-    from workbench.loading.readers import reader_names
+    from workbench.loading.rows.readers import reader_names
 
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     (count,) = re.findall(r"native readers for (\d+) dataset classes", text)

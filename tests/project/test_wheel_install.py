@@ -19,7 +19,7 @@ FIRST_PAINT = '''
 import asyncio, sys
 import workbench
 from workbench.tui.app import create_app
-from workbench.tui.headless import pane_text, wait_for
+from workbench.tui.driving import pane_text, wait_for
 from workbench.tui.session import Inputs
 from workbench.commands.common import demo_config
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.commands.serve import app_argv, host_header_ok, is_local, run
+from workbench.commands.serve import app_argv, is_local, run
+from workbench.commands.serve_server import host_header_ok
 
 from .helpers import free_port, wait_port
 

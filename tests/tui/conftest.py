@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench.tui.app import WorkbenchApp, create_app
-from workbench.tui.headless import pane_text, plain, wait_for  # noqa: F401 - the tests' helpers
+from workbench.tui.driving import pane_text, plain, wait_for  # noqa: F401 - the tests' helpers
 from workbench.tui.session import Inputs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"

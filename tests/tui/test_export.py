@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from workbench.tui.exports import default_export_dir, export_target
+from workbench.tui.export_file import default_export_dir, export_target
 
 from .conftest import make_app, settle
 

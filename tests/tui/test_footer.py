@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from workbench.tui.footer import WorkbenchFooter
+from workbench.tui.widgets.main.footer import WorkbenchFooter
 
 from .conftest import make_app, settle
 

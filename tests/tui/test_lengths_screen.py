@@ -11,8 +11,8 @@ from textual.widgets import DataTable
 
 from workbench.core.lengths import by_share_truncated
 from workbench.tui.lengths_jobs import CHUNK, plan_jobs, run_jobs
-from workbench.tui.panes.lengths_plot import LengthsPlot
 from workbench.tui.screens.lengths import LengthsScreen
+from workbench.tui.widgets.lengths.lengths_plot import LengthsPlot
 
 from .conftest import make_app, settle, wait_for
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 
 FIXTURE = Path(__file__).parent / "fixture"
 RUN = "runs/20261124_000000"

@@ -1,7 +1,25 @@
 """One module per ``workbench`` command; ``workbench.cli`` only dispatches.
 
 Each module defines ``build_parser()`` and ``run(argv) -> int``. Imports stay inside
-``run`` so ``--help`` is fast and headless commands never import Textual.
+``run`` so ``--help`` is fast and headless commands never import Textual.  The top
+layer: may import every package below (``headless``, ``tui``, ``views``, ``loading``,
+the core); nothing imports it but ``workbench.cli``, which dispatches through ``COMMANDS``.
 """
 
 EXIT_OK, EXIT_DIFF, EXIT_USAGE, EXIT_CONFIG = 0, 1, 2, 3
+
+# command name -> (module under workbench.commands, what it does in one line, for --help)
+COMMANDS = {
+    "render": ("render", "render configs headless: JSON, text, markdown, HTML or SVG"),
+    "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
+    "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
+    "verify": ("verify", "compare the prompts a finished run recorded with a render"),
+    "serve": ("serve", "the app in a browser, for a team on a shared machine"),
+}
+
+
+def commands_help() -> str:
+    """Every command, one line each (the app's --help ends with it)."""
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "commands (workbench COMMAND --help for each):\n" + "\n".join(lines)

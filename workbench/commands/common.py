@@ -133,7 +133,7 @@ def load(args: argparse.Namespace):
 def render_options(args: argparse.Namespace):
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with)."""
     from ..core.render import RenderOptions
-    from ..loading.embeddings import embedding_lookup
+    from ..loading.models.embeddings import embedding_lookup
 
     # Token counts by section cost a second render per sample: on where a person reads
     # them (text, markdown, html, svg), or when asked for.
@@ -154,7 +154,7 @@ def run_outputs(run_dir: str | None):
     try:
         return outputs_of(Path(run_dir))
     except ConfigError as exc:
-        from ..export.report import error_line
+        from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -162,7 +162,7 @@ def run_outputs(run_dir: str | None):
 
 def data_file_problem(data: list[str]) -> str | None:
     """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
-    from ..loading.sample_rows import DataArg
+    from ..loading.rows.sample_rows import DataArg
 
     for text in data:
         arg = DataArg.parse(text)
@@ -175,7 +175,7 @@ def data_file_problem(data: list[str]) -> str | None:
 
 def report_errors(errors) -> None:
     """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
-    from ..export.report import error_line
+    from ..headless.stderr_report import error_line
 
     for error in errors:
         print(error_line(error), file=sys.stderr)

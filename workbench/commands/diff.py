@@ -29,7 +29,7 @@ from .snapshot import add_diff_options, use_color
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..export.select import add_selection_args
+    from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
         prog="workbench diff",
@@ -89,7 +89,7 @@ def run(argv: Sequence[str]) -> int:
         parser.error("give two configs (A B), or configs and --rev REV")
     if args.rev and not args.configs:
         parser.error("give the config to compare across revisions")
-    from ..export.revisions import RevisionError, materialize
+    from ..headless.revisions import RevisionError, materialize
 
     trees: list[Any] = []
     try:
@@ -120,15 +120,15 @@ def run(argv: Sequence[str]) -> int:
 
 def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list[argparse.Namespace],
           names: tuple[str, str], trees: list[Any]) -> int:
-    from ..export.atomic import terminate_as_exit
-    from ..export.compare import DiffPrinter
-    from ..export.progress import Progress
-    from ..export.render_diff import diff_renders
-    from ..export.report import report_problems
-    from ..export.select import Selection
-    from ..export.stream import SampleStream, select
+    from ..headless.compare import DiffPrinter
+    from ..headless.progress import Progress
+    from ..headless.render_diff import diff_renders
+    from ..headless.render_filter import RenderFilter
+    from ..headless.stderr_report import report_problems
+    from ..headless.stream import SampleStream, select
+    from ..loading.files.atomic import terminate_as_exit
 
-    selection = Selection.from_args(args)
+    selection = RenderFilter.from_args(args)
     results = []
     for side in sides:
         _, full = load_and_render(side)

@@ -7,13 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import EXIT_USAGE
+from . import COMMANDS, EXIT_USAGE, commands_help
 from .common import HelpFormatter, add_inputs, demo_config
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..cli import commands_help
-
     parser = argparse.ArgumentParser(
         prog="workbench",
         usage="workbench [CONFIG...] [options]   (the app)\n       workbench COMMAND ...",
@@ -47,8 +45,6 @@ def mistyped_command(word: str) -> str | None:
     a word with no folder and no file suffix that names nothing on disk."""
     import difflib
     import os
-
-    from ..cli import COMMANDS
 
     if os.path.lexists(word) or os.sep in word or "/" in word or Path(word).suffix:
         return None

@@ -29,14 +29,14 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argp
     """The arguments of a command with ``add_run_options``; the config worker starts booting
     while the rest of the workbench is imported."""
     args = parser.parse_args(argv)
-    from ..loading.worker import prestart
+    from ..loading.config.worker import prestart
 
     prestart()
     return args
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..export.select import add_selection_args
+    from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
         prog="workbench render",
@@ -150,13 +150,13 @@ def usage_error(prog: str, message: str) -> int:
 def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
     exit status of a selection that matches nothing."""
-    from ..export.select import Selection
-    from ..export.stream import select
+    from ..headless.render_filter import RenderFilter
+    from ..headless.stream import select
 
     problem = data_file_problem(args.data)
     if problem:
         return usage_error(prog, problem)
-    selection = Selection.from_args(args)
+    selection = RenderFilter.from_args(args)
     full = render_inputs(args)
     failed = check_selection(prog, full, selection, args.data)
     if failed is not None:
@@ -169,7 +169,7 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     error (unless a config that failed to load explains it)."""
     if any(e.dataset is None and e.model is None for e in result.errors):
         return None
-    from ..loading.sample_rows import unknown_data_abbrs
+    from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
                                 + [e.dataset for e in result.errors if e.dataset is not None])
@@ -189,7 +189,7 @@ def _unknown_labels(prog: str, result: Any, selection: Any) -> int | None:
     if not selection.labels:
         return None
     from ..core.errors import RenderError
-    from ..export.select import label_text
+    from ..headless.render_filter import label_text
 
     seen: set[str] = set()
     for pair in result.pairs:
@@ -246,10 +246,10 @@ def run(argv: Sequence[str]) -> int:
     from pathlib import Path
 
     from ..core.inert_text import visible
-    from ..export.atomic import atomic_write, terminate_as_exit
-    from ..export.progress import Progress
-    from ..export.report import report_problems
-    from ..export.stream import SampleStream, Workers
+    from ..headless.progress import Progress
+    from ..headless.stderr_report import report_problems
+    from ..headless.stream import SampleStream, Workers
+    from ..loading.files.atomic import atomic_write, terminate_as_exit
 
     if args.out:
         problem = out_problem(args.out)
@@ -349,11 +349,11 @@ def serial_reason(total: int) -> str | None:
 def _serializer(args: argparse.Namespace) -> Any:
     """How a worker writes out one sample in this format (None: the main process writes it)."""
     if args.format == "json":
-        from ..export.json_export import JsonSample
+        from ..headless.formats.json_export import JsonSample
 
         return JsonSample()
     if args.format == "text":
-        from ..export.text_export import TextOptions, TextSample
+        from ..headless.formats.text_export import TextOptions, TextSample
 
         return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
     return None
@@ -362,25 +362,25 @@ def _serializer(args: argparse.Namespace) -> Any:
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
     """One format; html/svg take the ``plan`` (entries, selection, progress) instead of samples."""
     if args.format == "json":
-        from ..export.json_export import write_render_json
+        from ..headless.formats.json_export import write_render_json
 
         write_render_json(result, out, samples_of)
     elif args.format == "text":
-        from ..export.text_export import TextOptions, write_render_text
+        from ..headless.formats.text_export import TextOptions, write_render_text
 
         write_render_text(result, out, samples_of, TextOptions(whitespace=args.whitespace, raw=args.raw))
     elif args.format == "markdown":
-        from ..export.markdown_export import write_render_markdown
+        from ..headless.formats.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
     elif args.format == "html":
-        from ..export.html_report import write_html_report
+        from ..headless.formats.html_report import write_html_report
 
         entries, selection, progress, note = plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     else:
-        from ..export.rich_export import write_render_recorded
+        from ..headless.formats.svg_export import write_render_recorded
 
         entries, selection, progress, _ = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,

@@ -13,7 +13,6 @@ import argparse
 import errno
 import ipaddress
 import os
-import re
 import shlex
 import socket
 import sys
@@ -28,7 +27,6 @@ DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
 #: Options of ``serve`` itself: everything else on its command line goes to each app.
 SERVE_OPTIONS = {"--host": True, "--port": True, "--allow-remote": False}
 QUIT_GRACE = 5.0  # seconds an app may take to quit before it is ended
-_HOST_HEADER = re.compile(r"^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,7 +113,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(f"--host {args.host} can be reached from other machines, and anyone who reaches "
                            "the port can read the configs (hint: add --allow-remote to serve it anyway)")
     try:
-        from .serve_server import WorkbenchServer
+        from .serve_server import WorkbenchServer  # the serve extra: imported only to serve
     except ImportError:
         return usage_error("serving needs the textual-serve package (hint: pip install "
                            "'prompt-workbench[serve]')")
@@ -174,11 +172,6 @@ def child(argv: Sequence[str]) -> int:
         stop.set()
     _end_soon(code)
     return code
-
-
-def host_header_ok(host: str) -> bool:
-    """A Host header safe to write into the page as the websocket's address."""
-    return bool(_HOST_HEADER.match(host))
 
 
 if __name__ == "__main__":

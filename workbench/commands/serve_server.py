@@ -19,10 +19,14 @@ import textual_serve
 from aiohttp import web
 from textual_serve.server import Server
 
-from .serve import host_header_ok
-
 _REMOTE_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>\s*", re.IGNORECASE)
 TEMPLATES = Path(textual_serve.__file__).parent / "templates"
+_HOST_HEADER = re.compile(r"^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$")
+
+
+def host_header_ok(host: str) -> bool:
+    """A Host header safe to write into the page as the websocket's address."""
+    return bool(_HOST_HEADER.match(host))
 
 
 def _offline_template(name: str) -> str | None:

@@ -13,7 +13,7 @@ from .render import add_run_options, parse_run_args, recipe_for, render_selected
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..export.select import add_selection_args
+    from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
         prog="workbench snapshot",
@@ -59,12 +59,12 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv)
     from pathlib import Path
 
-    from ..export.atomic import terminate_as_exit
-    from ..export.compare import DiffPrinter
-    from ..export.progress import Progress
-    from ..export.report import report_problems
-    from ..export.snapshots import check_snapshots, write_snapshots
-    from ..export.stream import SampleStream
+    from ..headless.compare import DiffPrinter
+    from ..headless.progress import Progress
+    from ..headless.snapshots import check_snapshots, write_snapshots
+    from ..headless.stderr_report import report_problems
+    from ..headless.stream import SampleStream
+    from ..loading.files.atomic import terminate_as_exit
 
     root = Path(args.dir)
     if root.exists() and not root.is_dir():

@@ -72,7 +72,7 @@ def run(argv: Sequence[str]) -> int:
 
         return usage_error(parser.prog, problem)
     from ..core.errors import ConfigError
-    from ..export.report import error_line
+    from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run
 
     try:
@@ -160,7 +160,7 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
 
 def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
     from ..core.inert_text import visible
-    from ..export.compare import line_diff
+    from ..headless.compare import line_diff
 
     print(f"verify {visible(str(folder))} against {visible(str(config))}")
     for report in reports:

@@ -21,8 +21,8 @@ class Request:
     model_text: str | None = None  # chat-template models: the chat template's output
     depends_on: tuple[int, ...] = ()  # turns whose model output this request contains
     extra: tuple[tuple[str, Any], ...] = ()  # e.g. ("continuation", ...) for LL
-    tokens: Any = None  # core.tokens.TokenCount of what the model gets (total, per section, how counted)
-    truncation: Any = None  # core.truncation.Truncation when a max_seq_len loop ran for this request
+    tokens: Any = None  # core.tokens.counting.TokenCount: what the model gets (total, per section, how)
+    truncation: Any = None  # core.inferencers.truncation.Truncation: a max_seq_len loop ran for it
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from .file_kinds import read_regular_text
+from .files.reading import read_regular_text
 
 _SHARD = re.compile(r"^(?P<abbr>.+)_(?P<k>\d+)$")
 MAX_PREDICTION_BYTES = 512 * 1024**2
@@ -176,7 +176,7 @@ _OUTPUTS: dict[Path, tuple[Any, Any]] = {}
 def run_outputs(folder: Path):
     """``recorded_outputs`` of the run in ``folder``, the same lookup while its prediction files
     are unchanged (render caches key on it); ConfigError when the run cannot be read."""
-    from .data_files import file_version
+    from .rows.data_files import file_version
 
     files = sorted((folder / "predictions").glob("*/*.json")) if (folder / "predictions").is_dir() else []
     key = tuple((str(f), file_version(f)) for f in files)

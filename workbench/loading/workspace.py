@@ -1,6 +1,6 @@
 """From command-line inputs (configs, --data, --models, --config-root) to a Workspace.
 
-Config files are read in the worker process (:mod:`workbench.loading.worker`); what
+Config files are read in the worker process (:mod:`workbench.loading.config.worker`); what
 comes back is plain data, turned here into the core's ``DatasetSpec``/``ModelSpec``
 with their rows.  A :class:`Loader` keeps the worker warm between loads (the TUI
 reloads through one); :func:`load_workspace` uses a shared one.
@@ -20,13 +20,13 @@ from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
-from . import worker
-from .config_file import load_config_file
-from .data_files import recording_reads
-from .duplicates import one_per_abbr
-from .file_kinds import real_path
-from .model_assets import asset_files, chat_template_value, model_assets
-from .sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings, unknown_data_abbrs
+from .config import worker
+from .config.config_file import load_config_file
+from .duplicate_abbrs import one_per_abbr
+from .files.reading import real_path
+from .models.model_assets import asset_files, chat_template_value, model_assets
+from .rows.data_files import recording_reads
+from .rows.sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings, unknown_data_abbrs
 
 __all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
 

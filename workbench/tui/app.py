@@ -16,11 +16,10 @@ import io
 import subprocess
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -34,26 +33,27 @@ from textual.worker import get_current_worker
 from ..views.errors import error_banner
 from ..views.frame import Frame, frame_panels
 from ..views.options import LONG_TEXT, ViewOptions
+from ..views.recording import svg_of
 from ..views.safe import one_line
 from ..views.selection import Selection
 from ..views.template_tree import TreeNode, node_location_text, tree_view
 from .collector import Collector
 from .config import AppConfig
 from .editor import editor_command
-from .exports import default_export_dir, export_name, export_target, write_atomic
-from .footer import WorkbenchFooter
+from .export_file import default_export_dir, export_name, export_target, write_atomic
 from .jump_commands import JumpProvider
 from .messages import FilesChanged, FrameReady, PairsChecked, WorkspaceLoaded
 from .pair_check import PairCheck, check_pairs, failure_marks
-from .panes.template_tree import TemplateTree
-from .panes.view_pane import ViewPane, render_lines
-from .prefetch import Built, FrameCache, frame_key, frame_lines, prefetch, step
+from .prefetch import Built, FrameCache, FrameRequest, Prebuilt, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
 from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
 from .watcher import watch_changes
+from .widgets.main.footer import WorkbenchFooter
+from .widgets.main.template_tree import TemplateTree
+from .widgets.main.view_pane import ViewPane, render_lines
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
 PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built
@@ -672,13 +672,11 @@ class WorkbenchApp(SearchKeys, App[int]):
     @work(thread=True, group="export", exit_on_error=False, description="export")
     def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int,
                 target: Path) -> None:
-        console = Console(record=True, width=max(width, 60), file=io.StringIO(), color_system="truecolor",
-                          force_terminal=True, legacy_windows=False)
         banner = None
         if self.latest is not None and self.latest.problems:
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
-        console.print(frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner))
-        svg = console.export_svg(title=f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        panels = frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner)
+        svg = svg_of([panels], max(width, 60), f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
         if self.is_web:  # served: the browser downloads it (the server's disk is not the user's)
             self.call_from_thread(self.deliver_text, io.StringIO(svg), save_filename=target.name,
                                   mime_type="image/svg+xml")
@@ -762,15 +760,6 @@ class WorkbenchApp(SearchKeys, App[int]):
                                 lambda name=name: setattr(self, "theme", name))
 
 
-@dataclass(frozen=True)
-class FrameRequest:
-    """What a frame is built for: the selection, the view options and each pane's width."""
-
-    selection: Selection
-    options: ViewOptions
-    widths: dict[str | None, int]
-
-
 def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     """The frame for a load, built in the load worker right away (saves a trip through the UI
     thread and a second worker on every save); None when there is nothing to show."""
@@ -782,13 +771,6 @@ def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
     except Exception:  # shown the usual way instead (its errors surface there)
         return None
     return Prebuilt(view, *built) if built is not None else None
-
-
-@dataclass(frozen=True)
-class Prebuilt:
-    view: FrameRequest
-    frame: Frame
-    lines: dict[str, list]
 
 
 def create_app(inputs: Inputs, **settings) -> WorkbenchApp:

@@ -1,4 +1,9 @@
-"""Messages the app's workers send back to the UI thread."""
+"""Every message the app's workers send back to the UI thread, in one place.
+
+Each is posted with ``bubble=False`` to the app or screen that started the worker; a reload
+burst coalesces (``can_replace``).  May import the core, ``views`` and the app's own
+non-Textual modules (``session``, ``prefetch``, ``lengths_jobs``).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,12 @@ from textual.message import Message
 from textual.strip import Strip
 
 from ..views.frame import Frame
+from .prefetch import Prebuilt
 from .session import Loaded
 
-if TYPE_CHECKING:
-    from .app import Prebuilt
+if TYPE_CHECKING:  # named in annotations only: the lengths code loads when its screen opens
+    from ..core.lengths import PairLengths
+    from .lengths_jobs import Key
 
 
 class FilesChanged(Message, bubble=False):
@@ -51,6 +58,8 @@ class FrameReady(Message, bubble=False):
 
 
 class SearchDone(Message, bubble=False):
+    """A ``/`` search over the samples finished: the sample holding a match (None: none does)."""
+
     def __init__(self, query: str, index: int | None, dataset: str | None) -> None:
         super().__init__()
         self.query = query
@@ -65,3 +74,22 @@ class PairsChecked(Message, bubble=False):
         super().__init__()
         self.catalog = catalog
         self.check = check
+
+
+class Measured(Message, bubble=False):
+    """A pair's summary so far (``done`` samples of the whole suite measured)."""
+
+    def __init__(self, generation: int, key: Key, summary: PairLengths, done: int) -> None:
+        super().__init__()
+        self.generation = generation
+        self.key = key
+        self.summary = summary
+        self.done = done
+
+
+class MeasuringDone(Message, bubble=False):
+    """The worker measured every pair it was given."""
+
+    def __init__(self, generation: int) -> None:
+        super().__init__()
+        self.generation = generation

@@ -35,6 +35,25 @@ class Built:
     lines: dict[str, list]
 
 
+@dataclass(frozen=True)
+class FrameRequest:
+    """What a frame is built for: the selection, the view options and each pane's width."""
+
+    selection: Selection
+    options: ViewOptions
+    widths: Widths
+
+
+@dataclass(frozen=True)
+class Prebuilt:
+    """The frame for a load, built by the load worker for the request it saw (shown if the
+    request still holds when the load arrives)."""
+
+    view: FrameRequest
+    frame: Frame
+    lines: dict[str, list]
+
+
 def frame_key(selection: Selection, options: ViewOptions, widths: Widths) -> Hashable:
     return selection, options, tuple(sorted((k or "", v) for k, v in widths.items()))
 

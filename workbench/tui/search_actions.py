@@ -16,9 +16,9 @@ from textual.worker import get_current_worker
 
 from ..views.safe import one_line
 from .messages import SearchDone
-from .panes.view_pane import ViewPane
 from .screens.ask import AskScreen
 from .search import SEARCHED, Search
+from .widgets.main.view_pane import ViewPane
 
 
 class SearchKeys:

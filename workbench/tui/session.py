@@ -170,7 +170,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     try:
         from ..core.lazy_pairs import LazyPairs
         from ..core.render import RenderOptions
-        from ..loading.embeddings import embedding_lookup
+        from ..loading.models.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 
         outputs, outputs_error = _run_outputs(inputs.run)

@@ -18,8 +18,8 @@ from rich.text import Text
 from ..core.models.wire import body_text, wire_of
 from ..core.provenance import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
 from ..core.result import Request
+from .fragments import badge, body, faint
 from .options import ViewOptions
-from .parts import badge, body, faint
 from .safe import one_line
 from .styled import styled
 

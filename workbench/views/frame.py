@@ -21,8 +21,8 @@ from ..core.result import Request, Sample
 from ..core.warning_groups import elsewhere
 from .errors import Problem, problem_text
 from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
+from .fragments import faint
 from .options import ViewOptions
-from .parts import faint
 from .prompt_list import prompt_list_view
 from .safe import one_line
 from .selection import Catalog, Selection

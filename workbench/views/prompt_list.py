@@ -15,8 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.result import Request, Sample
+from .fragments import badge, body, faint
 from .options import ViewOptions
-from .parts import badge, body, faint
 from .safe import one_line
 from .styled import styled
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from ..core.inert_text import UNSAFE_CLASS as _UNSAFE_CLASS
-from ..core.inert_text import escape_char
+from ..core.inert_text import escape_char, has_unsafe
+from ..core.inert_text import visible as _replaced
 
 UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
 # What the styled renderer treats one character at a time: unsafe ones and layout.
@@ -34,10 +35,9 @@ __all__ = ["NBSP_MARK", "NEWLINE_MARK", "SPACE_MARK", "SPECIAL", "TAB_MARK", "TR
 
 
 def visible(text: str) -> str:
-    """``text`` with every unsafe character replaced by its stand-in (layout kept)."""
-    if not UNSAFE.search(text):
-        return text
-    return UNSAFE.sub(lambda m: escape_char(m.group()), text)
+    """``text`` with every unsafe character replaced by its stand-in (layout kept); the
+    usual text, with none, is returned as it is after one scan."""
+    return _replaced(text) if has_unsafe(text) else text
 
 
 def one_line(text: str, limit: int | None = None) -> str:
@@ -50,4 +50,4 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 def is_safe(text: str) -> bool:
     """True when ``text`` holds nothing a terminal would act on (layout aside)."""
-    return UNSAFE.search(text) is None
+    return not has_unsafe(text)

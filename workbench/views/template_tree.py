@@ -21,8 +21,8 @@ from rich.tree import Tree
 from ..core.lazy_pairs import in_place
 from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
+from .fragments import badge, faint, snippet
 from .options import ViewOptions, display_path, located
-from .parts import badge, faint, snippet
 from .safe import one_line
 
 Spec = DatasetSpec | ModelSpec

@@ -17,8 +17,8 @@ from rich.text import Text
 
 from ..core.provenance import PREDICTION, ROW, spans_of
 from ..core.result import Request, Sample
+from .fragments import badge, faint, snippet
 from .options import ViewOptions
-from .parts import badge, faint, snippet
 from .prompt_list import _items
 from .safe import one_line
 

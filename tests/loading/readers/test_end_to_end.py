@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.export.helpers import run_cli
+from tests.headless.helpers import run_cli
 
 CASES = Path(__file__).parent / "cases"
 TEMPLATE = "dict(round=[dict(role='HUMAN', prompt='{prompt}'), dict(role='BOT', prompt='{answer}\\n')])"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading.readers import ReaderCall, find_reader
+from workbench.loading.rows.readers import ReaderCall, find_reader
 
 CASES = Path(__file__).parent / "cases"
 CASE_DIRS = sorted(p.parent for p in CASES.glob("*/case.json"))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading.readers import ReaderCall, find_reader
+from workbench.loading.rows.readers import ReaderCall, find_reader
 
 
 def _read(class_name: str, **kwargs: object) -> object:
@@ -84,7 +84,7 @@ def test_ruler_qa_asking_more_samples_than_questions_stops_where_the_loader_hang
 
 
 def test_paired_words_are_the_sorted_set_of_every_pair() -> None:
-    from workbench.loading.readers.ruler_words import PairedWords
+    from workbench.loading.rows.readers.ruler_words import PairedWords
 
     # prefixes continued by '-', a space or an apostrophe sort among other blocks
     adjectives = ["blue", "blue-eyed", "blue eyed", "blue's", "bluer", "old", "old-fashioned", "a", "a-b", "zany"]
@@ -97,7 +97,7 @@ def test_paired_words_are_the_sorted_set_of_every_pair() -> None:
 
 def test_ruler_refuses_long_configs_at_once_and_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("tiktoken")
-    from workbench.loading.readers import Declined, ruler
+    from workbench.loading.rows.readers import Declined, ruler
 
     with pytest.raises(Declined) as declined:  # before any work: no tokenizer is even built
         _read("RulerVtDataset", max_seq_length=131072, tokenizer_model="not-a-model")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.loading.readers import ReaderCall, find_reader
+from workbench.loading.rows.readers import ReaderCall, find_reader
 
 CASES = Path(__file__).parent / "cases"
 # cases whose class reads files (RULER's FWE, VT and CWE make their rows from arguments alone)

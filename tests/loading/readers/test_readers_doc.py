@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from workbench.loading.readers import reader_modules, reader_names
+from workbench.loading.rows.readers import reader_modules, reader_names
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "readers.md"

@@ -1,7 +1,7 @@
 """What a model's local files hold that a render needs, as data the loader hands over.
 
 The frameworks read a model's tokenizer from its folder at run time (chat templates,
-special tokens, ``tokenizer.json``).  The loader (:mod:`workbench.loading.model_assets`)
+special tokens, ``tokenizer.json``).  The loader (:mod:`workbench.loading.models.model_assets`)
 finds and reads those files once and puts the result on the :class:`~.spec.ModelSpec`;
 the core only computes from it, so a render stays a pure function of its specs.
 

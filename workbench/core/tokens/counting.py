@@ -3,7 +3,7 @@
 ``tokenizers`` (from a model folder's ``tokenizer.json``) and ``tiktoken`` (for OpenAI-style
 API models, only when its encoding file is already cached) are optional extras
 (``pip install prompt-workbench[tokens]``); without them every count is an estimate and says so.
-The loader reads the files and builds the counters (:mod:`workbench.loading.model_assets`).
+The loader reads the files and builds the counters (:mod:`workbench.loading.models.model_assets`).
 
 May import: the core's bottom layer and the other token modules (jinja2 in chat_sandbox alone);
 nothing above and nothing outside the core.
@@ -202,7 +202,7 @@ def tokenizers_available() -> bool:
 class HFTokenizer:
     """A ``tokenizer.json`` through the ``tokenizers`` library (what a fast HF tokenizer runs).
 
-    Built from the file's text, which the loader reads (:mod:`workbench.loading.model_assets`).
+    Built from the file's text, which the loader reads (:mod:`workbench.loading.models.model_assets`).
     """
 
     exact = True

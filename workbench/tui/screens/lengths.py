@@ -14,7 +14,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
@@ -25,26 +24,8 @@ from ...views.lengths_plot import legend
 from ...views.palette import DEFAULT_PALETTE, Palette
 from ...views.selection import Selection
 from ..lengths_jobs import Key, plan_jobs, run_jobs
-from ..panes.lengths_plot import LengthsPlot
-
-
-class Measured(Message, bubble=False):
-    """A pair's summary so far (``done`` samples of the whole suite measured)."""
-
-    def __init__(self, generation: int, key: Key, summary: PairLengths, done: int) -> None:
-        super().__init__()
-        self.generation = generation
-        self.key = key
-        self.summary = summary
-        self.done = done
-
-
-class MeasuringDone(Message, bubble=False):
-    """The worker measured every pair it was given."""
-
-    def __init__(self, generation: int) -> None:
-        super().__init__()
-        self.generation = generation
+from ..messages import Measured, MeasuringDone
+from ..widgets.lengths.lengths_plot import LengthsPlot
 
 
 class LengthsScreen(Screen[Selection | None]):

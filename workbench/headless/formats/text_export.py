@@ -1,0 +1,143 @@
+"""``render --format text``: what the model receives, request by request, in plain text.
+
+Untrusted text passes through :func:`visible`, so an escape sequence in a row shows as
+``␛[31m`` instead of recolouring the terminal; ``whitespace`` also shows newlines,
+tabs and trailing spaces (``↵ → ·``).  ``raw`` writes the exact characters, for piping
+into other tools.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ...core.errors import RenderError
+from ...core.inert_text import visible
+from ...core.models.wire import body_text, wire_of
+from ...core.result import RenderResult, Request, Sample
+from ..render_filter import label_text
+from ..stream import Serialized
+from .json_export import collect_warnings, stopped_error
+
+SamplesOf = Callable[[Any], Iterable[Sample]]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The one character --raw cannot write exactly: UTF-8 has no encoding for a lone surrogate.
+RAW_SURROGATE = ("--raw: a lone surrogate (a JSON \\ud800 with no partner) has no UTF-8 encoding; "
+                 "written as its escape, \\udXXX")
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    whitespace: bool = False  # ↵ · → for newlines, trailing spaces, tabs
+    raw: bool = False  # exact characters, nothing escaped (for pipes)
+
+    def show(self, text: str, notes: Any = None) -> str:
+        if self.raw:
+            if _SURROGATE.search(text) is None:
+                return text
+            if notes is not None:
+                notes.warn(RAW_SURROGATE)
+            return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+        return visible(text, whitespace=self.whitespace)
+
+    def name(self, text: str) -> str:
+        """Names (abbrs, roles, labels) are never shown with whitespace marks."""
+        return self.show(text) if self.raw else visible(text)
+
+
+def message_body(message: Any) -> tuple[str | None, str]:
+    """(role, text) of one API/chat message; a non-text body as JSON."""
+    if not isinstance(message, dict):
+        return None, message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+    role = message.get("role")
+    if role is None and "content" not in message and "prompt" not in message:
+        # a content part (VITA's multimodal input is a list of them), shown whole
+        return None, json.dumps(message, ensure_ascii=False)
+    body = message.get("content", message.get("prompt"))
+    if not isinstance(body, str):
+        body = json.dumps(body, ensure_ascii=False)
+    return (None if role is None else str(role)), body
+
+
+def request_tags(sample: Sample, request: Request) -> list[str]:
+    tags = [f"sample {sample.index}"]
+    if request.label is not None:
+        tags.append(f"label {label_text(request.label)}")
+    if request.turn is not None:
+        tags.append(f"turn {request.turn}")
+    return tags
+
+
+def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
+                       options: TextOptions) -> None:
+    head = f"{pair.dataset_abbr} · {pair.model_abbr or '(no model)'} · " + " · ".join(
+        request_tags(sample, request))
+    out.write(f"=== {options.name(head)} ===\n")
+    notes = getattr(pair, "notes", None)
+    value = request.model_input
+    if isinstance(value, str):
+        out.write(options.show(value, notes))
+        out.write("\n")
+    else:
+        for message in value:
+            role, body = message_body(message)
+            if role is not None:
+                out.write(f"[{options.name(role)}]\n")
+            out.write(options.show(body, notes))
+            out.write("\n")
+    if request.model_text is not None:
+        out.write("--- chat template text ---\n")
+        out.write(options.show(request.model_text, notes))
+        out.write("\n")
+    tokens = getattr(request, "tokens", None)
+    if tokens is not None:
+        parts = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in tokens.sections)
+        line = f"{tokens.label} · {tokens.method}" + (f" · {parts}" if parts else "")
+        out.write(f"--- {options.name(line)} ---\n")
+    truncation = getattr(request, "truncation", None)
+    if truncation is not None:
+        out.write(f"--- {options.name(truncation.describe())} ---\n")
+    wire = wire_of(request)
+    if wire is not None:
+        estimated = "" if wire.exact else " (max_tokens from an estimated token count)"
+        out.write(f"--- {options.name(f'on the wire: POST {wire.endpoint}{estimated}')} ---\n")
+        out.write(options.show(body_text(wire), notes))
+        out.write("\n")
+
+
+@dataclass(frozen=True)
+class TextSample:
+    """A sample's requests as :func:`write_render_text` writes them: what ``--jobs`` workers send back."""
+
+    options: TextOptions
+
+    def __call__(self, pair: Any, sample: Sample) -> str:
+        buffer = io.StringIO()
+        for request in sample.requests:
+            write_request_text(pair, sample, request, buffer, self.options)
+        return buffer.getvalue()
+
+
+def write_render_text(result: RenderResult, out: TextIO,
+                      samples_of: SamplesOf = lambda pair: pair.samples(),
+                      options: TextOptions | None = None) -> RenderResult:
+    """Every request of every pair; a pair that fails part-way gains an error entry."""
+    options = options or TextOptions()
+    for pair in result.pairs:
+        try:
+            for sample in samples_of(pair):
+                if isinstance(sample, Serialized):
+                    out.write(sample.text)
+                    continue
+                for request in sample.requests:
+                    write_request_text(pair, sample, request, out, options)
+        except RenderError as exc:
+            result.errors.append(stopped_error(pair, exc))
+    return collect_warnings(result)
+

@@ -1,0 +1,167 @@
+"""One config file → its datasets and models as plain data (what the worker sends back).
+
+Which names hold them, as the frameworks' command lines read a config: ``datasets``
+when the config defines it, else every ``*_datasets`` list (what ``--datasets NAME``
+collects); ``models`` (what both a top-level config and ``--models NAME`` give).  Names
+bound by import statements are not part of the config (mmengine's ``to_dict`` drops them).
+
+Each entry is converted on its own, so one bad dataset spoils only itself.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ...core.errors import ConfigError
+from .analysis import is_stdlib
+from .executor import FRAMEWORK_ROOTS, Executor
+from .plain_data import MAX_DEPTH, dotted_name, plain_key, to_plain
+from .stand_ins import FrameworkRef
+
+
+def error_dict(error: ConfigError) -> dict[str, Any]:
+    return {"message": error.message, "file": error.file, "line": error.line, "hint": error.hint}
+
+
+def _collect(names: Mapping[str, Any], lines: Mapping[str, tuple[str, int]], exact: str,
+             suffix: str | None, kind: str, warnings: list[str]) -> list[tuple[Any, tuple[str, int] | None]]:
+    """``exact`` if defined, else every ``*suffix`` list, in definition order."""
+    if exact in names:
+        value = names[exact]
+        if not isinstance(value, (list, tuple)):
+            file, line = lines.get(exact, (None, None))
+            raise ConfigError(f"`{exact}` must be a list of {kind} dicts, got {type(value).__name__}",
+                              file=file, line=line, hint=f"{exact} = [dict(...), ...]")
+        found = [(item, lines.get(exact)) for item in value]
+    elif suffix is None:
+        found = []
+    else:
+        found = []
+        for name, value in names.items():
+            if not name.endswith(suffix):
+                continue
+            if isinstance(value, (list, tuple)):
+                found += [(item, lines.get(name)) for item in value]
+            else:
+                warnings.append(f"{name} is a {type(value).__name__}, not a list of {kind} "
+                                "dicts; skipped")
+    unique: list[tuple[Any, tuple[str, int] | None]] = []
+    seen: set[int] = set()
+    for item, where in found:
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        unique.append((item, where))
+    return unique
+
+
+def _type_notes(value: Any, out: dict[str, str]) -> None:
+    """Types the frameworks would not know: from other packages, or made in the config."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            kind = dict.get(item, "type")
+            if isinstance(kind, FrameworkRef):
+                root = kind.path.split(".", 1)[0]
+                if root not in FRAMEWORK_ROOTS:
+                    out.setdefault(kind.path, f"type {kind.path} comes from {root}, not from "
+                                   "OpenCompass/AISBench; kept as the name "
+                                   f"{kind.path.rsplit('.', 1)[-1]!r}")
+            elif kind is not None and not isinstance(kind, str) and callable(kind):
+                name = dotted_name(kind)
+                module = getattr(kind, "__module__", "") or ""
+                # classes made in a config get module 'builtins' (mmengine runs configs without
+                # __name__), so a real builtin is told apart by identity
+                real_builtin = getattr(builtins, name, None) is kind
+                if not real_builtin and not (isinstance(module, str) and module != "builtins"
+                                             and is_stdlib(module)):
+                    out.setdefault(name, f"type {name} is defined in the config, not by a "
+                                   f"framework; kept as the name {name.rsplit('.', 1)[-1]!r}")
+            stack.extend(dict.values(item))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def _locations(value: Any, executor: Executor) -> list[list[Any]]:
+    """``[key path, file, line]`` for every dict and list inside a dataset or model dict whose
+    line the executor recorded (the dict itself is the entry's own file and line)."""
+    out: list[list[Any]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if path:
+            where = executor.line_of(node)
+            if where is not None:
+                out.append([path, where[0], where[1]])
+        if len(path) >= MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            items: Iterable[tuple[Any, Any]] = ((plain_key(k), v) for k, v in dict.items(node))
+        elif isinstance(node, (list, tuple)):
+            items = enumerate(node)
+        else:
+            continue
+        stack.extend((v, (*path, k)) for k, v in items if isinstance(v, (dict, list, tuple)))
+    return out
+
+
+def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[str, str]) -> list[dict]:
+    entries = []
+    for item, where in found:
+        located = executor.line_of(item) or where or (fallback, None)
+        file, line = located
+        entry: dict[str, Any] = {"cfg": None, "file": file, "line": line, "error": None}
+        try:
+            if not isinstance(item, dict):
+                raise ConfigError(f"a {kind} entry is a {type(item).__name__}, not a dict",
+                                  file=file, line=line, hint=f"each {kind} is a dict(...)")
+            entry["cfg"] = to_plain(item)  # first: it bounds how far the walks below go
+            _type_notes(item, notes)
+            entry["locations"] = _locations(item, executor)
+        except ConfigError as exc:
+            entry["error"] = error_dict(ConfigError(exc.message, file=exc.file or file,
+                                                    line=exc.line or line, hint=exc.hint))
+        entries.append(entry)
+    return entries
+
+
+def load_config_file(path: str | os.PathLike, roots: Iterable[str | os.PathLike] = (),
+                     want_datasets: bool = True, timeout: float | None = None,
+                     memory_limit: int | None = None,
+                     progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Everything the workspace needs from one config file, as plain data.
+
+    ``{"path", "files", "error", "datasets", "models", "warnings"}``; ``error`` is set
+    when the file cannot be loaded at all (then the lists are empty).
+    """
+    executor = Executor(roots, memory_limit=memory_limit, timeout=timeout, progress=progress)
+    result: dict[str, Any] = {"path": os.fspath(path), "files": [], "error": None,
+                              "datasets": [], "models": [], "warnings": []}
+    try:
+        module = executor.run(path)
+        names = module.config_names()
+        warnings: list[str] = []
+        datasets = (_collect(names, module.lines, "datasets", "_datasets", "dataset", warnings)
+                    if want_datasets else [])
+        # both frameworks render `models` only (judge_models, base_models... serve other steps)
+        models = _collect(names, module.lines, "models", None, "model", warnings)
+        others = [n for n, v in names.items() if n.endswith("_models") and isinstance(v, (list, tuple))]
+        if "models" not in names and others:
+            warnings.append(f"defines {', '.join(others)} but no `models` list; the frameworks "
+                            "render the models in `models` only")
+        notes: dict[str, str] = {}
+        result["datasets"] = _entries(datasets, executor, "dataset", str(module.path), notes)
+        result["models"] = _entries(models, executor, "model", str(module.path), notes)
+        result["warnings"] = [f"{module.path.name}: {w}" for w in (*warnings, *notes.values())]
+        if want_datasets and not datasets and not models:
+            result["warnings"].append(
+                f"{module.path.name}: defines no datasets or models (no `datasets` or `*_datasets` "
+                "list, no `models` or `*_models` list)")
+    except ConfigError as exc:
+        result["error"] = error_dict(exc)
+    result["files"] = [str(f) for f in executor.files]
+    return result

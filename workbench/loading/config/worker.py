@@ -1,0 +1,718 @@
+"""Python configs run in a warm worker process, each load in a fresh fork of it.
+
+A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
+``os._exit``, or crash the interpreter.  None of that may take the workbench down.
+
+* The *worker* is one long-lived process (started on first use, restarted if it dies)
+  that has already imported the loader, so a load costs a ``fork`` rather than an
+  interpreter start.  The parent talks to it over its stdin/stdout pipes.
+* Each load runs in a *child* forked from the worker: a clean copy every time (nothing a
+  config does to module state leaks into the next load), with an address-space limit
+  (``RLIMIT_AS``), a CPU-time backstop, and an alarm at the time limit that stops the
+  config where it is, so the error names the line it was stuck on.  A child that does
+  not answer by then is killed; the worker reaps every child it forks.
+* Each child leads a process group of its own, inside the worker's own session: a config
+  that signals "its" group (``os.killpg(0, ...)``, the common cleanup line) reaches only
+  itself, never the workbench or the shell, and every process a config starts is killed
+  when its load ends (the worker is their subreaper, so even a daemon that left the group
+  is found).
+* Only plain data comes back (:mod:`workbench.loading.config.plain_data`), never a pickle, and at most
+  ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
+
+Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import json
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+from . import plain_data
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+GRACE = 1.0  # past the time limit, before the worker kills a child that ignores its alarm
+PARENT_GRACE = 4.0  # past that, before the parent gives up on the worker itself
+START_TIMEOUT = 20.0
+#: The most one config file may hand back (its datasets and models as plain JSON): far above
+#: any real config tree, far below what would strain the workbench's own memory.
+MAX_RESULT_BYTES = 64 * 1024**2
+#: The longest frame a pipe reader accepts (the result plus its file list and warnings).
+MAX_FRAME = MAX_RESULT_BYTES + 8 * 1024**2
+#: Exit status of a child whose answer pipe was closed under it (by the config).
+_PIPE_CLOSED = 71
+
+LOAD, RESULT, PROGRESS, PING, PONG, CANCEL, SIGNALLED = b"L", b"R", b"P", b"?", b"!", b"C", b"S"
+_HEADER = struct.Struct(">cI")
+
+
+class WorkerUnavailable(RuntimeError):
+    """This platform cannot fork a worker (the loader then runs configs in-process)."""
+
+
+def available() -> bool:
+    return hasattr(os, "fork") and sys.platform != "win32"
+
+
+# -- framing ------------------------------------------------------------------------------
+
+def _write_frame(fd: int, kind: bytes, payload: bytes, _write=os.write) -> None:
+    # os.write bound at import: a config that patches the os module cannot mute its answer
+    data = _HEADER.pack(kind, len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        written = _write(fd, view)
+        view = view[written:]
+
+
+class _FrameReader:
+    """Frames from a file descriptor, with an optional deadline.
+
+    A frame announced longer than ``limit`` is never buffered: the reader stops there
+    (``oversized`` is set and it reads as end of file), so a writer cannot make it hold more.
+    """
+
+    def __init__(self, fd: int, limit: int = MAX_FRAME) -> None:
+        self.fd = fd
+        self.limit = limit
+        self.buffer = bytearray()
+        self.eof = False
+        self.oversized = False
+
+    def _fill(self, deadline: float | None) -> bool:
+        """Read what is there; False when the deadline passed first."""
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if not ready:
+                return False
+        chunk = os.read(self.fd, 1 << 20)
+        if not chunk:
+            self.eof = True
+        self.buffer += chunk
+        return True
+
+    def frame(self) -> tuple[bytes, bytes] | None:
+        """A complete frame from what has been read, if there is one."""
+        if len(self.buffer) < _HEADER.size:
+            return None
+        kind, length = _HEADER.unpack_from(self.buffer)
+        if length > self.limit:
+            self.oversized = self.eof = True
+            self.buffer.clear()
+            return None
+        if len(self.buffer) < _HEADER.size + length:
+            return None
+        payload = bytes(self.buffer[_HEADER.size:_HEADER.size + length])
+        del self.buffer[:_HEADER.size + length]
+        return kind, payload
+
+    def read(self, deadline: float | None = None) -> tuple[bytes, bytes] | None:
+        """The next frame; None on end of file or when the deadline passes."""
+        while True:
+            got = self.frame()
+            if got is not None:
+                return got
+            if self.eof or not self._fill(deadline):
+                return None
+
+
+# -- the worker process -------------------------------------------------------------------
+
+def _error(message: str, file: str | None, line: int | None = None, hint: str | None = None) -> dict:
+    return {"message": message, "file": file, "line": line, "hint": hint}
+
+
+def _failed(request: dict, error: dict, files: list[str] | None = None) -> bytes:
+    return plain_data.dumps({"path": request["path"], "files": files or [], "error": error,
+                        "datasets": [], "models": [], "warnings": []})
+
+
+def _signal(pid: int, number: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, number)
+
+
+def _read_quiet(fd: int, first: float, quiet: float) -> str:
+    """What arrives on a pipe: waits up to ``first`` for data, then until ``quiet`` passes
+    with nothing new (a faulthandler dump comes in several writes)."""
+    chunks = []
+    wait = first
+    while True:
+        ready, _, _ = select.select([fd], [], [], wait)
+        if not ready:
+            break
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        wait = quiet
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in ', re.MULTILINE)
+
+
+def _innermost_config_frame(stack: str, configs: list[str]) -> tuple[str, int] | None:
+    """From a faulthandler dump (most recent call first): the first frame in a config."""
+    known = set(configs)
+    for match in _FRAME.finditer(stack):
+        if match.group("file") in known:
+            return match.group("file"), int(match.group("line"))
+    return None
+
+
+def _call_line(file: str | None, names: tuple[str, ...]) -> int | None:
+    """Where a file calls one of ``names`` (``os._exit``, ``closerange``...), when a child
+    died without a word."""
+    if not file:
+        return None
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in names:
+                return node.lineno
+    return None
+
+
+def _exit_line(file: str | None) -> int | None:
+    return _call_line(file, ("_exit", "abort", "kill", "killpg", "raise_signal"))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _watch_signals(fd: int, configs: list[str]) -> None:
+    """Tell the worker, before it happens, where a config sends a signal (``os.kill``,
+    ``os.killpg``): if the child then dies of it, the error says who sent it and from where."""
+    own = os.getpid()
+
+    def hook(event: str, args: tuple) -> None:
+        if event not in ("os.kill", "os.killpg") or len(args) != 2:
+            return
+        target, number = args
+        if not isinstance(number, int) or number == 0:
+            return
+        frame: Any = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename not in configs:
+            frame = frame.f_back
+        if frame is None:
+            return
+        if event == "os.kill" and target == own:
+            what = "its own process"
+        elif target in ((0, -own) if event == "os.kill" else (0, own)):
+            what = "its own process group"  # a child leads its group: its pgid is its pid
+        else:
+            return
+        note = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
+                "signal": number, "what": what}
+        with contextlib.suppress(OSError):
+            _write_frame(fd, SIGNALLED, json.dumps(note).encode("utf-8", "surrogateescape"))
+
+    sys.addaudithook(hook)
+
+
+def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, dict]]) -> bytes:
+    """The error for a result over ``MAX_RESULT_BYTES``, at the largest entry seen."""
+    limit = MAX_RESULT_BYTES // 1024**2
+    if not sizes:
+        return _failed(request, _error(
+            f"the config's answer (its warnings and file list) is larger than {limit} MiB",
+            request["path"]), result.get("files"))
+    size, kind, entry = max(sizes, key=lambda item: item[0])
+    cfg = entry.get("cfg")
+    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
+    name = f"{kind} {abbr!r}" if isinstance(abbr, str) else f"a {kind}"
+    return _failed(request, _error(
+        f"the config returns more than {limit} MiB of datasets and models ({name} alone is "
+        f"{size / 1024**2:.1f} MiB); the workbench takes at most {limit} MiB from one config",
+        entry.get("file") or request["path"], entry.get("line"),
+        hint="keep sample rows in data files (--data FILE), not in the config"), result.get("files"))
+
+
+def _answer(request: dict, result: dict) -> bytes:
+    """The result as a frame's payload, or a located error when it is too large to send."""
+    sizes: list[tuple[int, str, dict]] = []
+    total = 0
+    for kind in ("dataset", "model"):
+        for entry in result.get(kind + "s") or ():
+            try:
+                size = len(plain_data.dumps(entry))
+            except MemoryError:
+                size = MAX_FRAME + 1
+            sizes.append((size, kind, entry))
+            total += size
+            if total > MAX_RESULT_BYTES:
+                return _located_overflow(request, result, sizes)
+    payload = plain_data.dumps(result)
+    if len(payload) > MAX_FRAME:
+        return _located_overflow(request, result, [])
+    return payload
+
+
+def _child(request: dict, fd: int, fault_fd: int) -> None:
+    """In the forked child: limits, alarm, load, answer; never returns."""
+    code = 0
+    try:
+        import faulthandler
+        import resource
+
+        # a crash, or the worker's "where are you?" signal, writes the Python stack here
+        faulthandler.enable(file=fault_fd, all_threads=True)
+        faulthandler.register(signal.SIGUSR1, file=fault_fd, all_threads=True)
+
+        from .config_file import load_config_file
+        from .executor import ConfigTimeout
+
+        timeout = float(request["timeout"])
+        memory = request.get("memory_limit")
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if memory:
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            limit = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        cpu = int(timeout + GRACE + 2)
+        _, hard_cpu = resource.getrlimit(resource.RLIMIT_CPU)
+        if hard_cpu == resource.RLIM_INFINITY or hard_cpu > cpu:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        os.chdir(request["cwd"])
+        configs: list[str] = []
+        _watch_signals(fd, configs)
+
+        def alarm(signum: int, frame: Any) -> None:
+            raise ConfigTimeout()
+
+        def progress(path: str) -> None:
+            configs.append(path)
+            _write_frame(fd, PROGRESS, path.encode("utf-8", "surrogateescape"))
+
+        signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            result = load_config_file(request["path"], request["roots"], request["want_datasets"],
+                                      timeout=timeout, memory_limit=memory, progress=progress)
+            payload = _answer(request, result)
+        except ConfigTimeout:
+            payload = _failed(request, _error(f"the config did not finish within {timeout:g} s",
+                                              request["path"], hint="raise the limit with --timeout"))
+        except MemoryError:
+            payload = _failed(request, _error("the config ran out of memory", request["path"]))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            _write_frame(fd, RESULT, payload)
+        except OSError:
+            code = _PIPE_CLOSED  # the config closed (or replaced) the pipe the answer goes to
+    except BaseException as exc:
+        code = 70
+        with contextlib.suppress(BaseException):
+            _write_frame(fd, RESULT, _failed(request, _error(
+                f"the loader failed: {type(exc).__name__}: {exc}", request.get("path"))))
+    finally:
+        os._exit(code)
+
+
+def _wait_child(pid: int, seconds: float) -> int | None:
+    """The child's status once it has exited by itself, or None if it has not within ``seconds``."""
+    end = time.monotonic() + max(seconds, 0.0)
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.005)
+
+
+def _kill_group(pgid: int) -> None:
+    """Every process still in a load's group: what the config started and left running."""
+    with contextlib.suppress(OSError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _reap_strays() -> None:
+    """Processes a config started that left its group (a daemon's ``setsid``): the worker is
+    their subreaper, so they are its children now; kill and reap them all (between loads
+    the worker has no child of its own)."""
+    try:
+        children = [int(pid) for task in Path(f"/proc/{os.getpid()}/task").iterdir()
+                    for pid in (task / "children").read_text().split()]
+    except (OSError, ValueError):
+        children = []
+    for pid in children:
+        _signal(pid, signal.SIGKILL)
+    for pid in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    while True:  # strays that ended by themselves since
+        try:
+            done, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not done:
+            return
+
+
+def _become_subreaper() -> None:
+    """Orphans of a config's processes are re-parented to the worker, not to init (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, list[str]]:
+    """Fork a child for one load; (answer, whether the parent is still there, files read)."""
+    read_fd, write_fd = os.pipe()
+    fault_read, fault_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.setpgid(0, 0)  # a group of its own: killpg(0) in a config reaches only the load
+        os.close(read_fd)
+        os.close(fault_read)
+        os.close(requests.fd)
+        if _ANSWERS_FD is not None:
+            os.close(_ANSWERS_FD)
+        _child(request, write_fd, fault_write)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # also here: whichever runs first, the group exists before any signal
+    os.close(write_fd)
+    os.close(fault_write)
+    configs: list[str] = []
+    timeout = float(request["timeout"])
+    deadline = time.monotonic() + timeout + GRACE
+    reader = _FrameReader(read_fd)
+    answer: bytes | None = None
+    running: str | None = None
+    signalled: dict | None = None
+    outcome = "done"
+    parent_alive = True
+    status: int | None = None
+    try:
+        while answer is None:
+            got = reader.frame()
+            if got is not None:
+                kind, payload = got
+                if kind == PROGRESS:
+                    running = payload.decode("utf-8", "surrogateescape")
+                    configs.append(running)
+                elif kind == SIGNALLED:
+                    with contextlib.suppress(ValueError):
+                        signalled = json.loads(payload.decode("utf-8", "surrogateescape"))
+                elif kind == RESULT:
+                    answer = payload
+                continue
+            if reader.eof:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                outcome = "timeout"
+                break
+            ready, _, _ = select.select([read_fd, requests.fd], [], [], remaining)
+            if requests.fd in ready:
+                message = requests.read()
+                if message is None:
+                    parent_alive = False
+                    outcome = "cancelled"
+                    break
+                if message[0] == CANCEL:
+                    outcome = "cancelled"
+                    break
+            if read_fd in ready:
+                reader._fill(None)
+    finally:
+        stack = ""
+        if answer is None:
+            if outcome == "timeout":
+                _signal(pid, signal.SIGUSR1)  # ask for the stack first
+                stack = _read_quiet(fault_read, first=1.0, quiet=0.1)
+            elif outcome == "done" and not reader.oversized:
+                # the pipe closed without an answer: let the child end by itself, so its
+                # status says what happened (an exit, a signal) rather than our SIGKILL
+                status = _wait_child(pid, min(deadline - time.monotonic(), 2.0))
+            if status is None:
+                _signal(pid, signal.SIGKILL)
+        _kill_group(pid)
+        if status is None:
+            _, status = os.waitpid(pid, 0)
+        _reap_strays()
+        os.close(read_fd)
+        stack += _read_quiet(fault_read, first=0.0, quiet=0.0)
+        os.close(fault_read)
+    if answer is not None:
+        return answer, parent_alive, configs
+    file = running or request["path"]
+    line = None
+    where = _innermost_config_frame(stack, configs)
+    if where is not None:
+        file, line = where
+    if outcome == "timeout":
+        error = _error(f"the config did not finish within {timeout:g} s", file, line,
+                       hint="an endless loop in C code, or a config that ignores the alarm; "
+                       "raise the limit with --timeout")
+    elif outcome == "cancelled":
+        error = _error("the load was cancelled", request["path"])
+    elif reader.oversized:
+        error = _error(f"the config's process sent more than {MAX_FRAME // 1024**2} MiB at once",
+                       file, line, hint="a config must not write to the workbench's pipes")
+    elif os.WIFSIGNALED(status):
+        error = _killed(os.WTERMSIG(status), signalled, file, line)
+    else:
+        code = os.WEXITSTATUS(status)
+        if code in (_PIPE_CLOSED, 0):  # 0: the answer was written, but not to the pipe
+            error = _error("the config closed or replaced the pipe the loader answers on, so no answer "
+                           "came back",
+                           file, line or _call_line(file, ("closerange", "close", "dup2")),
+                           hint="a config must not close file descriptors it did not open")
+        else:
+            error = _error(f"the config ended the loader process with exit status {code}", file,
+                           line or _exit_line(file),
+                           hint="a config must not call os._exit(); remove the call")
+    return _failed(request, error, [file] if file else []), parent_alive, configs
+
+
+def _killed(number: int, signalled: dict | None, file: str, line: int | None) -> dict:
+    """The error for a child that died of a signal: who sent it, when the config did."""
+    name = _signal_name(number)
+    if signalled is not None and signalled.get("signal") == number:
+        return _error(f"the config sent {name} to {signalled.get('what')} ({signalled.get('call')}), "
+                      "which ended its load", signalled.get("file") or file, signalled.get("line") or line,
+                      hint="the workbench is fine: each load runs in a process group of its own; "
+                      "remove the call")
+    what = {"SIGKILL": "was killed (SIGKILL: out of memory, or killed from outside)",
+            "SIGXCPU": "used too much CPU time",
+            "SIGSEGV": "crashed (segmentation fault)"}.get(name, f"was stopped by {name}")
+    return _error(f"the config's process {what}", file, line or _exit_line(file),
+                  hint="the workbench is fine; fix the config and save to reload")
+
+
+_ANSWERS_FD: int | None = None
+
+
+def serve() -> None:
+    """The worker's main loop: one frame in, one frame out, until stdin closes."""
+    global _ANSWERS_FD
+    requests_fd = os.dup(0)
+    answers_fd = _ANSWERS_FD = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a config's print goes nowhere
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _become_subreaper()
+    # warm: what every load needs, and what configs commonly import
+    from . import analysis, config_file, data_config, executor  # noqa: F401
+    for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
+                 "os.path", "json", "tomllib", "yaml", "resource"):
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    requests = _FrameReader(requests_fd)
+    while True:
+        message = requests.read()
+        if message is None:
+            return
+        kind, payload = message
+        if kind == PING:
+            _write_frame(answers_fd, PONG, payload)
+        elif kind == LOAD:
+            request = json.loads(payload)
+            answer, parent_alive, files = _run_request(request, requests)
+            if not parent_alive:
+                return
+            _write_frame(answers_fd, RESULT, answer)
+            # parse and compile (never run) what this load read, so the next fork of this
+            # worker starts with it: a reload re-reads only the files that changed
+            analysis.precompile(files)
+
+
+# -- the parent's side --------------------------------------------------------------------
+
+def _shutdown(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    try:
+        if proc.stdin:
+            proc.stdin.close()
+        proc.wait(2)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait()
+    finally:
+        if proc.stdout:
+            proc.stdout.close()
+
+
+class ConfigWorker:
+    """The parent's handle on the worker: ``load()`` blocks until an answer or the limit.
+
+    Thread-safe (one load at a time); ``cancel()`` may be called from another thread.
+    """
+
+    def __init__(self, memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
+        if not available():
+            raise WorkerUnavailable("this platform cannot fork a config worker")
+        self.memory_limit = memory_limit
+        self._proc: subprocess.Popen | None = None
+        self._reader: _FrameReader | None = None
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._finalizer: weakref.finalize | None = None
+        self.starts = 0
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc and self._proc.poll() is None else None
+
+    def _start(self) -> None:
+        # the parent's import path (editable installs, user site...), minus the working
+        # directory, whose files must not shadow the standard library a config imports
+        path = [p for p in sys.path if p not in ("", ".")]
+        path.insert(0, str(Path(__file__).resolve().parents[2]))
+        boot = (f"import sys; sys.path[:] = {path!r}; "
+                "from workbench.loading.config.worker import serve; serve()")
+        stderr = None if os.environ.get("WORKBENCH_DEBUG_WORKER") else subprocess.DEVNULL
+        self._proc = subprocess.Popen(
+            [sys.executable, "-P", "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=stderr, bufsize=0, close_fds=True,
+            start_new_session=True,  # no signal a config sends to "its group" reaches this one
+        )
+        self._reader = _FrameReader(self._proc.stdout.fileno())  # type: ignore[union-attr]
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc)
+        self.starts += 1
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            for pipe in (self._proc.stdin, self._proc.stdout):
+                if pipe:
+                    pipe.close()
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._proc = None
+        self._reader = None
+
+    def _send(self, kind: bytes, payload: bytes) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        with self._write_lock:
+            _write_frame(self._proc.stdin.fileno(), kind, payload)
+
+    def load(self, path: str, roots: list[str], want_datasets: bool = True,
+             timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """One config file's result (see ``load_config_file``); errors come back as data."""
+        timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
+        request = {"path": path, "roots": roots, "want_datasets": want_datasets,
+                   "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd()}
+        with self._lock:
+            fresh = self._proc is None or self._proc.poll() is not None
+            if fresh:
+                self._kill()
+                self._start()
+            deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
+            try:
+                self._send(LOAD, json.dumps(request).encode("utf-8"))
+                got = self._reader.read(deadline)  # type: ignore[union-attr]
+            except OSError:
+                got = None
+            if got is None or got[0] != RESULT:
+                self._kill()
+                return plain_data.loads(_failed(request, _error(
+                    "the config worker stopped answering; it has been restarted", path,
+                    hint="try again; if it persists, run with WORKBENCH_DEBUG_WORKER=1")))
+            try:
+                return plain_data.loads(got[1])
+            except (ValueError, TypeError, KeyError):
+                return plain_data.loads(_failed(request, _error("the config worker sent malformed data",
+                                                           path)))
+
+    def cancel(self) -> None:
+        """Stop the load that is running (its answer is then a 'cancelled' error)."""
+        if self._proc is not None and self._proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self._send(CANCEL, b"")
+
+    def ping(self, timeout: float = START_TIMEOUT) -> bool:
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._kill()
+                self._start()
+            try:
+                self._send(PING, b"ok")
+                got = self._reader.read(time.monotonic() + timeout)  # type: ignore[union-attr]
+            except OSError:
+                return False
+            return got == (PONG, b"ok")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._finalizer is not None:
+                self._finalizer()
+                self._finalizer = None
+            self._proc = None
+            self._reader = None
+
+    def __enter__(self) -> ConfigWorker:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+_prestarted: ConfigWorker | None = None
+_prestart_lock = threading.Lock()
+
+
+def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
+    """Start the config worker now, so its interpreter boots while this one imports the rest.
+
+    A command calls this first thing; the Loader then adopts the running worker instead of
+    starting one when the first config is loaded.
+    """
+    global _prestarted
+    if not available():
+        return
+    with _prestart_lock:
+        if _prestarted is None:
+            started = ConfigWorker(memory_limit)
+            with started._lock:
+                started._start()
+            _prestarted = started
+
+
+def adopt_prestarted(memory_limit: int | None) -> ConfigWorker | None:
+    """The worker ``prestart`` began, if it was started with these limits (once)."""
+    global _prestarted
+    with _prestart_lock:
+        found, _prestarted = _prestarted, None
+    if found is not None and found.memory_limit != memory_limit:
+        found.close()
+        return None
+    return found
+

@@ -1,0 +1,105 @@
+"""Where a dataset's ``path`` points, resolved as the frameworks resolve it on a local machine.
+
+OpenCompass 0.5.4 (``get_data_path``): an absolute path is used as it is; a data id such as
+``opencompass/gsm8k`` becomes its folder in the id table (``data/opencompass_data_ids.json``,
+recorded from the real package by ``tools/gen_data_ids.py``), any other path stays as written;
+the result is joined to ``$COMPASS_DATA_CACHE`` (empty by default, so relative to the working
+directory of a run from the repository root), and ``~/.cache/opencompass/`` is tried when
+that does not exist.
+
+AISBench 3.1 (``get_data_path``): a path starting with ``/`` is used as it is; any other is
+joined to ``$AIS_BENCH_DATASETS_CACHE``, by default the folder that holds the ``ais_bench``
+package (the site-packages, or the repository root of a checkout).
+
+Without the framework's working directory, a relative result is looked for under the working
+directory, then the folders given (the config's folder, the config roots).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from ...core.spec import AISBENCH
+
+OPENCOMPASS_CACHE_ENV = "COMPASS_DATA_CACHE"
+AISBENCH_CACHE_ENV = "AIS_BENCH_DATASETS_CACHE"
+OPENCOMPASS_DEFAULT_CACHE = Path(".cache") / "opencompass"
+
+
+@cache
+def opencompass_data_ids() -> Mapping[str, str]:
+    """OpenCompass's data id → local path table (``./data/gsm8k`` style, as written there)."""
+    text = resources.files(__package__).joinpath("data", "opencompass_data_ids.json").read_text("utf-8")
+    return json.loads(text)["local"]
+
+
+@dataclass(frozen=True)
+class PathLookup:
+    """A dataset ``path`` and the places it was looked for, in the order they are tried."""
+
+    written: str
+    candidates: tuple[Path, ...]
+    #: The data id, when ``written`` is one the framework's id table knows.
+    data_id: str | None = None
+
+    def found(self) -> Path | None:
+        """The first candidate that exists."""
+        for candidate in self.candidates:
+            if candidate.exists():
+                return candidate
+        return None
+
+    def resolve(self, path: str | None = None) -> Path:
+        """What ``get_data_path`` would return: the first existing candidate, else the first
+        one (so an error names where the framework would have looked)."""
+        if path is not None and path != self.written:
+            return Path(path)
+        return self.found() or self.candidates[0]
+
+    def describe(self) -> str:
+        """Where it was looked for, for a message (at most five places)."""
+        shown = [str(p) for p in self.candidates[:5]]
+        more = len(self.candidates) - len(shown)
+        text = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+        return f"{self.written} → {text}" if self.data_id else text
+
+
+def _unique(paths: Sequence[Path]) -> tuple[Path, ...]:
+    seen: dict[Path, None] = {}
+    for path in paths:
+        seen.setdefault(path, None)
+    return tuple(seen)
+
+
+def lookup_data_path(path: str, framework: str, bases: Sequence[Path] = (),
+                     env: Mapping[str, str] | None = None, home: Path | None = None) -> PathLookup:
+    """Where ``path`` (a dataset's ``path`` as written) is looked for, framework by framework."""
+    env = os.environ if env is None else env
+    home = Path.home() if home is None else home
+    if framework == AISBENCH:
+        if path.startswith("/"):
+            return PathLookup(path, (Path(path),))
+        cache_dir = env.get(AISBENCH_CACHE_ENV)
+        if cache_dir:
+            return PathLookup(path, _anchored(Path(cache_dir) / path, bases))
+        return PathLookup(path, _anchored(Path(path), bases))
+    if os.path.isabs(path):
+        return PathLookup(path, (Path(path),))
+    table = opencompass_data_ids()
+    data_id = path if path in table else None
+    joined = Path(os.path.join(env.get(OPENCOMPASS_CACHE_ENV, ""), table.get(path, path)))
+    fallback = home / OPENCOMPASS_DEFAULT_CACHE / joined
+    return PathLookup(path, _unique([*_anchored(joined, bases), fallback]), data_id)
+
+
+def _anchored(path: Path, bases: Sequence[Path]) -> tuple[Path, ...]:
+    if path.is_absolute():
+        return (path,)
+    # as written first: relative to the working directory, and shown as the user wrote it
+    return _unique([path, *(base / path for base in bases)])

@@ -1,0 +1,298 @@
+"""Where a dataset's sample rows come from; the first source found wins.
+
+1. ``--data ABBR=FILE`` for that dataset, then ``--data FILE`` for every dataset;
+2. a ``workbench.toml`` beside the config: ``[data]`` maps dataset abbrs to files;
+3. the dataset's ``path``, resolved as the framework resolves it (data ids through its id
+   table, ``$COMPASS_DATA_CACHE``, ``~/.cache/opencompass``; see ``data_paths``), read by
+   the native reader of the dataset's class when there is one (``readers``), else as a
+   ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
+4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import ConfigError
+from ...core.spec import OPENCOMPASS, RowsSource, type_module, type_name
+from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
+from .data_files import DATA_SUFFIXES, read_rows, recording_files
+from .data_paths import PathLookup, lookup_data_path
+from .framework_load import framework_python, framework_rows
+from .placeholder_rows import placeholder_rows
+from .readers import Declined, ReaderCall, data_argument, find_reader
+
+SETTINGS_FILE = "workbench.toml"
+MAX_SPLIT_FILES = 32
+MAX_WATCHED_FILES = 256
+PLACEHOLDER_ORIGIN = "placeholders from reader_cfg"
+
+
+@dataclass(frozen=True)
+class DataArg:
+    """One ``--data`` value: FILE (every dataset) or ABBR=FILE."""
+
+    path: Path
+    abbr: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> DataArg:
+        if "=" in text and not Path(text).exists():
+            abbr, _, path = text.partition("=")
+            return cls(Path(path), abbr)
+        return cls(Path(text))
+
+
+def unknown_data_abbrs(data: Sequence[str], abbrs: Sequence[str]) -> list[str]:
+    """``--data ABBR=FILE`` values whose ABBR names none of the datasets, as messages naming
+    the ones there are (the rows would otherwise be silently unused)."""
+    import difflib
+
+    known = sorted(set(abbrs))
+    out = []
+    for text in data:
+        abbr = DataArg.parse(text).abbr
+        if abbr is None or abbr in known:
+            continue
+        close = difflib.get_close_matches(abbr, known, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        out.append(f"--data {text}: no dataset is named {abbr!r} ({guess}datasets: "
+                   f"{', '.join(known) or 'none'})")
+    return out
+
+
+@dataclass
+class Settings:
+    """``workbench.toml`` beside a config: ``[data]`` abbr → rows file."""
+
+    path: Path | None = None
+    data: dict[str, Path] = field(default_factory=dict)
+
+
+def read_settings(folder: Path) -> Settings:
+    """The settings file in ``folder`` (empty settings when there is none)."""
+    import tomllib
+
+    path = folder / SETTINGS_FILE
+    if not path.is_file():
+        return Settings()
+    try:
+        text = read_regular_text(path, MAX_SETTINGS_BYTES, "settings")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {SETTINGS_FILE}: {exc}", file=str(path)) from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message, line = str(exc), None
+        if "(at line " in message:
+            message, _, where = message.rpartition(" (at line ")
+            line = int(where.split(",", 1)[0])
+        raise ConfigError(f"invalid TOML: {message}", file=str(path), line=line,
+                          hint="check the TOML syntax at that line") from None
+    data = table.get("data", {})
+    if not isinstance(data, dict):
+        raise ConfigError("[data] must be a table of dataset abbr = \"rows file\"", file=str(path),
+                          line=_line_of(text, "data"), hint='[data]\ngsm8k = "data/gsm8k.jsonl"')
+    files: dict[str, Path] = {}
+    for abbr, value in data.items():
+        if not isinstance(value, str):
+            raise ConfigError(f"[data] {abbr} must be a file name, got {type(value).__name__}",
+                              file=str(path), line=_line_of(text, abbr),
+                              hint=f'{abbr} = "data/{abbr}.jsonl"')
+        files[abbr] = folder / value
+    return Settings(path=path, data=files)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith((f"{key} ", f"{key}=", f'"{key}"', f"[{key}]")):
+            return number
+    return None
+
+
+def split_folder(folder: Path) -> dict[str, list[Any]] | list[Any] | None:
+    """A folder of split files as ``{split: rows}``; None when it holds no rows file."""
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+    if not files:
+        return None
+    if len(files) > MAX_SPLIT_FILES:
+        files = files[:MAX_SPLIT_FILES]
+    splits: dict[str, list[Any]] = {}
+    for file in files:
+        rows = read_rows(file)
+        if isinstance(rows, dict):
+            for name, part in rows.items():
+                splits.setdefault(str(name), part)
+        else:
+            splits.setdefault(file.stem, rows)
+    return splits
+
+
+@dataclass
+class RowsFound:
+    rows: Any
+    origin: str
+    files: list[Path] = field(default_factory=list)
+    source: RowsSource | None = None
+
+
+def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settings: Settings,
+              bases: Sequence[Path], framework: str = OPENCOMPASS,
+              python: str | None = None) -> RowsFound:
+    """The rows for one dataset; ConfigError when a named file is unreadable."""
+    for arg in [*(a for a in data if a.abbr == abbr), *(a for a in data if a.abbr is None)]:
+        return RowsFound(read_rows(arg.path), str(arg.path), [arg.path], RowsSource("file", str(arg.path)))
+    if abbr in settings.data:
+        file = settings.data[abbr]
+        try:
+            return RowsFound(read_rows(file), str(file), [file], RowsSource("file", str(file)))
+        except ConfigError as exc:
+            if exc.file == str(file) and "not found" in exc.message:
+                raise ConfigError(f"{SETTINGS_FILE} names {file}, which does not exist",
+                                  file=str(settings.path), line=_line_of_settings(settings, abbr),
+                                  hint="fix the path (relative to the workbench.toml folder)") from None
+            raise
+    class_name = type_name(cfg.get("type", ""))
+    reader = find_reader(class_name, type_module(cfg.get("type", ""))) if class_name else None
+    # the load() argument naming the data: `path`, but `data_files` for load_dataset('json', ...)
+    key = data_argument(reader, load_kwargs(cfg)) if reader is not None else "path"
+    if reader is not None and key is None:
+        # a class that makes its rows from its arguments alone (no data files)
+        try:
+            rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, PathLookup("", ()), [], exc)
+        return RowsFound(rows, f"made as {class_name}.load() makes them", [],
+                         RowsSource("native-reader", None, None, class_name))
+    path = cfg.get(key or "path")
+    if not isinstance(path, str) or not path:
+        return _placeholders(cfg, "the dataset has no path")
+    lookup = lookup_data_path(path, framework, bases)
+    found = lookup.found()
+    if found is None:
+        return _framework_or_placeholders(cfg, class_name, framework, python, lookup, [],
+                                          lookup.describe())
+    if reader is not None:
+        files = _files_under(found)
+        try:
+            with recording_files(files):
+                rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        except Declined as exc:
+            return _declined(cfg, class_name, framework, python, lookup, files, exc)
+        except ConfigError as exc:
+            plain = _plain_rows(found, lookup)
+            if plain is None:
+                raise
+            # a rows file in the workbench's own format under a class that reads another layout:
+            # shown as plain rows, and said, since the framework's load() would fail on it
+            note = (f"{class_name}.load() cannot read {found} ({exc.message}); its rows are shown "
+                    "as a plain rows file, but a run of the framework fails here")
+            return replace(plain, source=replace(plain.source, note=note))
+        return RowsFound(rows, f"{found} (read as {class_name}.load() reads it)", files,
+                         RowsSource("native-reader", str(found), lookup.data_id, class_name))
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is not None:
+        return _framework(cfg, class_name, framework, interpreter, lookup, _files_under(found))
+    plain = _plain_rows(found, lookup)
+    if plain is not None:
+        return plain
+    return _framework_or_placeholders(
+        cfg, class_name, framework, python, lookup, _files_under(found),
+        f"{lookup.describe()} (found {found}, but no rows file the workbench can read and no native "
+        f"reader for {class_name or 'this dataset type'})")
+
+
+def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framework: str,
+                               python: str | None, lookup: Any, files: list[Path],
+                               looked_for: str) -> RowsFound:
+    """The framework's own ``load()`` when one is installed (or named), else placeholders."""
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is None:
+        return _placeholders(cfg, looked_for)
+    return _framework(cfg, class_name, framework, interpreter, lookup, files)
+
+
+def _declined(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
+              lookup: PathLookup, files: list[Path], exc: Declined) -> RowsFound:
+    """A native reader that declines: the framework's own load() when there is one, else
+    placeholders with the reason said once."""
+    interpreter = framework_python(framework, python) if class_name else None
+    if interpreter is not None:
+        return _framework(cfg, class_name, framework, interpreter, lookup, files)
+    hint = f" (hint: {exc.hint})" if exc.hint else ""
+    note = f"{exc.message}: showing placeholders from reader_cfg{hint}"
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
+                     source=RowsSource("placeholder", note=note))
+
+
+def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,
+               lookup: Any, files: list[Path]) -> RowsFound:
+    with recording_files(files):
+        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files,
+                              module=type_module(cfg.get("type", "")))
+    where = str(lookup.found() or lookup.written)
+    return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
+                     RowsSource("framework-load", where, lookup.data_id, class_name))
+
+
+def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
+    """``found`` read as the workbench's own rows file or folder of split files; None when it
+    is neither."""
+    kind = "data-id" if lookup.data_id else "file"
+    # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
+    if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
+        return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
+    if found.is_dir():
+        try:
+            splits = split_folder(found)
+        except OSError:
+            splits = None
+        if splits:
+            files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+            return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
+                             RowsSource(kind, str(found), lookup.data_id))
+    return None
+
+
+def load_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments a dataset class's ``load()`` receives: the dataset dict less what
+    ``build_dataset_from_cfg`` and ``BaseDataset.__init__`` take for themselves."""
+    return {key: value for key, value in cfg.items() if key not in _NOT_FOR_LOAD}
+
+
+_NOT_FOR_LOAD = frozenset({"type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg", "k", "n",
+                           "task_state_manager"})
+
+
+def _files_under(found: Path) -> list[Path]:
+    """The files a reader may have read at or below ``found`` (two levels: per-subject files,
+    splits in sub-folders), watched for changes; bounded."""
+    if found.is_file():
+        return [found]
+    files: list[Path] = []
+    for root, folders, names in os.walk(found):
+        depth = len(Path(root).relative_to(found).parts)
+        folders[:] = sorted(folders) if depth < 2 else []
+        files += [Path(root) / name for name in sorted(names)]
+        if len(files) >= MAX_WATCHED_FILES:
+            break
+    return files[:MAX_WATCHED_FILES]
+
+
+def _placeholders(cfg: Mapping[str, Any], looked_for: str) -> RowsFound:
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
+                     source=RowsSource("placeholder", looked_for=looked_for))
+
+
+def _line_of_settings(settings: Settings, abbr: str) -> int | None:
+    if settings.path is None:
+        return None
+    try:
+        return _line_of(settings.path.read_text(encoding="utf-8"), abbr)
+    except OSError:
+        return None

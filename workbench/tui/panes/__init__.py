@@ -1,1 +1,0 @@
-"""The four panes: each shows one renderable from :mod:`workbench.views`."""
