@@ -16,7 +16,7 @@ from typing import Any
 from .errors import RenderError
 from .notes import OC_VERSION, Notes
 from .prompt_list import PromptList, PromptType, is_section_marker
-from .text import META, Origin, PStr
+from .text import META, Origin, PStr, concat
 
 
 def _tag_meta(value: Any, detail: str) -> Any:
@@ -353,27 +353,31 @@ class LMParser(_SectionWalker):
         return entry[1]
 
     def _walk_to_text(self, prompt: PromptList, mode: str) -> str:
+        # The pieces are joined once at the end: with provenance, each ``+`` would copy
+        # every run laid out so far (quadratic in a few-shot prompt's runs).
         with self._walk_lock:
-            self._out = ""
+            self._out: list[str] = [self.table.begin]
             generate = self.walk(prompt, mode)
-            out = self.table.begin + self._out
+            parts = self._out
         if generate:
-            out += self.table.end
-        return out
+            parts.append(self.table.end)
+        return concat(parts)
 
     def on_string(self, item: str) -> None:
-        self._out += item
+        self._out.append(item)
 
     def _layout(self, items: list[Any], table: dict, for_gen: bool) -> bool:
+        out = self._out
         for entry in items:
             if isinstance(entry, str):
-                self._out += entry
+                out.append(entry)
                 continue
             merged = self.table.merged(entry, table)
-            self._out += merged.get("begin", "")
+            out.append(merged.get("begin", ""))
             if for_gen and merged.get("generate", False):
                 return False
-            self._out += merged.get("prompt", "") + merged.get("end", "")
+            out.append(merged.get("prompt", ""))
+            out.append(merged.get("end", ""))
         return True
 
     def on_round(self, round_items: list[Any], for_gen: bool) -> bool:
