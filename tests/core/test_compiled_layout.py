@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_pair
+from workbench.core.prompt_list import to_json
 
 META = {"begin": "<bos>", "end": "<end>",
         "round": [{"role": "HUMAN", "begin": "<|user|>", "end": "\n"},
@@ -56,3 +57,42 @@ def test_the_layout_is_compiled_and_used():
     assert any(layout is not None for layout in layouts)
     assert texts[3] == "<bos><|sys|>Sys {hint}\n<|user|>Q: q0\n<|bot|>a0<eot>\n<|user|>Q: q1\n" \
         "<|bot|>a1<eot>\n<|user|>Q: q3\n<|bot|>"
+
+
+API_META = {"round": [{"role": "HUMAN", "api_role": "HUMAN", "begin": "[u]", "end": ""},
+                      {"role": "BOT", "api_role": "BOT", "generate": True}],
+            "reserved_roles": [{"role": "SYSTEM", "api_role": "SYSTEM", "prompt": "default sys"}]}
+NUL_API_META = {**API_META, "round": [{**API_META["round"][0], "end": "\x00"}, API_META["round"][1]]}
+# no plain-string item (an API parser drops those, with a warning: never compiled)
+API_CFG = {**CFG, "infer_cfg": {**CFG["infer_cfg"], "prompt_template": {
+    "type": "PromptTemplate", "template": {
+        "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "Sys {hint}"},
+                  {"role": "SYSTEM"}, {"section": "ice", "pos": "begin"}, {"section": "ice", "pos": "end"}],
+        "round": [{"role": "HUMAN", "prompt": "Q: {question}"}, {"role": "HUMAN", "prompt": "again"},
+                  {"role": "BOT", "prompt": "{answer}"}],
+        "end": [{"role": "HUMAN", "prompt": "bye"}]}, "ice_token": "</E>"}}}
+
+
+@settings(max_examples=100, deadline=None)
+@given(train=rows, test=rows, meta=st.sampled_from([API_META, NUL_API_META]),
+       model_type=st.sampled_from(["OpenAI", "HuggingFacewithChatTemplate"]))
+def test_compiled_messages_equal_the_walk(train, test, meta, model_type):
+    model = {"type": model_type, "path": "x", "meta_template": meta}
+    pair = make_pair(API_CFG, {"train": train, "test": test}, model)
+    for i in range(len(test)):
+        fast = pair.sample(i).requests
+        walked = pair.sample(i, provenance=True).requests
+        assert [to_json(r.model_input) for r in fast] == [to_json(r.model_input) for r in walked]
+
+
+def test_the_messages_layout_is_compiled_and_used():
+    rows = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(4)]
+    pair = make_pair(API_CFG, {"train": rows, "test": rows},
+                     {"type": "OpenAI", "path": "x", "meta_template": API_META})
+    inputs = [pair.sample(i).requests[0].model_input for i in range(4)]
+    layouts = [entry[1] for entry in pair.engine(False).model.parser._layouts.values()]
+    assert any(layout is not None for layout in layouts)
+    assert to_json(inputs[3]) == [
+        {"role": "SYSTEM", "prompt": "Sys {hint}\ndefault sys"}, {"role": "HUMAN", "prompt": "[u]"},
+        {"role": "BOT", "prompt": ""}, {"role": "HUMAN", "prompt": "[u]Q: q3"}, {"role": "BOT", "prompt": ""},
+        {"role": "HUMAN", "prompt": "[u]again"}]

@@ -189,6 +189,8 @@ class _SectionWalker:
         # A walk keeps its output on the parser; a pair may be rendered from two threads
         # (the panes and a search), so one walk at a time.
         self._walk_lock = threading.RLock()
+        #: compiled layouts by (id of the prepared template, mode): [template, layout, compiled]
+        self._layouts: dict[tuple[int, str], list] = {}
 
     def walk(self, prompt: PromptList, mode: str) -> bool:
         """Returns whether generation went on to the end (meta ``end`` applies)."""
@@ -244,6 +246,29 @@ class _SectionWalker:
         return generate
 
     use_fallback_in_split = False
+
+    def _compiled(self, source: PromptList, mode: str) -> Any:
+        """The layout of a prepared template, compiled on its second use (None: keep walking).
+
+        The output's shape depends only on the items' roles and sections, never on their text
+        (see :class:`_Layout`), so the walk is done once with a numbered slot in place of each
+        text, and every row after that only fills the slots.
+        """
+        layouts = self._layouts
+        key = (id(source), mode)
+        entry = layouts.get(key)
+        if entry is None or entry[0] is not source:
+            if len(layouts) > 256:
+                layouts.clear()
+            layouts[key] = [source, None, False]
+            return None
+        if not entry[2]:
+            entry[2] = True
+            entry[1] = self._compile(source, mode)
+        return entry[1]
+
+    def _compile(self, source: PromptList, mode: str) -> Any:
+        return None
 
     def on_string(self, item: str) -> None: ...
 
@@ -304,6 +329,77 @@ class _Layout:
 _SLOT = re.compile(r"\x00(\d+)\x00")
 
 
+class _MessagesLayout:
+    """A compiled API-style layout: the messages, each a role and its text's constants and slots.
+
+    Which messages an API parser makes, their roles, and where each item's prompt lands in
+    them depend only on the items' roles and sections: like :class:`_Layout`, a walk with a
+    numbered slot in place of each prompt, done once. Templates with plain string items (the
+    parser drops them, with a warning when they hold text) or non-text prompts keep walking.
+    """
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: list[Any]) -> None:
+        self.entries = entries  # a constant, or (message without its prompt, constants, slots)
+
+    @classmethod
+    def compile(cls, parser: APIParser, source: PromptList, mode: str) -> _MessagesLayout | None:
+        symbolic = PromptList()
+        for i, item in enumerate(source):
+            if isinstance(item, str) or not isinstance(item, dict):
+                return None
+            if "section" in item:
+                symbolic.append(item)
+            elif "prompt" in item:
+                if not isinstance(item["prompt"], str):
+                    return None
+                symbolic.append({**item, "prompt": f"\x00{i}\x00"})
+            else:
+                symbolic.append(item)
+        notes, parser.notes = parser.notes, Notes()  # the first walk said what there was to say
+        try:
+            parsed = parser._parse(symbolic, mode)
+        except RenderError:
+            return None
+        finally:
+            parser.notes = notes
+        if not isinstance(parsed, list):
+            return None
+        entries: list[Any] = []
+        for message in parsed:
+            if not isinstance(message, dict):
+                if isinstance(message, str) and "\x00" in message:
+                    return None
+                entries.append(message)
+                continue
+            text = message.get("prompt")
+            if not isinstance(text, str):
+                return None
+            pieces = _SLOT.split(text)
+            if any("\x00" in c for c in pieces[0::2]):
+                return None  # a meta-template string holds NUL itself: keep walking
+            entries.append(({**message, "prompt": None}, pieces[0::2], [int(k) for k in pieces[1::2]]))
+        return cls(entries)
+
+    def apply(self, prompt: PromptList) -> PromptList:
+        get = list.__getitem__
+        out: list[Any] = []
+        for entry in self.entries:
+            if not isinstance(entry, tuple):
+                out.append(entry)
+                continue
+            base, constants, slots = entry
+            parts = [constants[0]]
+            for k, slot in enumerate(slots):
+                parts.append(get(prompt, slot)["prompt"])
+                parts.append(constants[k + 1])
+            message = dict(base)
+            message["prompt"] = "".join(parts)
+            out.append(message)
+        return PromptList(out)
+
+
 class LMParser(_SectionWalker):
     """A PromptList to the one string a local model receives."""
 
@@ -312,7 +408,6 @@ class LMParser(_SectionWalker):
         self.meta = meta or None
         self.framework = framework
         self.provenance = provenance
-        self._layouts: dict[tuple[int, str], list] = {}
         super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
         for part in ("begin", "end"):
             if self.table is not None and not isinstance(getattr(self.table, part), str):
@@ -332,25 +427,10 @@ class LMParser(_SectionWalker):
                 return layout.apply(prompt)
         return self._walk_to_text(prompt, mode)
 
-    def _compiled(self, source: PromptList, mode: str) -> _Layout | None:
-        """The layout of a prepared template, compiled on its second use.
-
-        With a meta template a local model's string is a pure concatenation: meta-template
-        text, and each item's (filled) prompt or string, in an order that depends only on the
-        items' roles and sections, never on their text. So the walk is done once with a
-        numbered slot in place of each text, and every row after that only fills the slots.
-        """
-        key = (id(source), mode)
-        entry = self._layouts.get(key)
-        if entry is None or entry[0] is not source:
-            if len(self._layouts) > 256:
-                self._layouts.clear()
-            self._layouts[key] = [source, None, False]
-            return None
-        if not entry[2]:
-            entry[2] = True
-            entry[1] = _Layout.compile(self, source, mode)
-        return entry[1]
+    def _compile(self, source: PromptList, mode: str) -> _Layout | None:
+        # With a meta template a local model's string is a pure concatenation: meta-template
+        # text, and each item's (filled) prompt or string.
+        return _Layout.compile(self, source, mode)
 
     def _walk_to_text(self, prompt: PromptList, mode: str) -> str:
         # The pieces are joined once at the end: with provenance, each ``+`` would copy
@@ -396,9 +476,23 @@ class APIParser(_SectionWalker):
                  framework: str = OC_VERSION) -> None:
         self.meta = meta or None
         self.framework = framework
+        self.provenance = provenance
         super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
 
     def parse(self, prompt: PromptType, mode: str) -> Any:
+        if isinstance(prompt, str):
+            return prompt
+        source = prompt.filled_from if isinstance(prompt, PromptList) and self.meta else None
+        if source is not None and not self.provenance and len(source) == len(prompt):
+            layout = self._compiled(source, mode)
+            if layout is not None:
+                return layout.apply(prompt)
+        return self._parse(prompt, mode)
+
+    def _compile(self, source: PromptList, mode: str) -> _MessagesLayout | None:
+        return _MessagesLayout.compile(self, source, mode)
+
+    def _parse(self, prompt: PromptType, mode: str) -> Any:
         if isinstance(prompt, str):
             return prompt
         if not self.meta:
