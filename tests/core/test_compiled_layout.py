@@ -63,14 +63,19 @@ API_META = {"round": [{"role": "HUMAN", "api_role": "HUMAN", "begin": "[u]", "en
                       {"role": "BOT", "api_role": "BOT", "generate": True}],
             "reserved_roles": [{"role": "SYSTEM", "api_role": "SYSTEM", "prompt": "default sys"}]}
 NUL_API_META = {**API_META, "round": [{**API_META["round"][0], "end": "\x00"}, API_META["round"][1]]}
-# no plain-string item (an API parser drops those, with a warning: never compiled)
+# plain string items are dropped by API parsers, with a warning (per row) when they hold text
 API_CFG = {**CFG, "infer_cfg": {**CFG["infer_cfg"], "prompt_template": {
     "type": "PromptTemplate", "template": {
-        "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "Sys {hint}"},
-                  {"role": "SYSTEM"}, {"section": "ice", "pos": "begin"}, {"section": "ice", "pos": "end"}],
+        "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "Sys {hint}"}, "</E>",
+                  {"role": "SYSTEM"}, "{question}", {"section": "ice", "pos": "begin"},
+                  {"section": "ice", "pos": "end"}],
         "round": [{"role": "HUMAN", "prompt": "Q: {question}"}, {"role": "HUMAN", "prompt": "again"},
                   {"role": "BOT", "prompt": "{answer}"}],
-        "end": [{"role": "HUMAN", "prompt": "bye"}]}, "ice_token": "</E>"}}}
+        "end": [{"role": "HUMAN", "prompt": "bye"}, "after the end {answer}"]}, "ice_token": "</E>"}}}
+
+
+def _rendered(pair, n):
+    return [[to_json(r.model_input) for r in pair.sample(i).requests] for i in range(n)], pair.notes.messages
 
 
 @settings(max_examples=100, deadline=None)
@@ -79,20 +84,31 @@ API_CFG = {**CFG, "infer_cfg": {**CFG["infer_cfg"], "prompt_template": {
 def test_compiled_messages_equal_the_walk(train, test, meta, model_type):
     model = {"type": model_type, "path": "x", "meta_template": meta}
     pair = make_pair(API_CFG, {"train": train, "test": test}, model)
+    walking = make_pair(API_CFG, {"train": train, "test": test}, model)
+    walking.engine(False).model.parser._compile = lambda source, mode: None
+    # the same messages and the same warnings, in the same order, as walking every row
+    assert _rendered(pair, len(test)) == _rendered(walking, len(test))
     for i in range(len(test)):
         fast = pair.sample(i).requests
-        walked = pair.sample(i, provenance=True).requests
-        assert [to_json(r.model_input) for r in fast] == [to_json(r.model_input) for r in walked]
+        traced = pair.sample(i, provenance=True).requests
+        assert [to_json(r.model_input) for r in fast] == [to_json(r.model_input) for r in traced]
 
 
 def test_the_messages_layout_is_compiled_and_used():
     rows = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(4)]
+    rows[3]["question"] = " "
     pair = make_pair(API_CFG, {"train": rows, "test": rows},
                      {"type": "OpenAI", "path": "x", "meta_template": API_META})
     inputs = [pair.sample(i).requests[0].model_input for i in range(4)]
     layouts = [entry[1] for entry in pair.engine(False).model.parser._layouts.values()]
     assert any(layout is not None for layout in layouts)
-    assert to_json(inputs[3]) == [
-        {"role": "SYSTEM", "prompt": "Sys {hint}\ndefault sys"}, {"role": "HUMAN", "prompt": "[u]"},
-        {"role": "BOT", "prompt": ""}, {"role": "HUMAN", "prompt": "[u]Q: q3"}, {"role": "BOT", "prompt": ""},
+    assert to_json(inputs[2]) == [
+        {"role": "SYSTEM", "prompt": "Sys {hint}"}, {"role": "HUMAN", "prompt": "[u]Q: q0"},
+        {"role": "BOT", "prompt": "a0"}, {"role": "HUMAN", "prompt": "[u]Q: q1"}, {"role": "BOT", "prompt": "a1"},
+        {"role": "SYSTEM", "prompt": "default sys"}, {"role": "HUMAN", "prompt": "[u]"},
+        {"role": "BOT", "prompt": ""}, {"role": "HUMAN", "prompt": "[u]Q: q2"}, {"role": "BOT", "prompt": ""},
         {"role": "HUMAN", "prompt": "[u]again"}]
+    # each row's own string items are warned about, compiled or not; row 3's is only a space
+    dropped = [m for m in pair.notes.messages if m.startswith("a non-empty string item")]
+    assert dropped == [f"a non-empty string item {q!r} is dropped for API-style models (the framework "
+                       "ignores strings without a role)" for q in ("q0", "q1", "q2")]

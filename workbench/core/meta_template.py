@@ -334,20 +334,25 @@ class _MessagesLayout:
 
     Which messages an API parser makes, their roles, and where each item's prompt lands in
     them depend only on the items' roles and sections: like :class:`_Layout`, a walk with a
-    numbered slot in place of each prompt, done once. Templates with plain string items (the
-    parser drops them, with a warning when they hold text) or non-text prompts keep walking.
+    numbered slot in place of each prompt, done once. Plain string items are dropped (with a
+    warning when they hold text): the layout keeps which ones the walk reaches, to say so per
+    row. Templates with non-text prompts keep walking.
     """
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "strings")
 
-    def __init__(self, entries: list[Any]) -> None:
+    def __init__(self, entries: list[Any], strings: list[int]) -> None:
         self.entries = entries  # a constant, or (message without its prompt, constants, slots)
+        self.strings = strings  # the string items the walk reaches, in order
 
     @classmethod
     def compile(cls, parser: APIParser, source: PromptList, mode: str) -> _MessagesLayout | None:
         symbolic = PromptList()
         for i, item in enumerate(source):
-            if isinstance(item, str) or not isinstance(item, dict):
+            if isinstance(item, str):
+                symbolic.append(f"\x00{i}\x00")
+                continue
+            if not isinstance(item, dict):
                 return None
             if "section" in item:
                 symbolic.append(item)
@@ -357,13 +362,17 @@ class _MessagesLayout:
                 symbolic.append({**item, "prompt": f"\x00{i}\x00"})
             else:
                 symbolic.append(item)
-        notes, parser.notes = parser.notes, Notes()  # the first walk said what there was to say
-        try:
-            parsed = parser._parse(symbolic, mode)
-        except RenderError:
-            return None
-        finally:
-            parser.notes = notes
+        strings: list[str] = []
+        with parser._walk_lock:  # no other walk may see the borrowed notes and string list
+            notes, parser.notes = parser.notes, Notes()  # the first walk said what there was to say
+            parser._strings_reached = strings
+            try:
+                parsed = parser._parse(symbolic, mode)
+            except RenderError:
+                return None
+            finally:
+                parser.notes = notes
+                parser._strings_reached = None
         if not isinstance(parsed, list):
             return None
         entries: list[Any] = []
@@ -380,10 +389,12 @@ class _MessagesLayout:
             if any("\x00" in c for c in pieces[0::2]):
                 return None  # a meta-template string holds NUL itself: keep walking
             entries.append(({**message, "prompt": None}, pieces[0::2], [int(k) for k in pieces[1::2]]))
-        return cls(entries)
+        return cls(entries, [int(_SLOT.fullmatch(item).group(1)) for item in strings])  # type: ignore[union-attr]
 
-    def apply(self, prompt: PromptList) -> PromptList:
+    def apply(self, prompt: PromptList, parser: APIParser) -> PromptList:
         get = list.__getitem__
+        for slot in self.strings:
+            parser.on_string(get(prompt, slot))
         out: list[Any] = []
         for entry in self.entries:
             if not isinstance(entry, tuple):
@@ -486,7 +497,7 @@ class APIParser(_SectionWalker):
         if source is not None and not self.provenance and len(source) == len(prompt):
             layout = self._compiled(source, mode)
             if layout is not None:
-                return layout.apply(prompt)
+                return layout.apply(prompt, self)
         return self._parse(prompt, mode)
 
     def _compile(self, source: PromptList, mode: str) -> _MessagesLayout | None:
@@ -525,8 +536,13 @@ class APIParser(_SectionWalker):
             out.insert(0, self.meta["begin"])
         return PromptList(out)
 
+    #: while a layout is compiled: the string items the walk reaches (see _MessagesLayout)
+    _strings_reached: list[str] | None = None
+
     def on_string(self, item: str) -> None:
-        if item.strip():
+        if self._strings_reached is not None:
+            self._strings_reached.append(item)
+        elif item.strip():
             self.notes.warn(
                 f"a non-empty string item {str(item)[:40]!r} is dropped for API-style models "
                 "(the framework ignores strings without a role)"
