@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import make_pair
 from workbench.core.prompt_list import to_json
+from workbench.core.text import spans_of
 
 META = {"begin": "<bos>", "end": "<end>",
         "round": [{"role": "HUMAN", "begin": "<|user|>", "end": "\n"},
@@ -78,6 +79,13 @@ def _rendered(pair, n):
     return [[to_json(r.model_input) for r in pair.sample(i).requests] for i in range(n)], pair.notes.messages
 
 
+def _traced(pair, n):
+    """Each message's text and where each of its characters came from."""
+    texts = [[[m.get("prompt", m.get("content")) for m in r.model_input if isinstance(m, dict)]
+              for r in pair.sample(i, provenance=True).requests] for i in range(n)]
+    return [[[(t, spans_of(t)) for t in request] for request in sample] for sample in texts]
+
+
 @settings(max_examples=100, deadline=None)
 @given(train=rows, test=rows, meta=st.sampled_from([API_META, NUL_API_META]),
        model_type=st.sampled_from(["OpenAI", "HuggingFacewithChatTemplate"]))
@@ -85,9 +93,12 @@ def test_compiled_messages_equal_the_walk(train, test, meta, model_type):
     model = {"type": model_type, "path": "x", "meta_template": meta}
     pair = make_pair(API_CFG, {"train": train, "test": test}, model)
     walking = make_pair(API_CFG, {"train": train, "test": test}, model)
-    walking.engine(False).model.parser._compile = lambda source, mode: None
+    for provenance in (False, True):
+        walking.engine(provenance).model.parser._compile = lambda source, mode: None
     # the same messages and the same warnings, in the same order, as walking every row
     assert _rendered(pair, len(test)) == _rendered(walking, len(test))
+    # and with provenance, the same runs
+    assert _traced(pair, len(test)) == _traced(walking, len(test))
     for i in range(len(test)):
         fast = pair.sample(i).requests
         traced = pair.sample(i, provenance=True).requests

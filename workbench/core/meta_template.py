@@ -385,10 +385,16 @@ class _MessagesLayout:
             text = message.get("prompt")
             if not isinstance(text, str):
                 return None
-            pieces = _SLOT.split(text)
-            if any("\x00" in c for c in pieces[0::2]):
+            # sliced, not split: with provenance the constants keep their runs
+            constants, slots, at = [], [], 0
+            for found in _SLOT.finditer(text):
+                constants.append(text[at:found.start()])
+                slots.append(int(found.group(1)))
+                at = found.end()
+            constants.append(text[at:])
+            if any("\x00" in c for c in constants):
                 return None  # a meta-template string holds NUL itself: keep walking
-            entries.append(({**message, "prompt": None}, pieces[0::2], [int(k) for k in pieces[1::2]]))
+            entries.append(({**message, "prompt": None}, constants, slots))
         return cls(entries, [int(_SLOT.fullmatch(item).group(1)) for item in strings])  # type: ignore[union-attr]
 
     def apply(self, prompt: PromptList, parser: APIParser) -> PromptList:
@@ -406,7 +412,8 @@ class _MessagesLayout:
                 parts.append(get(prompt, slot)["prompt"])
                 parts.append(constants[k + 1])
             message = dict(base)
-            message["prompt"] = "".join(parts)
+            # concat keeps provenance (the runs of the walk's '+', merged the same way)
+            message["prompt"] = concat(parts) if parser.provenance else "".join(parts)
             out.append(message)
         return PromptList(out)
 
@@ -494,7 +501,7 @@ class APIParser(_SectionWalker):
         if isinstance(prompt, str):
             return prompt
         source = prompt.filled_from if isinstance(prompt, PromptList) and self.meta else None
-        if source is not None and not self.provenance and len(source) == len(prompt):
+        if source is not None and len(source) == len(prompt):
             layout = self._compiled(source, mode)
             if layout is not None:
                 return layout.apply(prompt, self)
