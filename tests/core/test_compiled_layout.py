@@ -43,10 +43,16 @@ def test_compiled_layout_equals_the_walk(train, test, ppl, meta):
         cfg["infer_cfg"]["inferencer"] = {"type": "PPLInferencer", "labels": ["x", "y"]}
     model = {"type": "HuggingFaceCausalLM", "path": "x", "meta_template": meta}
     pair = make_pair(cfg, {"train": train, "test": test}, model)
+    walking = make_pair(cfg, {"train": train, "test": test}, model)
+    walking.engine(True).model.parser._compile = lambda source, mode: None
     for i in range(len(test)):
         fast = pair.sample(i).requests
-        walked = pair.sample(i, provenance=True).requests
+        traced = pair.sample(i, provenance=True).requests
+        walked = walking.sample(i, provenance=True).requests
         assert [str(r.model_input) for r in fast] == [str(r.model_input) for r in walked]
+        # with provenance the compiled layout gives the walk's runs too
+        assert [(r.model_input, spans_of(r.model_input)) for r in traced] == \
+            [(r.model_input, spans_of(r.model_input)) for r in walked]
 
 
 def test_the_layout_is_compiled_and_used():

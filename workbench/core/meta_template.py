@@ -280,11 +280,12 @@ class _SectionWalker:
 class _Layout:
     """A compiled meta-template layout: constant text and numbered slots for item texts."""
 
-    __slots__ = ("constants", "slots")
+    __slots__ = ("constants", "slots", "provenance")
 
-    def __init__(self, constants: list[str], slots: list[int]) -> None:
+    def __init__(self, constants: list[str], slots: list[int], provenance: bool = False) -> None:
         self.constants = constants  # len(slots) + 1 pieces around the slots
         self.slots = slots
+        self.provenance = provenance  # constants carry their runs; apply keeps the items'
 
     @classmethod
     def compile(cls, parser: LMParser, source: PromptList, mode: str) -> _Layout | None:
@@ -299,21 +300,20 @@ class _Layout:
             else:
                 symbolic.append(item)
         text = parser._walk_to_text(symbolic, mode)
-        pieces = _SLOT.split(text)
-        if any("\x00" in c for c in pieces[0::2]):
+        pieces, found_slots = _split_slots(text)
+        if any("\x00" in c for c in pieces):
             return None  # a meta-template string holds NUL itself: keep walking
         # Items no row can change (no `{` in them) are folded into the constant text.
         changing = set(source.fill_plan())
         constants, slots = [pieces[0]], []
-        for k in range(1, len(pieces), 2):
-            slot = int(pieces[k])
+        for slot, piece in zip(found_slots, pieces[1:]):
             if slot in changing:
                 slots.append(slot)
-                constants.append(pieces[k + 1])
+                constants.append(piece)
             else:
                 item = list.__getitem__(source, slot)
-                constants[-1] += (item if isinstance(item, str) else item["prompt"]) + pieces[k + 1]
-        return cls(constants, slots)
+                constants[-1] += (item if isinstance(item, str) else item["prompt"]) + piece
+        return cls(constants, slots, parser.provenance)
 
     def apply(self, prompt: PromptList) -> str:
         constants = self.constants
@@ -323,7 +323,20 @@ class _Layout:
             item = get(prompt, slot)
             parts.append(item if isinstance(item, str) else item["prompt"])
             parts.append(constants[k + 1])
-        return "".join(parts)
+        # concat keeps provenance: the runs the walk's '+' would make, merged the same way
+        return concat(parts) if self.provenance else "".join(parts)
+
+
+def _split_slots(text: str) -> tuple[list[str], list[int]]:
+    """The text around each numbered slot, and the slots' numbers; sliced, not split, so that
+    with provenance the pieces keep their runs."""
+    pieces, slots, at = [], [], 0
+    for found in _SLOT.finditer(text):
+        pieces.append(text[at:found.start()])
+        slots.append(int(found.group(1)))
+        at = found.end()
+    pieces.append(text[at:])
+    return pieces, slots
 
 
 _SLOT = re.compile(r"\x00(\d+)\x00")
@@ -385,13 +398,7 @@ class _MessagesLayout:
             text = message.get("prompt")
             if not isinstance(text, str):
                 return None
-            # sliced, not split: with provenance the constants keep their runs
-            constants, slots, at = [], [], 0
-            for found in _SLOT.finditer(text):
-                constants.append(text[at:found.start()])
-                slots.append(int(found.group(1)))
-                at = found.end()
-            constants.append(text[at:])
+            constants, slots = _split_slots(text)
             if any("\x00" in c for c in constants):
                 return None  # a meta-template string holds NUL itself: keep walking
             entries.append(({**message, "prompt": None}, constants, slots))
@@ -439,7 +446,7 @@ class LMParser(_SectionWalker):
         if not self.meta:
             return join_without_meta(prompt)
         source = prompt.filled_from if isinstance(prompt, PromptList) else None
-        if source is not None and not self.provenance and len(source) == len(prompt):
+        if source is not None and len(source) == len(prompt):
             layout = self._compiled(source, mode)
             if layout is not None:
                 return layout.apply(prompt)
