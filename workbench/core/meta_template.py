@@ -280,7 +280,7 @@ class _SectionWalker:
 class _Layout:
     """A compiled meta-template layout: constant text and numbered slots for item texts."""
 
-    __slots__ = ("constants", "slots", "provenance")
+    __slots__ = ("constants", "provenance", "slots")
 
     def __init__(self, constants: list[str], slots: list[int], provenance: bool = False) -> None:
         self.constants = constants  # len(slots) + 1 pieces around the slots
