@@ -6,7 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_pair
-from workbench.core.prompt_list import to_json
+from workbench.core.meta_template import APIParser, LMParser
+from workbench.core.notes import Notes
+from workbench.core.prompt_list import PromptList, to_json
 from workbench.core.text import spans_of
 
 META = {"begin": "<bos>", "end": "<end>",
@@ -129,3 +131,32 @@ def test_the_messages_layout_is_compiled_and_used():
     dropped = [m for m in pair.notes.messages if m.startswith("a non-empty string item")]
     assert dropped == [f"a non-empty string item {q!r} is dropped for API-style models (the framework "
                        "ignores strings without a role)" for q in ("q0", "q1", "q2")]
+
+
+def _template(n: int) -> PromptList:
+    """A prepared template whose shape depends on ``n`` (how many rounds)."""
+    items: list = [{"section": "round", "pos": "begin"}]
+    for k in range(n):
+        items += [{"role": "HUMAN", "prompt": f"Q{k}: {{question}}"}, {"role": "BOT", "prompt": f"A{k}"}]
+    items.append({"section": "round", "pos": "end"})
+    return PromptList(items)
+
+
+def _filled(template: PromptList, question: str) -> PromptList:
+    filled = template.fill_prepared((("question", question),))
+    filled.filled_from = template
+    return filled
+
+
+def test_an_edited_template_never_gets_the_old_layout():
+    # A save prepares new template objects: each parser must lay out each one as a walk
+    # would, however many layouts it compiled before (they are kept by template object).
+    for parser, walker in ((LMParser(META, Notes()), LMParser(META, Notes())),
+                           (APIParser(API_META, Notes()), APIParser(API_META, Notes()))):
+        walker._compile = lambda source, mode: None  # type: ignore[method-assign]
+        for edit in range(40):
+            template = _template(1 + edit % 3)
+            for question in ("x", "y", "z"):  # the second use compiles, the third applies
+                got = parser.parse(_filled(template, question), "gen")
+                assert to_json(got) == to_json(walker.parse(_filled(template, question), "gen"))
+            del template
