@@ -289,16 +289,9 @@ class _Layout:
 
     @classmethod
     def compile(cls, parser: LMParser, source: PromptList, mode: str) -> _Layout | None:
-        symbolic = PromptList()
-        for i, item in enumerate(source):
-            if isinstance(item, str):
-                symbolic.append(f"\x00{i}\x00")
-            elif isinstance(item, dict) and "section" not in item:
-                if not isinstance(item.get("prompt", ""), str):
-                    return None
-                symbolic.append({**item, "prompt": f"\x00{i}\x00"} if "prompt" in item else item)
-            else:
-                symbolic.append(item)
+        symbolic = _symbolic(source)
+        if symbolic is None:
+            return None
         text = parser._walk_to_text(symbolic, mode)
         pieces, found_slots = _split_slots(text)
         if any("\x00" in c for c in pieces):
@@ -325,6 +318,24 @@ class _Layout:
             parts.append(constants[k + 1])
         # concat keeps provenance: the runs the walk's '+' would make, merged the same way
         return concat(parts) if self.provenance else "".join(parts)
+
+
+def _symbolic(source: PromptList) -> PromptList | None:
+    """``source`` with a numbered slot in place of each string item and each role prompt
+    (None when an item is neither text nor a dict with a text prompt: the walk says why)."""
+    symbolic = PromptList()
+    for i, item in enumerate(source):
+        if isinstance(item, str):
+            symbolic.append(f"\x00{i}\x00")
+        elif not isinstance(item, dict):
+            return None
+        elif "section" not in item and "prompt" in item:
+            if not isinstance(item["prompt"], str):
+                return None
+            symbolic.append({**item, "prompt": f"\x00{i}\x00"})
+        else:
+            symbolic.append(item)
+    return symbolic
 
 
 def _split_slots(text: str) -> tuple[list[str], list[int]]:
@@ -360,21 +371,9 @@ class _MessagesLayout:
 
     @classmethod
     def compile(cls, parser: APIParser, source: PromptList, mode: str) -> _MessagesLayout | None:
-        symbolic = PromptList()
-        for i, item in enumerate(source):
-            if isinstance(item, str):
-                symbolic.append(f"\x00{i}\x00")
-                continue
-            if not isinstance(item, dict):
-                return None
-            if "section" in item:
-                symbolic.append(item)
-            elif "prompt" in item:
-                if not isinstance(item["prompt"], str):
-                    return None
-                symbolic.append({**item, "prompt": f"\x00{i}\x00"})
-            else:
-                symbolic.append(item)
+        symbolic = _symbolic(source)
+        if symbolic is None:
+            return None
         strings: list[str] = []
         with parser._walk_lock:  # no other walk may see the borrowed notes and string list
             notes, parser.notes = parser.notes, Notes()  # the first walk said what there was to say
