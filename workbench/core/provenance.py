@@ -64,13 +64,16 @@ def _runs_of(value: str) -> tuple[Span, ...]:
 
 def _merge(runs: Iterable[Span]) -> tuple[Span, ...]:
     out: list[Span] = []
+    last: Origin | None = None
     for length, origin in runs:
         if length <= 0:
             continue
-        if out and out[-1][1] == origin:
+        # the same object first: runs of one piece share their Origin, and == is a Python call
+        if out and (origin is last or origin == last):
             out[-1] = (out[-1][0] + length, origin)
         else:
             out.append((length, origin))
+        last = origin
     return tuple(out)
 
 
@@ -211,6 +214,11 @@ def join(sep: str, parts: Iterable[str]) -> str:
             seq.append(sep)
         seq.append(p)
     return concat(seq)
+
+
+def slice_spans(spans: tuple[Span, ...], start: int, stop: int) -> list[Span]:
+    """The runs of ``text[start:stop]``, given ``text``'s runs (without building the slice)."""
+    return _slice_runs(spans, start, max(start, stop))
 
 
 def spans_of(value: str) -> tuple[Span, ...]:

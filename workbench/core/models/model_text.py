@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import RenderError
-from ..provenance import spans_of
+from ..provenance import slice_spans, spans_of
 from ..render_notes import Notes
 from ..result import Request
 from ..spec import ModelSpec, type_name
@@ -313,24 +313,21 @@ def _locate(text: str, contents: Sequence[str]) -> SectionMap:
     sections.mark(0, "meta_template")
     pos = 0
     for piece in contents:
-        for candidate in (piece, piece.strip()):
+        # found as plain text; only the runs of the part found are sliced (slicing the
+        # provenance string itself would build a new one per message)
+        plain = piece if type(piece) is str else str.__str__(piece)
+        stripped = plain.strip()
+        for candidate, offset in ((plain, 0), (stripped, len(plain) - len(plain.lstrip()))):
             if not candidate:
                 continue
             found = text.find(candidate, pos)
             if found < 0:
                 continue
-            offset = piece.find(candidate) if candidate is not piece else 0
-            _mark_slice(sections, found, piece, offset, len(candidate))
+            sections.mark_spans(found, slice_spans(spans_of(piece), offset, offset + len(candidate)))
             pos = found + len(candidate)
             sections.mark(pos, "meta_template")
             break
     return sections
-
-
-def _mark_slice(sections: SectionMap, at: int, piece: str, offset: int, length: int) -> None:
-    """Mark the part ``piece[offset:offset + length]`` found at ``at`` (a stripped message)."""
-    part = piece[offset:offset + length]
-    sections.mark_spans(at, spans_of(part))
 
 
 __all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str", "uses_tiktoken"]

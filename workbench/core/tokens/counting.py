@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -115,6 +115,15 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line, _lines(text)))
 
 
+@lru_cache(maxsize=1 << 14)
+def _line_starts(line: str) -> tuple[int, ...]:
+    """Where each estimated token of ``line`` starts (a piece worth n tokens starts n of them)."""
+    starts: list[int] = []
+    for m in _PIECES.finditer(line):
+        starts += [m.start()] * _estimate_piece(m.group())
+    return tuple(starts)
+
+
 @lru_cache(maxsize=1 << 16)
 def _estimate_piece(piece: str) -> int:
     if piece.startswith("<") and piece.endswith(">") and len(piece) > 2:
@@ -150,6 +159,43 @@ class Estimate:
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
         return _estimate_text(text if type(text) is str else str.__str__(text))
+
+    def count_sections(self, text: str, section_map: SectionMap, sections: dict[str, int]) -> int:
+        """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.
+
+        Line by line (see :func:`_lines`: no piece spans a cut, so the text's token starts
+        are its lines' starts, shifted): a line inside one section run adds its cached count;
+        only a line that a section boundary crosses is split, by bisecting its cached starts.
+        The in-context examples and the system prompt repeat in every request, so most lines
+        are cached and inside one run.
+        """
+        plain = text if type(text) is str else str.__str__(text)
+        bounds, names = section_map.runs()
+        total = 0
+        pos = 0
+        run = 0  # the run holding ``pos``: bounds[run] <= pos < bounds[run + 1]
+        last = len(bounds) - 1
+        for line in _lines(plain):
+            starts = _line_starts(line)
+            end = pos + len(line)
+            while run < last and bounds[run + 1] <= pos:
+                run += 1
+            if run == last or bounds[run + 1] >= end:
+                sections[names[run]] += len(starts)
+            else:
+                lo = 0
+                i = run
+                while True:
+                    hi = end - pos if i == last or bounds[i + 1] >= end else bounds[i + 1] - pos
+                    cut = bisect_left(starts, hi, lo=lo) if hi < len(line) else len(starts)
+                    sections[names[i]] += cut - lo
+                    lo = cut
+                    if hi >= end - pos:
+                        break
+                    i += 1
+            total += len(starts)
+            pos = end
+        return total
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
         return None
@@ -321,6 +367,12 @@ class SectionMap:
                 pos += length
         return pos
 
+    def runs(self) -> tuple[list[int], list[str]]:
+        """The runs' start offsets and names, from offset 0 on (text before the first mark is "other")."""
+        if self._starts and self._starts[0] == 0:
+            return self._starts, self._names
+        return [0, *self._starts], ["other", *self._names]
+
     def at(self, pos: int) -> str:
         i = bisect_right(self._starts, pos) - 1
         return self._names[i] if i >= 0 else "other"
@@ -342,8 +394,11 @@ def count_tokens(counter: Counter, text: str, section_map: SectionMap | None,
     if section_map is None:
         return TokenCount(total=counter.count(text, add_special_tokens), exact=counter.exact,
                           method=counter.method, sections=())
-    starts = counter.token_starts(text, add_special_tokens)
     sections = dict.fromkeys(SECTIONS, 0)
+    if isinstance(counter, Estimate):  # adds no tokens of its own: counted line by line
+        total = counter.count_sections(text, section_map, sections)
+        return TokenCount(total=total, exact=False, method=counter.method, sections=tuple(sections.items()))
+    starts = counter.token_starts(text, add_special_tokens)
     for start in starts:
         if start is None:
             sections[added_section] += 1
