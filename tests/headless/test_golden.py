@@ -1,6 +1,6 @@
 """Golden files per export format, from one small workspace.
 
-Regenerate after an intended change with ``WORKBENCH_UPDATE_GOLDENS=1 pytest tests/export``
+Regenerate after an intended change with ``WORKBENCH_UPDATE_GOLDENS=1 pytest tests/headless``
 and review the diff of ``tests/headless/golden/`` like any other change.
 """
 

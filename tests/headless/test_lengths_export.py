@@ -67,12 +67,17 @@ def test_markdown_has_the_table_worst_first_and_a_chart_per_pair(workspace):
     assert "┊ p50" in section and "max_seq_len 30" in section
 
 
-def test_html_draws_an_inline_svg_per_pair(workspace):
-    out = run_cli("render", "eval.py", "--format", "html", cwd=workspace).out
+def test_html_draws_an_inline_svg_per_pair_of_two_samples_or_more(workspace):
+    out = run_cli("render", "eval.py", "--format", "html", "--limit", "2", cwd=workspace).out
     section = out.split('<section class="lengths">', 1)[1].split("</section>", 1)[0]
     assert section.count("<svg ") == 3
     assert section.count("<tr>") == 4  # the header and three pairs
-    assert "<script" not in section
+    assert "<script" not in section and "A chart for each pair" not in section
+    # the page's default (one sample a pair): a one-bar chart says nothing its table row does not
+    one = run_cli("render", "eval.py", "--format", "html", cwd=workspace).out
+    section = one.split('<section class="lengths">', 1)[1].split("</section>", 1)[0]
+    assert section.count("<svg ") == 0 and section.count("<tr>") == 4
+    assert "A chart for each pair with 2 or more samples measured" in section
 
 
 def test_hostile_names_stay_inert(tmp_path):

@@ -102,8 +102,12 @@ def _legend_plain(item: PairLengths) -> str:
 # -- html ----------------------------------------------------------------------------------------
 
 
+CHARTED = 2  # samples measured before a pair gets a histogram in the HTML page
+
+
 def lengths_html(collector: LengthsCollector) -> str:
-    """A section with the suite table and one inline SVG chart per pair."""
+    """A section with the suite table and an inline SVG chart per pair of ``CHARTED`` or more
+    measured samples (and the failures of every pair)."""
     from ...views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
     from ...views.lengths_plot import PlotColors, chart_bins
     from ...views.lengths_svg import WIDTH, histogram_svg
@@ -123,14 +127,23 @@ def lengths_html(collector: LengthsCollector) -> str:
     for item in items:
         parts.append("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in suite_row(item)) + "</tr>\n")
     parts.append("</table>\n")
+    if any(item.measured < CHARTED for item in items):
+        # one bar says nothing its table row does not, and a suite's page would carry 468 of them
+        parts.append(f"<p>A chart for each pair with {CHARTED} or more samples measured "
+                     "(render --limit N measures more).</p>\n")
     colors = PlotColors.of()
     for item in items:
+        charted = item.measured >= CHARTED
+        failures = failure_lines(item)
+        if not charted and not failures:
+            continue
         title = f"{item.dataset} × {item.model or 'no model'}"
         parts.append(f"<figure>\n<figcaption><strong>{esc(title)}</strong>: "
                      f"{esc(summary_text(item).plain)}</figcaption>\n")
-        bins = chart_bins(item.points, item.stats, item.max_seq_len, WIDTH // 8)
-        parts.append(histogram_svg(bins, item.stats, item.max_seq_len, colors, title) + "\n")
-        for line in failure_lines(item):
+        if charted:
+            bins = chart_bins(item.points, item.stats, item.max_seq_len, WIDTH // 8)
+            parts.append(histogram_svg(bins, item.stats, item.max_seq_len, colors, title) + "\n")
+        for line in failures:
             parts.append(f"<p>{esc(line)}</p>\n")
         parts.append("</figure>\n")
     parts.append("</section>\n")
