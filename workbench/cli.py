@@ -3,6 +3,9 @@
 No argument (or configs only) opens the app; ``render`` and the other commands are
 headless. Each command module imports what it needs inside ``run`` so start-up stays
 fast and headless paths never import Textual.
+
+May import: :mod:`workbench.commands` and every layer below it; it imports only the command it
+dispatches to. Not ``__main__``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Options and helpers every command shares (inputs, error reporting)."""
+"""Options and helpers every command shares (inputs, error reporting).
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 

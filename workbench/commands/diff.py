@@ -3,6 +3,9 @@
 ``workbench diff A.py B.py`` compares two configs; ``workbench diff CONFIG --rev REV``
 compares the config at a git revision with the working tree, ``--rev R1 --rev R2`` two
 revisions.  The summary line reads "N requests changed, M added, K removed".
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations

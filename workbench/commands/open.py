@@ -1,4 +1,8 @@
-"""``workbench [CONFIG...]``: the app, on the configs or the bundled demo."""
+"""``workbench [CONFIG...]``: the app, on the configs or the bundled demo.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``workbench render``: the selected dataset × model pairs and samples, headless, in any format."""
+"""``workbench render``: the selected dataset × model pairs and samples, headless, in any format.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 

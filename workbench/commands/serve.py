@@ -5,6 +5,9 @@ workbench.commands.serve`` with the app's own arguments), which textual-serve ta
 over pipes; closing the tab quits it. The child also watches its parent: a server
 that dies takes its apps with it, and an app that does not finish quitting in a few
 seconds is ended, so a disconnected browser never leaves a process behind.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations

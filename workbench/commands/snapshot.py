@@ -1,4 +1,8 @@
-"""``workbench snapshot``: write golden prompt files, or ``--check`` a fresh render against them."""
+"""``workbench snapshot``: write golden prompt files, or ``--check`` a fresh render against them.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 

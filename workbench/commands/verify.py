@@ -2,6 +2,9 @@
 
 Renders the config the run saved (or ``--config FILE``) with the same rows and compares every
 prompt the run recorded with the render, per dataset × model: matched, differing, missing.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations

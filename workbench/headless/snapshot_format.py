@@ -35,6 +35,9 @@ Layout (documented for users in docs/snapshots.md, "Snapshot files")::
 
 Records are separated by one blank line and never contain one (an empty prompt line
 is ``|``), so a file splits back into records without a parser state machine.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

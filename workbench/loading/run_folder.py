@@ -11,6 +11,9 @@ AISBench writes ``predictions/<model abbr>/<dataset abbr>.jsonl`` instead: one J
 line, in the order requests finished, each with the sample's ``id``, ``origin_prompt`` and
 ``prediction`` (failed requests go to ``_failed.jsonl``, performance runs to
 ``_details.jsonl``; neither holds prompts to compare).
+
+May import: the core and every loading folder (config, rows, models, files); not views or a front
+end.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ finished renderables in.  A watcher on the workspace's folders posts coalescing
 :class:`FilesChanged` messages; each starts an exclusive load worker, and a generation
 number makes sure the newest change wins.  A load with config errors never replaces
 the last good render: it stays on screen, dimmed, under the error banner.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

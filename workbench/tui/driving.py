@@ -2,6 +2,9 @@
 
 ``App.run_test`` runs the app headless; these helpers wait for it to settle and read what a
 pane shows, as plain text.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ A suite has hundreds of datasets; stepping with ``d`` to the one you want is no 
 there. ``ctrl+p`` then part of a name (fuzzy, as Textual matches commands) lists every
 dataset and model that fits; the current sample's labels and turns, and the current
 dataset's samples (``sample 17``), are there too.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ the panes on screen do not hold it, the next sample that does is found in a work
 shown. ``n`` / ``N`` step through the matches and, past the last (or before the first), on
 to the next (previous) sample that has the text; ``esc`` ends the search. Matching is in
 :mod:`workbench.tui.search`.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

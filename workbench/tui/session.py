@@ -4,6 +4,9 @@ Runs in a thread worker (never on the UI thread) and returns a value, never rais
 a config that fails to load is a :class:`Loaded` with problems, and a bug in a lower
 layer becomes a problem naming it, so the app keeps its last good render on screen.
 No Textual here, so this is testable (and benchmarkable) on its own.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Pure: the TUI keeps a :class:`Selection` and asks a :class:`Catalog` for the next one;
 a headless export builds the same Selection from its arguments.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ The document streams: sections are written as they render; the table of contents
 problems and the stylesheet come last and are shown first (CSS ``order``), so memory stays
 flat whatever ``--limit`` asks for. Untrusted text is inert twice over: the views make
 control characters visible, and everything is HTML-escaped here.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""``render --format json``: the public contract of docs/render-json.md, streamed."""
+"""``render --format json``: the public contract of docs/render-json.md, streamed.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 The exporters stream samples; a :class:`LengthsCollector` sits in that stream and tallies
 each pair's lengths as its samples go by, so nothing is rendered twice. The views (and
 plotext with them) are imported only by the formats that draw, so ``--format json`` stays light.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

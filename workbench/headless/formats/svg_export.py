@@ -13,6 +13,9 @@ Samples render with provenance here, in this process (``--jobs`` does not apply)
 Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
 as the app does, so a 20 MB row or template costs what a 24,000-character one does;
 ``full_text`` (``--all-text``) draws every character.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ Which mode mmengine reads it in (``Config._is_lazy_import``: lazy-import with
 compiled with every dict and list tagged with its line.  The worker precompiles what a
 load read, so a reload re-parses only the files that changed.  May import the standard
 library, ``core.errors`` and ``loading.files``.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ values are what the Python config would hold, with class names as strings
 (``"type": "PromptTemplate"`` or the dotted ``"opencompass.openicl.PromptTemplate"``).
 ``_base_`` names files to inherit from, merged as mmengine merges them.  Every dict and
 list remembers its line, so errors point at the entry that is wrong.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ The pieces: :mod:`.stand_ins` (ConfigDict, FrameworkRef, ``read_base``), :mod:`.
 merging); this module runs the code.  Only plain data leaves the worker
 (:mod:`.plain_data`).  May import the standard library, ``core.errors``, ``loading.files``
 and its sibling modules.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 framework name, which fails when called, as mmengine's ``LazyObject`` does) and the
 ``mmengine.config`` module a config imports ``read_base`` from.  Behaviour copied from
 mmengine 0.10, never its code.  Imports only the standard library.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

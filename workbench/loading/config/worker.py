@@ -20,6 +20,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
   ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ retriever or else the config's ``sentence_transformers_model_name`` when it name
 and the Hugging Face hub is switched offline before sentence-transformers is imported.
 The core gets an :class:`~workbench.core.retrievers.embedding_retrievers.Embedder` and does the
 ranking; this module only finds, loads and calls the model.
+
+May import: the core, loading/files and the other model modules; not loading/config, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

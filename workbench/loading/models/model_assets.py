@@ -7,6 +7,9 @@ found (the working directory, then beside the config, then the local Hugging Fac
 never downloaded) and read the way ``AutoTokenizer.from_pretrained`` reads them, into a
 :class:`~workbench.core.models.model_assets.ModelAssets` the core computes from.  Folders and
 tokenizers are cached by the files' modification times, so a reload re-reads only what changed.
+
+May import: the core, loading/files and the other model modules; not loading/config, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

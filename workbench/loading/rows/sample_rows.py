@@ -7,6 +7,9 @@
    the native reader of the dataset's class when there is one (``readers``), else as a
    ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
 4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

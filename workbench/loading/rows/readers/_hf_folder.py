@@ -1,6 +1,10 @@
 """``datasets.load_dataset(folder)`` on a local folder, for the loaders that call it: which files
 make which split, by the names Hugging Face gives split files, and parquet read with pyarrow
-(an optional extra: ``pip install 'prompt-workbench[parquet]'``)."""
+(an optional extra: ``pip install 'prompt-workbench[parquet]'``).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

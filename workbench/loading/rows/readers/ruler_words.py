@@ -2,6 +2,9 @@
 ``wonderwords`` package's lists, as the loaders take them, so they need that package (as the
 loaders do); the rows follow its word lists, so the same version as the framework's gives the
 same rows. The search for the sample size is replayed as in ``ruler``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations
