@@ -20,6 +20,7 @@ from .commands import COMMANDS
 
 
 def version() -> str:
+    # lazy: only --version reads the installed metadata; every other command skips it
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 

@@ -116,7 +116,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(f"--host {args.host} can be reached from other machines, and anyone who reaches "
                            "the port can read the configs (hint: add --allow-remote to serve it anyway)")
     try:
-        from .serve_server import WorkbenchServer  # the serve extra: imported only to serve
+        from .serve_server import WorkbenchServer  # lazy: the serve extra, imported only to serve
     except ImportError:
         return usage_error("serving needs the textual-serve package (hint: pip install "
                            "'prompt-workbench[serve]')")
@@ -143,6 +143,7 @@ def run(argv: Sequence[str]) -> int:
 
 def _watch_parent(parent: int, stop: Any) -> None:
     """End this app when the server that started it is gone (its pipes would never close)."""
+    # lazy: only the app's child process needs it, so --help stays quick
     import signal
 
     while not stop.wait(0.5):
@@ -165,6 +166,7 @@ def _end_soon(code: int) -> None:
 
 def child(argv: Sequence[str]) -> int:
     """One browser tab's app: the ``workbench`` app, watched so that it never outlives the tab."""
+    # lazy: only the app's child process needs it, so --help stays quick
     from .open import run as run_app
 
     stop = threading.Event()

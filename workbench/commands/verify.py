@@ -71,9 +71,11 @@ def run(argv: Sequence[str]) -> int:
                      "argument: give a config with --config FILE)")
     problem = data_file_problem(args.data)
     if problem:
+        # lazy: imported when the command runs, so --help stays quick
         from .render import usage_error
 
         return usage_error(parser.prog, problem)
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run
@@ -89,6 +91,7 @@ def run(argv: Sequence[str]) -> int:
               file=sys.stderr)
         return EXIT_CONFIG
     args.configs = [str(config)]
+    # lazy: imported when the command runs, so --help stays quick
     from .render import load_and_render
 
     _, result = load_and_render(args)
@@ -112,6 +115,7 @@ def run(argv: Sequence[str]) -> int:
 
 def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
     """A report per recorded model × dataset, in the run's order."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..core.verify import DIFFERING, MATCHED, verdict
 
@@ -162,6 +166,7 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
 
 
 def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.compare import line_diff
 

@@ -51,6 +51,7 @@ from typing import Any
 
 from ..core.inert_text import UNSAFE_CLASS
 from ..core.result import Request, Sample
+from ..core.templates.prompt_list import to_json
 from .render_filter import label_text
 
 FORMAT_VERSION = 1
@@ -328,8 +329,6 @@ def _request_body(sample: Sample, request: Request) -> list[str]:
 
 
 def _plain(value: Any) -> Any:
-    from ..core.templates.prompt_list import to_json
-
     return to_json(value)
 
 

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Console
+
 from .app import WorkbenchApp
 
 
@@ -49,8 +51,6 @@ def pane_text(app: WorkbenchApp, pane_id: str) -> str:
 
 def plain(renderable: Any) -> str:
     """A renderable as plain text, 200 columns wide."""
-    from rich.console import Console
-
     console = Console(width=200, color_system=None, legacy_windows=False)
     with console.capture() as capture:
         console.print(renderable)

@@ -17,6 +17,8 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from ..views.timeline import request_tag
+
 #: Added to the score of a name that holds what was typed, so it ranks above fuzzy matches.
 NAME_BONUS = 1000.0
 #: The most samples of one dataset listed (a larger dataset: `g` jumps to any number).
@@ -39,8 +41,6 @@ def jump_targets(app: Any) -> Iterator[tuple[str, str, Callable[[], None]]]:
     frame = app.frame
     pair = catalog.pair(selection.dataset, selection.model, build=False)
     if frame is not None and frame.requests > 1 and pair is not None:
-        from ..views.timeline import request_tag
-
         requests = catalog.sample(pair, selection.sample).requests  # on screen: rendered already
         for r, request in enumerate(requests):
             yield (request_tag(request, r + 1), f"request {r + 1} of sample {selection.sample}",

@@ -57,6 +57,7 @@ class Relevance:
 async def watch_changes(files: Iterable[Path], stop_event: Any = None,
                         force_polling: bool | None = None) -> AsyncIterator[set[Path]]:
     """Yield sets of changed paths among ``files`` until ``stop_event`` is set."""
+    # lazy: watchfiles loads only when watching starts (never with --no-watch)
     from watchfiles import awatch
 
     files = list(files)

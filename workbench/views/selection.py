@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.errors import WorkbenchError
 from ..core.lazy_pairs import LazyPairs
+from ..core.models.model_input import ModelAdapter
+from ..core.render_notes import Notes
 from ..core.result import PairError, RenderResult, Sample
 
 
@@ -136,10 +139,6 @@ class Catalog:
         """Each model's kind ("lm", "api", "chat_template"), for the tree's model lines."""
         if self.lazy is None:
             return {p.model_abbr: p.model_kind for p in self.pairs.values() if p.model_abbr}
-        from ..core.errors import WorkbenchError
-        from ..core.models.model_input import ModelAdapter
-        from ..core.render_notes import Notes
-
         kinds = {}
         for abbr, spec in self.lazy.model_specs.items():
             try:

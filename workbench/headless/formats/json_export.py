@@ -6,6 +6,7 @@ other front end), commands or ``cli``.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -196,8 +197,6 @@ def _write_list(out: TextIO, key: str, items: Iterable[dict], last: bool) -> Non
 
 def render_document(result: RenderResult) -> dict[str, Any]:
     """The whole document as a dict (for tests and small renders)."""
-    import io
-
     buffer = io.StringIO()
     write_render_json(result, buffer)
     return json.loads(buffer.getvalue())

@@ -13,6 +13,7 @@ the workspace, views or a front end.
 from __future__ import annotations
 
 import ast
+import hashlib
 import sys
 import types
 from collections.abc import Iterable
@@ -120,8 +121,6 @@ def fresh_error(error: ConfigError) -> ConfigError:
 
 def analyse(path: Path, source: str) -> Analysis:
     """Parse, detect the mode and compile the lazy-import form; cached by path and content."""
-    import hashlib
-
     key = (str(path), hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     found = _ANALYSES.get(key)
     if found is not None:

@@ -108,6 +108,7 @@ def read_json(path: Path, text: str, record) -> Any:
 
 def read_yaml(path: Path, text: str, record) -> Any:
     try:
+        # lazy: PyYAML (the yaml extra) is needed only for a YAML config
         import yaml
     except ImportError:
         raise ConfigError(
@@ -163,6 +164,7 @@ _TOML_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
 
 
 def read_toml(path: Path, text: str, record) -> Any:
+    # lazy: only a TOML config needs it
     import tomllib
 
     try:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import os
 import re
 import sys
@@ -507,8 +508,6 @@ def contains_itself(value: Any) -> bool:
 
 def installed_package_root(package: str) -> Path | None:
     """The folder holding an installed ``package`` (found without importing it)."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):

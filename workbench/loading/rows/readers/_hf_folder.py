@@ -60,6 +60,7 @@ def split_files(folder: Path, suffixes: tuple[str, ...] = SUFFIXES) -> dict[str,
 def read_parquet(path: Path) -> list[Row]:
     """The rows of a parquet file, as ``Dataset.to_list()`` gives them."""
     try:
+        # lazy: pyarrow (the parquet extra) loads only for a parquet file
         import pyarrow.parquet as parquet
     except ImportError:
         raise ConfigError("reading .parquet data files needs pyarrow", file=str(path),

@@ -19,6 +19,7 @@ class Tokens:
     def __init__(self, model: str, memo: bool = True, who: str = "NeedleBench",
                  budget: int | None = None) -> None:
         try:
+            # lazy: tiktoken (the generated extra) loads only when a reader tokenizes
             import tiktoken.model
         except ImportError:
             raise ConfigError(f"{who}'s loader counts tokens with tiktoken, which is not installed",

@@ -16,6 +16,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,6 @@ DEPTHS = [round(i * (100 / 39)) for i in range(39)] + [100]
 def word_list(name: str) -> list[str]:
     """A wonderwords list as ``_get_words_from_text_file`` reads it: its lines, right-stripped."""
     try:
-        from importlib import resources
-
         text = resources.files("wonderwords").joinpath("assets", name).read_text(encoding="utf-8")
     except (ImportError, ModuleNotFoundError):
         raise ConfigError("RULER's CWE and NIAH loaders take their words from the wonderwords package, "
