@@ -4,8 +4,8 @@ No argument (or configs only) opens the app; ``render`` and the other commands a
 headless. Each command module imports what it needs inside ``run`` so start-up stays
 fast and headless paths never import Textual.
 
-May import: :mod:`workbench.commands` and every layer below it; it imports only the command it
-dispatches to. Not ``__main__``.
+May import: :mod:`workbench.commands` and every layer below it; it imports only the command table
+and the one command it dispatches to. Not ``__main__``.
 """
 
 from __future__ import annotations
