@@ -2,6 +2,9 @@
 
 In a wheel they sit inside the package (``workbench/demo_data``, ``workbench/themes``: see
 setup.py); in a checkout they are the top-level folders of the same names, their source.
+
+May import: the standard library and the core (it shares loading's layer); not loading, views or a
+front end.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 No argument (or configs only) opens the app; ``render`` and the other commands are
 headless. Each command module imports what it needs inside ``run`` so start-up stays
 fast and headless paths never import Textual.
+
+May import: :mod:`workbench.commands` and every layer below it; it imports only the command table
+and the one command it dispatches to. Not ``__main__``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from .commands import COMMANDS
 
 
 def version() -> str:
+    # lazy: only --version reads the installed metadata; every other command skips it
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 

@@ -46,13 +46,49 @@ def test_the_contract_names_every_package_of_the_workbench():
     assert top | inner <= named, sorted((top | inner) - named)
 
 
-def test_every_core_module_says_what_it_holds_and_may_import():
-    core = ROOT / "workbench" / "core"
+def test_every_module_says_what_it_holds_and_may_import():
+    """Every module of the package, front ends and ``__main__`` included, opens with a docstring
+    that ends with a "May import:" paragraph; the core's package docstring lists its layers
+    bottom up."""
+    package = ROOT / "workbench"
     silent = []
-    for path in sorted(core.rglob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
-        if path == core / "__init__.py":
+        if path == package / "core" / "__init__.py":
             assert doc and "bottom up" in doc
-        elif not doc or "May import:" not in doc:
-            silent.append(path.relative_to(core).as_posix())
+        elif not doc or "May import:" not in doc.split("\n\n")[-1]:
+            silent.append(path.relative_to(package).as_posix())
+    assert not silent, silent
+
+
+def _function_imports(tree: ast.Module) -> list[ast.stmt]:
+    """Imports inside functions, not those under ``if TYPE_CHECKING:`` (which never run)."""
+    typing_only = {id(node) for branch in ast.walk(tree)
+                   if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
+                   for node in ast.walk(branch)}
+    return sorted((node for function in ast.walk(tree)
+                   if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+                   for node in ast.walk(function)
+                   if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in typing_only),
+                  key=lambda node: node.lineno)
+
+
+def test_every_import_inside_a_function_outside_the_core_says_why_it_is_lazy():
+    """An import inside a function hides a dependency; outside the core each block of them is
+    headed by a ``# lazy: why`` comment (start-up, an optional extra, a thread, a child process),
+    so the next maintainer knows whether it may move to the top."""
+    package = ROOT / "workbench"
+    silent = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).parts[0] == "core":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        previous_end = -1
+        for node in _function_imports(ast.parse("\n".join(lines))):
+            first = node.lineno - 1
+            in_block = all(not line.strip() for line in lines[previous_end:first]) and previous_end >= 0
+            said = "# lazy:" in lines[first] or lines[first - 1].strip().startswith("# lazy:")
+            if not in_block and not said:
+                silent.append(f"{path.relative_to(package).as_posix()}:{node.lineno}")
+            previous_end = node.end_lineno or node.lineno
     assert not silent, silent

@@ -1,4 +1,8 @@
-"""Options and helpers every command shares (inputs, error reporting)."""
+"""Options and helpers every command shares (inputs, error reporting).
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 
@@ -45,7 +49,7 @@ MAX_TIMEOUT = 86_400.0
 
 def seconds(text: str) -> float:
     """``--timeout``: a finite number of seconds above 0, at most a day."""
-    import math
+    import math  # lazy: only --timeout needs it, so --help does not load it
 
     try:
         value = float(text)
@@ -75,6 +79,7 @@ def counted(low: int, high: int | None = None):
 
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..bundled import bundled
 
     return bundled("demo_data") / "eval_demo.py"
@@ -121,6 +126,7 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
 
 def load(args: argparse.Namespace):
     """The Workspace the inputs describe (the demo when no config is given)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..loading.workspace import load_workspace
 
     configs = args.configs or [str(demo_config())]
@@ -132,6 +138,7 @@ def load(args: argparse.Namespace):
 
 def render_options(args: argparse.Namespace):
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.render import RenderOptions
     from ..loading.models.embeddings import embedding_lookup
 
@@ -148,12 +155,14 @@ def run_outputs(run_dir: str | None):
     is a usage error, said once."""
     if not run_dir:
         return None
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..loading.run_folder import run_outputs as outputs_of
 
     try:
         return outputs_of(Path(run_dir))
     except ConfigError as exc:
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
@@ -162,6 +171,7 @@ def run_outputs(run_dir: str | None):
 
 def data_file_problem(data: list[str]) -> str | None:
     """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import DataArg
 
     for text in data:
@@ -175,6 +185,7 @@ def data_file_problem(data: list[str]) -> str | None:
 
 def report_errors(errors) -> None:
     """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.stderr_report import error_line
 
     for error in errors:

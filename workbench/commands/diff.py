@@ -3,12 +3,16 @@
 ``workbench diff A.py B.py`` compares two configs; ``workbench diff CONFIG --rev REV``
 compares the config at a git revision with the working tree, ``--rev R1 --rev R2`` two
 revisions.  The summary line reads "N requests changed, M added, K removed".
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +33,7 @@ from .snapshot import add_diff_options, use_color
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -75,8 +80,6 @@ def _at_revision(args: argparse.Namespace, tree: Any) -> argparse.Namespace:
 
 def _show_paths(result: Any, tree: Any) -> None:
     """Errors inside a revision's temporary tree point at ``REV:path``."""
-    import dataclasses
-
     result.errors = [dataclasses.replace(e, file=tree.display(e.file)) for e in result.errors]
 
 
@@ -89,6 +92,7 @@ def run(argv: Sequence[str]) -> int:
         parser.error("give two configs (A B), or configs and --rev REV")
     if args.rev and not args.configs:
         parser.error("give the config to compare across revisions")
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.revisions import RevisionError, materialize
 
     trees: list[Any] = []
@@ -120,6 +124,7 @@ def run(argv: Sequence[str]) -> int:
 
 def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list[argparse.Namespace],
           names: tuple[str, str], trees: list[Any]) -> int:
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
     from ..headless.render_diff import diff_renders
@@ -152,6 +157,7 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
             SampleStream(b_entries, selection, args.jobs, recipe_for(sides[1]), progress) as b_stream:
         outcome = diff_renders(a, b, a_stream, b_stream, selection.describe(), printer, names,
                                max_shown=args.max_diffs)
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     for name, result in zip(names, (a, b)):

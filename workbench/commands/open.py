@@ -1,8 +1,13 @@
-"""``workbench [CONFIG...]``: the app, on the configs or the bundled demo."""
+"""``workbench [CONFIG...]``: the app, on the configs or the bundled demo.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def inputs_of(args: argparse.Namespace):
     """The app's inputs from the command line (every load of the session uses all of them)."""
+    # lazy: the app's session is imported only when the app opens, so --help stays quick
     from ..tui.session import Inputs
 
     return Inputs(configs=tuple(args.configs or [str(demo_config())]), data=tuple(args.data),
@@ -43,11 +49,10 @@ def inputs_of(args: argparse.Namespace):
 def mistyped_command(word: str) -> str | None:
     """Why the first word is neither a command nor a config (None when it may be a config):
     a word with no folder and no file suffix that names nothing on disk."""
-    import difflib
-    import os
-
     if os.path.lexists(word) or os.sep in word or "/" in word or Path(word).suffix:
         return None
+    import difflib  # lazy: only a mistyped word needs it, so --help does not load it
+
     close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
     if close:
         return f"{word!r} is not a command (did you mean {close[0]!r}?)"
@@ -56,6 +61,7 @@ def mistyped_command(word: str) -> str | None:
 
 def unknown_theme(name: str) -> str | None:
     """Why ``--theme NAME`` names no theme, with the ones there are (None when it exists)."""
+    # lazy: Textual loads only when a theme is checked or the app opens
     import difflib
 
     from textual.theme import BUILTIN_THEMES
@@ -79,6 +85,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     if args.configs:
         problem = mistyped_command(args.configs[0])
         if problem:
+            # lazy: imported when the command runs, so --help stays quick
             from ..core.inert_text import visible
 
             print(f"workbench: error: {visible(problem)}", file=sys.stderr)
@@ -92,6 +99,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
         print("workbench: error: the app needs a terminal (stdin and stdout); without one, "
               "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
         return EXIT_USAGE
+    # lazy: only the app needs these, so --help and a usage error stay quick
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load
@@ -100,6 +108,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     inputs = inputs_of(args)
     # Load while Textual imports and paints its first frame: they take about as long.
     preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()))
+    # lazy: Textual loads only when the app opens
     from ..tui.app import create_app
 
     app = create_app(inputs, theme=args.theme, watch=not args.no_watch, preload=preload)

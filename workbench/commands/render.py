@@ -1,13 +1,20 @@
-"""``workbench render``: the selected dataset × model pairs and samples, headless, in any format."""
+"""``workbench render``: the selected dataset × model pairs and samples, headless, in any format.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import functools
 import gc
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
@@ -29,6 +36,7 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argp
     """The arguments of a command with ``add_run_options``; the config worker starts booting
     while the rest of the workbench is imported."""
     args = parser.parse_args(argv)
+    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.worker import prestart
 
     prestart()
@@ -36,6 +44,7 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argp
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -76,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
 
@@ -98,8 +108,7 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
     """The error of configs that load but define nothing to render (exit 3, not a silent 0)."""
-    import os
-
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.result import PairError
 
     what = "datasets" if workspace.models else "datasets or models"
@@ -120,6 +129,7 @@ def render_inputs(args: argparse.Namespace) -> Any:
 def lazy_inputs(args: argparse.Namespace) -> Any:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import LazyPairs
 
     workspace = load(args)
@@ -128,8 +138,6 @@ def lazy_inputs(args: argparse.Namespace) -> Any:
 
 
 def recipe_for(args: argparse.Namespace):
-    import functools
-
     return functools.partial(lazy_inputs, args)
 
 
@@ -141,6 +149,7 @@ SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     print(f"{prog}: error: {visible(message)}", file=sys.stderr)
@@ -150,6 +159,7 @@ def usage_error(prog: str, message: str) -> int:
 def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
     exit status of a selection that matches nothing."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -169,6 +179,7 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     error (unless a config that failed to load explains it)."""
     if any(e.dataset is None and e.model is None for e in result.errors):
         return None
+    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
@@ -188,6 +199,7 @@ def _unknown_labels(prog: str, result: Any, selection: Any) -> int | None:
     there are (a pair's labels are the same for every sample, so its first sample has them all)."""
     if not selection.labels:
         return None
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..headless.render_filter import label_text
 
@@ -243,8 +255,7 @@ def run(argv: Sequence[str]) -> int:
     if args.raw and not args.out and sys.stdout.isatty():
         return usage_error(parser.prog, "--raw writes escape sequences as they are, so never to a "
                            "terminal: pipe it into a tool, or give --out FILE")
-    from pathlib import Path
-
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.progress import Progress
     from ..headless.stderr_report import report_problems
@@ -317,8 +328,6 @@ class _NotWritten(Exception):
 
 def out_problem(out: str) -> str | None:
     """Why ``--out`` cannot be written, before anything is rendered (None: it can be tried)."""
-    import errno
-
     try:
         os.stat(out)
     except FileNotFoundError:
@@ -349,10 +358,12 @@ def serial_reason(total: int) -> str | None:
 def _serializer(args: argparse.Namespace) -> Any:
     """How a worker writes out one sample in this format (None: the main process writes it)."""
     if args.format == "json":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_export import JsonSample
 
         return JsonSample()
     if args.format == "text":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, TextSample
 
         return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
@@ -362,24 +373,29 @@ def _serializer(args: argparse.Namespace) -> Any:
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
     """One format; html/svg take the ``plan`` (entries, selection, progress) instead of samples."""
     if args.format == "json":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_export import write_render_json
 
         write_render_json(result, out, samples_of)
     elif args.format == "text":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, write_render_text
 
         write_render_text(result, out, samples_of, TextOptions(whitespace=args.whitespace, raw=args.raw))
     elif args.format == "markdown":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
     elif args.format == "html":
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.html_report import write_html_report
 
         entries, selection, progress, note = plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     else:
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.svg_export import write_render_recorded
 
         entries, selection, progress, _ = plan

@@ -5,6 +5,9 @@ workbench.commands.serve`` with the app's own arguments), which textual-serve ta
 over pipes; closing the tab quits it. The child also watches its parent: a server
 that dies takes its apps with it, and an app that does not finish quitting in a few
 seconds is ended, so a disconnected browser never leaves a process behind.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations
@@ -113,7 +116,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(f"--host {args.host} can be reached from other machines, and anyone who reaches "
                            "the port can read the configs (hint: add --allow-remote to serve it anyway)")
     try:
-        from .serve_server import WorkbenchServer  # the serve extra: imported only to serve
+        from .serve_server import WorkbenchServer  # lazy: the serve extra, imported only to serve
     except ImportError:
         return usage_error("serving needs the textual-serve package (hint: pip install "
                            "'prompt-workbench[serve]')")
@@ -140,6 +143,7 @@ def run(argv: Sequence[str]) -> int:
 
 def _watch_parent(parent: int, stop: Any) -> None:
     """End this app when the server that started it is gone (its pipes would never close)."""
+    # lazy: only the app's child process needs it, so --help stays quick
     import signal
 
     while not stop.wait(0.5):
@@ -162,6 +166,7 @@ def _end_soon(code: int) -> None:
 
 def child(argv: Sequence[str]) -> int:
     """One browser tab's app: the ``workbench`` app, watched so that it never outlives the tab."""
+    # lazy: only the app's child process needs it, so --help stays quick
     from .open import run as run_app
 
     stop = threading.Event()

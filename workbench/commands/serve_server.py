@@ -5,6 +5,9 @@
   taken out (the font falls back to the system's monospace).
 * The page's websocket address is built from the address the browser used, so a server
   listening on 0.0.0.0 works from other machines (textual-serve would write 0.0.0.0).
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules, plus textual-serve and aiohttp (the ``serve`` extra); not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations

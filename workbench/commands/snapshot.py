@@ -1,4 +1,8 @@
-"""``workbench snapshot``: write golden prompt files, or ``--check`` a fresh render against them."""
+"""``workbench snapshot``: write golden prompt files, or ``--check`` a fresh render against them.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
 from .common import HelpFormatter, add_inputs, counted
@@ -13,6 +18,7 @@ from .render import add_run_options, parse_run_args, recipe_for, render_selected
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -57,8 +63,7 @@ def use_color(choice: str) -> bool:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv)
-    from pathlib import Path
-
+    # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
     from ..headless.snapshots import check_snapshots, write_snapshots
@@ -78,6 +83,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, "the selection has no samples: nothing to snapshot "
                            "(check --sample, --limit and the datasets' rows)")
     utf8_stdout()
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     def show(text: str) -> None:

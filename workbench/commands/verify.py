@@ -2,6 +2,9 @@
 
 Renders the config the run saved (or ``--config FILE``) with the same rows and compares every
 prompt the run recorded with the render, per dataset × model: matched, differing, missing.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
 """
 
 from __future__ import annotations
@@ -68,9 +71,11 @@ def run(argv: Sequence[str]) -> int:
                      "argument: give a config with --config FILE)")
     problem = data_file_problem(args.data)
     if problem:
+        # lazy: imported when the command runs, so --help stays quick
         from .render import usage_error
 
         return usage_error(parser.prog, problem)
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run
@@ -86,6 +91,7 @@ def run(argv: Sequence[str]) -> int:
               file=sys.stderr)
         return EXIT_CONFIG
     args.configs = [str(config)]
+    # lazy: imported when the command runs, so --help stays quick
     from .render import load_and_render
 
     _, result = load_and_render(args)
@@ -109,6 +115,7 @@ def run(argv: Sequence[str]) -> int:
 
 def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
     """A report per recorded model × dataset, in the run's order."""
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..core.verify import DIFFERING, MATCHED, verdict
 
@@ -159,6 +166,7 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
 
 
 def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
+    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.compare import line_diff
 

@@ -5,6 +5,9 @@ Used by ``snapshot --check`` (the file on disk against a fresh render) and by ``
 sample order, so they are merged a sample at a time: memory stays flat on large
 renders.  Within a sample, requests are matched by their title (label, turn), so a PPL
 label added in the middle shows as one added request, not a cascade of changes.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Shown only when stderr is a terminal (never in CI logs or pipes) and only once a
 render has run for a moment, so quick renders print nothing.  Redrawn at most ten
 times a second; cleared when done, so the terminal is left as it was.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

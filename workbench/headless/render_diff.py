@@ -3,6 +3,9 @@
 Both sides go through the snapshot records, so a diff reads exactly like a failed
 ``snapshot --check``: per dataset × model, each changed request named by sample (and
 label/turn), its final input's changed lines with whitespace visible.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 (``0,3,5-9``, ``100-`` for "from 100 on"), ``--limit`` the most samples per pair,
 ``--label`` keeps the requests of one PPL/LL label.  The same options mean the same
 thing in ``render``, ``snapshot`` and ``diff``.  May import the core.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

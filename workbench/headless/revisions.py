@@ -8,6 +8,9 @@ read (data files, model folders, ``workbench.toml``), and ``--data``/``--models`
 They are written at their repository paths under a temporary folder, so relative
 imports resolve exactly as in a checkout.  Inputs outside the repository are read as
 they are now.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -35,6 +35,9 @@ Layout (documented for users in docs/snapshots.md, "Snapshot files")::
 
 Records are separated by one blank line and never contain one (an empty prompt line
 is ``|``), so a file splits back into records without a parser state machine.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from typing import Any
 
 from ..core.inert_text import UNSAFE_CLASS
 from ..core.result import Request, Sample
+from ..core.templates.prompt_list import to_json
 from .render_filter import label_text
 
 FORMAT_VERSION = 1
@@ -325,8 +329,6 @@ def _request_body(sample: Sample, request: Request) -> list[str]:
 
 
 def _plain(value: Any) -> Any:
-    from ..core.templates.prompt_list import to_json
-
     return to_json(value)
 
 

@@ -5,6 +5,9 @@ a dataset rendered without a model).  Writes are atomic and an unchanged file ke
 its bytes and mtime.  Files whose pair is in scope (the selection's dataset and model
 globs) but no longer rendered are *extra*: ``snapshot`` removes them, ``--check``
 reports them.  A pair that cannot be rendered keeps its old file.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Errors read ``file:line: [dataset × model] message (hint: ...)`` so editors and CI logs
 can jump to the line; warnings read ``warning: [dataset × model] message``, once per message,
 with where else it applies (``(and 233 more datasets with template-chat)``).
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ exporter says how (``serialize``), writes each sample's text itself: the main pr
 then only writes what comes back, which is what lets two workers beat one process.
 A pair that fails part-way raises :class:`RenderError` after the samples before the
 failure, in both modes.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ overwritten.  The workbench keys snapshots, ``--dataset`` globs, ``--data ABBR=F
 and ``verify`` the same way, so the later definition is an error naming the first (see
 docs/snapshots.md).  The same definition listed twice (a config and a file it imports, both
 given) is one dataset, shown once.
+
+May import: the core, loading/models and loading/files; not loading/config or loading/rows (its
+siblings), the workspace, views or a front end.
 """
 
 from __future__ import annotations

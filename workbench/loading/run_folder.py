@@ -11,6 +11,9 @@ AISBench writes ``predictions/<model abbr>/<dataset abbr>.jsonl`` instead: one J
 line, in the order requests finished, each with the sample's ``id``, ``origin_prompt`` and
 ``prediction`` (failed requests go to ``_failed.jsonl``, performance runs to
 ``_details.jsonl``; neither holds prompts to compare).
+
+May import: the core and every loading folder (config, rows, models, files); not views or a front
+end.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from .files.reading import read_regular_text
+from .rows.data_files import file_version
 
 _SHARD = re.compile(r"^(?P<abbr>.+)_(?P<k>\d+)$")
 MAX_PREDICTION_BYTES = 512 * 1024**2
@@ -176,8 +180,6 @@ _OUTPUTS: dict[Path, tuple[Any, Any]] = {}
 def run_outputs(folder: Path):
     """``recorded_outputs`` of the run in ``folder``, the same lookup while its prediction files
     are unchanged (render caches key on it); ConfigError when the run cannot be read."""
-    from .rows.data_files import file_version
-
     files = sorted((folder / "predictions").glob("*/*.json")) if (folder / "predictions").is_dir() else []
     key = tuple((str(f), file_version(f)) for f in files)
     hit = _OUTPUTS.get(folder)

@@ -4,6 +4,9 @@ Config files are read in the worker process (:mod:`workbench.loading.config.work
 comes back is plain data, turned here into the core's ``DatasetSpec``/``ModelSpec``
 with their rows.  A :class:`Loader` keeps the worker warm between loads (the TUI
 reloads through one); :func:`load_workspace` uses a shared one.
+
+May import: the core and every loading folder (config, rows, models, files); not views or a front
+end.
 """
 
 from __future__ import annotations

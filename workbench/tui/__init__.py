@@ -1,7 +1,8 @@
 """The Textual app: ``app.py`` (the screen and its keys), ``messages.py`` (every message a
-worker sends), ``panes/`` and ``screens/`` (one widget per module), the watcher, themes and
-the background work (``prefetch``, ``pair_check``, ``lengths_jobs``).
+worker sends), ``widgets/`` and ``screens/`` (one widget per module), the watcher, themes and
+the background work (``prefetch``, ``pair_check``, ``lengths_jobs``). What both front ends
+share lives below them, so the app never imports ``headless``.
 
-May import the core, ``loading`` and ``views``; never ``headless`` (what both front ends
-share lives below them).
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """

@@ -7,6 +7,9 @@ finished renderables in.  A watcher on the workspace's folders posts coalescing
 :class:`FilesChanged` messages; each starts an exclusive load worker, and a generation
 number makes sure the newest change wins.  A load with config errors never replaces
 the last good render: it stays on screen, dimmed, under the error banner.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from textual.screen import Screen
 from textual.widgets import Static, Tree
 from textual.worker import get_current_worker
 
+from ..core.memo import RoundCache
+from ..core.render import RenderCache
 from ..views.errors import error_banner
 from ..views.frame import Frame, frame_panels
 from ..views.options import LONG_TEXT, ViewOptions
@@ -140,9 +145,6 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.latest: Loaded | None = None  # the newest load, good or not
         self.frame: Frame | None = None
         self.loads = 0  # finished loads, for tests and the status line
-        from ..core.memo import RoundCache
-        from ..core.render import RenderCache
-
         self._render_cache = RenderCache()  # pairs a save did not touch are reused
         self._frames = FrameCache()  # frames one key away, built ahead (tui/prefetch.py)
         self._tree_memo: RoundCache = RoundCache()  # and so are their tree nodes
@@ -218,6 +220,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._load(self._generation, frozenset(self._known_files), view, shown)
 
     def _loader(self):
+        # lazy: the preload thread imports loading while Textual loads (commands/open.py)
         from ..loading.workspace import shared_loader
 
         return self.config.loader or shared_loader()
@@ -693,7 +696,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         if self.good is None or self.good.catalog is None:
             self.bell()
             return
-        from .screens.lengths import LengthsScreen  # plotext loads when the screen first opens
+        from .screens.lengths import LengthsScreen  # lazy: plotext loads when the screen first opens
 
         def jump(target: Selection | None) -> None:
             if target is not None:

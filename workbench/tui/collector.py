@@ -7,6 +7,9 @@ load's pairs once checked, the frames built ahead): frozen objects are never wal
 still freed by reference counting when dropped. What froze is unfrozen before the next load
 (which replaces it), and, after the reader has been idle for a moment, collected once
 (cycles among frozen objects are only found then), so memory stays bounded in a long session.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""How the app is started: by the CLI from its arguments, or by a test with its own knobs."""
+"""How the app is started: by the CLI from its arguments, or by a test with its own knobs.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

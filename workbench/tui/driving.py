@@ -2,6 +2,9 @@
 
 ``App.run_test`` runs the app headless; these helpers wait for it to settle and read what a
 pane shows, as plain text.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
+
+from rich.console import Console
 
 from .app import WorkbenchApp
 
@@ -46,8 +51,6 @@ def pane_text(app: WorkbenchApp, pane_id: str) -> str:
 
 def plain(renderable: Any) -> str:
     """A renderable as plain text, 200 columns wide."""
-    from rich.console import Console
-
     console = Console(width=200, color_system=None, legacy_windows=False)
     with console.capture() as capture:
         console.print(renderable)

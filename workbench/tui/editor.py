@@ -1,4 +1,8 @@
-"""The command that opens a file at a line in the user's editor."""
+"""The command that opens a file at a line in the user's editor.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

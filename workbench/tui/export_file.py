@@ -1,5 +1,9 @@
 """Where ``x`` writes the SVG of the view: a path the user confirms, by default outside the
-working tree (which is often the user's git repository), in the XDG data folder."""
+working tree (which is often the user's git repository), in the XDG data folder.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

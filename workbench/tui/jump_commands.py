@@ -4,6 +4,9 @@ A suite has hundreds of datasets; stepping with ``d`` to the one you want is no 
 there. ``ctrl+p`` then part of a name (fuzzy, as Textual matches commands) lists every
 dataset and model that fits; the current sample's labels and turns, and the current
 dataset's samples (``sample 17``), are there too.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from functools import partial
 from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from ..views.timeline import request_tag
 
 #: Added to the score of a name that holds what was typed, so it ranks above fuzzy matches.
 NAME_BONUS = 1000.0
@@ -36,8 +41,6 @@ def jump_targets(app: Any) -> Iterator[tuple[str, str, Callable[[], None]]]:
     frame = app.frame
     pair = catalog.pair(selection.dataset, selection.model, build=False)
     if frame is not None and frame.requests > 1 and pair is not None:
-        from ..views.timeline import request_tag
-
         requests = catalog.sample(pair, selection.sample).requests  # on screen: rendered already
         for r, request in enumerate(requests):
             yield (request_tag(request, r + 1), f"request {r + 1} of sample {selection.sample}",

@@ -4,6 +4,9 @@ No Textual here: the screen's worker runs :func:`run_jobs` and posts each partia
 it yields. The selected dataset's pairs come first (they are on screen), then the rest of
 the suite for the table. A pair whose render failed outright is still measured where it
 can be: its samples rendered without a tokenizer and estimated, each listed as failed.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Each is posted with ``bubble=False`` to the app or screen that started the worker; a reload
 burst coalesces (``can_replace``).  May import the core, ``views`` and the app's own
 non-Textual modules (``session``, ``prefetch``, ``lengths_jobs``).
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

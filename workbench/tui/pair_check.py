@@ -4,6 +4,9 @@ The app builds pairs when they are shown; this builds the rest at low priority, 
 can mark the datasets some model cannot render, and a warning can say how many other pairs
 it applies to (truthfully: only once every pair has been checked). No Textual here: the
 app runs :func:`check_pairs` in a thread worker.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ the sample's requests with provenance, then rich's wrapping. After each frame th
 a worker for the frames one key away (next and previous sample, dataset, model, request)
 and keeps them in a :class:`FrameCache`, so a key usually only swaps finished lines in.
 No Textual here: the app runs :func:`prefetch` in a thread worker.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ what is highlighted is exactly what the reader sees; a match that a wrap splits 
 lines is not found (the sample search that finds the sample still does). Stepping past the
 last match of a sample goes on to the next sample that contains the text, as a pager's
 ``n`` goes on through a file. No Textual here beyond its ``Strip``.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

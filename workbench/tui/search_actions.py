@@ -5,6 +5,9 @@ the panes on screen do not hold it, the next sample that does is found in a work
 shown. ``n`` / ``N`` step through the matches and, past the last (or before the first), on
 to the next (previous) sample that has the text; ``esc`` ends the search. Matching is in
 :mod:`workbench.tui.search`.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from typing import Any
 from textual import work
 from textual.worker import get_current_worker
 
+from ..core.errors import WorkbenchError
+from ..views.frame import exact_text
 from ..views.safe import one_line
 from .messages import SearchDone
 from .screens.ask import AskScreen
@@ -96,9 +101,6 @@ class SearchKeys:
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
     def _find_sample(self: Any, query: str, loaded: Any, selection: Any, direction: int) -> None:
         """The next (``direction`` 1) or previous (-1) sample whose requests hold ``query``."""
-        from ..core.errors import WorkbenchError
-        from ..views.frame import exact_text
-
         catalog = loaded.catalog
         pair = catalog.pair(selection.dataset, selection.model) if catalog else None
         found = None

@@ -4,6 +4,9 @@ Runs in a thread worker (never on the UI thread) and returns a value, never rais
 a config that fails to load is a :class:`Loaded` with problems, and a bug in a lower
 layer becomes a problem naming it, so the app keeps its last good render on screen.
 No Textual here, so this is testable (and benchmarkable) on its own.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import ConfigError
+from ..core.lazy_pairs import LazyPairs, in_place
+from ..core.render import RenderOptions
+from ..core.result import PairError
 from ..views.errors import Problem
 from ..views.options import ViewOptions
 from ..views.selection import Catalog
@@ -83,7 +90,7 @@ def _run_outputs(run: str | None) -> tuple[Any, Any]:
     """``--run``'s recorded outputs, or the error reading the run (shown like a config error)."""
     if not run:
         return None, None
-    from ..core.errors import ConfigError
+    # lazy: load() runs in the preload thread: loading imports there while Textual loads
     from ..loading.run_folder import run_outputs
 
     try:
@@ -97,16 +104,12 @@ def model_kinds(catalog: Catalog) -> dict[str, str]:
 
 
 def _failed(failed: Sequence[tuple[int, str, Any]]) -> dict[str, Any]:
-    from ..core.result import PairError
-
     return {abbr: PairError(abbr, None, error.message, error.file, error.line, error.hint)
             for _, abbr, error in failed}
 
 
 def _dataset_order(workspace: Any) -> list[str]:
     """The datasets as the configs list them, the ones that failed to load in their place."""
-    from ..core.lazy_pairs import in_place
-
     return in_place([d.abbr for d in workspace.datasets],
                     [(position, abbr) for position, abbr, _ in workspace.failed_datasets])
 
@@ -168,8 +171,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     named = inputs.named_files()
     known = tuple(known)
     try:
-        from ..core.lazy_pairs import LazyPairs
-        from ..core.render import RenderOptions
+        # lazy: load() runs in the preload thread: loading imports there while Textual loads
         from ..loading.models.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 

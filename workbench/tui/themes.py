@@ -3,6 +3,9 @@
 A theme file holds Textual's colours at the top level and the workbench's own colours
 (provenance, role badges, special tokens; see :data:`workbench.views.palette.VARIABLES`)
 under ``[variables]``, so one file themes both the chrome and the panes.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ file itself dies after the first such save.  So we watch each file's folder and 
 only events about the files we care about (or about a folder on the way to one, so a
 folder deleted and recreated is noticed).  No Textual here: the app wraps
 :func:`watch_changes` in a worker and turns each batch into one reload message.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class Relevance:
 async def watch_changes(files: Iterable[Path], stop_event: Any = None,
                         force_polling: bool | None = None) -> AsyncIterator[set[Path]]:
     """Yield sets of changed paths among ``files`` until ``stop_event`` is set."""
+    # lazy: watchfiles loads only when watching starts (never with --no-watch)
     from watchfiles import awatch
 
     files = list(files)

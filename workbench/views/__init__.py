@@ -1,8 +1,11 @@
 """Views: core objects in, rich renderables out, shared by the app's panes and the exports.
 
 Every pane is a view function applied to a render and a selection, so an export that calls
-it shows what the pane shows (docs/development.md has the tour).  May import the core and
-rich; never Textual, ``loading``, a file, or a front end.  Names load lazily from here.
+it shows what the pane shows (docs/development.md has the tour).  Names load lazily from
+here.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Problems as a banner: where (file:line), what, and what to do about it."""
+"""Problems as a banner: where (file:line), what, and what to do about it.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
+"""
 
 from __future__ import annotations
 

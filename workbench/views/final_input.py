@@ -2,6 +2,9 @@
 
 A local model gets one string; an API model a list of role messages; a chat-template
 model chat messages (and, when the chat template ran, the string it produced).
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Small renderables every view is built from: role badges, faint notes, snippets, bodies."""
+"""Small renderables every view is built from: role badges, faint notes, snippets, bodies.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
+"""
 
 from __future__ import annotations
 

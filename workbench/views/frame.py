@@ -2,6 +2,9 @@
 
 The TUI builds a :class:`Frame` in a worker and hands each pane its part; a headless
 export builds the same Frame and records :func:`frame_panels`, so both show the same.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

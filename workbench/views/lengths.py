@@ -2,6 +2,9 @@
 
 The suite table's columns and cells are defined here once, so the app's table, the
 markdown table and the HTML table say the same thing in the same order.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 widget holds (sized and themed by the widget) or a fresh one here (:func:`histogram_text`,
 for markdown). The markers (p50, p95, max, ``max_seq_len``) are vertical lines drawn
 over the bars; :func:`legend` says which is which, in the same colours.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

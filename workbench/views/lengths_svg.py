@@ -2,6 +2,9 @@
 
 The same bins and markers as the terminal chart (:mod:`.lengths_plot`); every piece of
 text in it is a number or escaped, so nothing in a dataset's name reaches the markup raw.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""How a view draws: the toggles a user flips, the colours, the model's own tokens."""
+"""How a view draws: the toggles a user flips, the colours, the model's own tokens.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ A theme file (``themes/*.toml``) may override any field through its ``variables`
 table (``prov-row = "#87d787"``, see :data:`VARIABLES`), so the TUI and a headless
 export given the same theme draw the same colours.  Defaults use colours of the
 xterm 256-colour cube, so a 256-colour terminal shows them unchanged.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Role items get a badge, strings a faint ``str`` tag, section markers show faintly, and
 the items of each in-context example are grouped under a numbered heading naming the
 train row they came from.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

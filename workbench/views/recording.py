@@ -5,6 +5,9 @@ into a console configured here, so an exported picture looks the same from eithe
 console ignores the environment (``COLUMNS``, ``NO_COLOR``...) and reads no markup, emoji
 or highlighting into the text: only the views' own styles show.  May import rich and the
 other view modules.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ tabs are layout, and stay (the whitespace mode shows them as ``↵`` and ``→``
 
 The character class and the stand-ins are :mod:`workbench.core.inert_text`'s, so panes and
 text exports agree character for character.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

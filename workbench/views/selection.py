@@ -2,6 +2,9 @@
 
 Pure: the TUI keeps a :class:`Selection` and asks a :class:`Catalog` for the next one;
 a headless export builds the same Selection from its arguments.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.errors import WorkbenchError
 from ..core.lazy_pairs import LazyPairs
+from ..core.models.model_input import ModelAdapter
+from ..core.render_notes import Notes
 from ..core.result import PairError, RenderResult, Sample
 
 
@@ -133,10 +139,6 @@ class Catalog:
         """Each model's kind ("lm", "api", "chat_template"), for the tree's model lines."""
         if self.lazy is None:
             return {p.model_abbr: p.model_kind for p in self.pairs.values() if p.model_abbr}
-        from ..core.errors import WorkbenchError
-        from ..core.models.model_input import ModelAdapter
-        from ..core.render_notes import Notes
-
         kinds = {}
         for abbr, spec in self.lazy.model_specs.items():
             try:

@@ -4,6 +4,9 @@ This is the one place prompt text becomes styled output; every view calls it.  T
 string is cut at every boundary that changes how a piece looks (a provenance run, a
 special token, a trailing-space run), and each piece is written with its characters
 made safe (:mod:`workbench.views.safe`).
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ what was expanded and selected) and a ``location``.  Locations come from a
 :data:`Locator`; the default answers with the line the loader recorded for that part of
 the config (each dict and list knows where it was written), else the nearest enclosing
 part's, else where the dataset or model dict was defined.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

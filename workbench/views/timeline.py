@@ -4,6 +4,9 @@ Multi-turn inference sends a request per turn; PPL one per label.  For each requ
 view lists the items it has beyond the previous request (and, for labels, the items it
 has instead), marking BOT turns as ground truth (from the row) or as stand-ins for a
 model output the render does not have.
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Shown highlighted so a stray ``<|im_end|>`` in a template (or a row) stands out.
 The generic patterns cover the common chat formats; a model's own BOS/EOS/stop
 strings come from its config (:func:`model_tokens`).
+
+May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
 from __future__ import annotations

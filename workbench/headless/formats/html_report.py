@@ -12,6 +12,9 @@ The document streams: sections are written as they render; the table of contents
 problems and the stylesheet come last and are shown first (CSS ``order``), so memory stays
 flat whatever ``--limit`` asks for. Untrusted text is inert twice over: the views make
 control characters visible, and everything is HTML-escaped here.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ from ...core.errors import RenderError
 from ...core.inert_text import visible
 from ...core.result import RenderResult
 from ...core.warning_groups import WarningGroup, group_warnings
+from ...views.frame import build_frame
+from ...views.options import LONG_TEXT, ViewOptions
 from ...views.recording import THEME
+from ...views.selection import Catalog, Selection
 from ..render_filter import RenderFilter, label_text
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, lengths_html
@@ -227,10 +233,6 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
     """The page; ``full_text`` draws every character of long texts (by default each text past
     ``LONG_TEXT`` characters shows its head and tail, as the app does, so a 20 MB row costs what
     a 24,000-character one does)."""
-    from ...views.frame import build_frame
-    from ...views.options import LONG_TEXT, ViewOptions
-    from ...views.selection import Catalog, Selection
-
     styles = StyleClasses()
     convert = HtmlOf(styles)
     lengths = LengthsCollector()

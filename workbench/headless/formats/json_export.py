@@ -1,7 +1,12 @@
-"""``render --format json``: the public contract of docs/render-json.md, streamed."""
+"""``render --format json``: the public contract of docs/render-json.md, streamed.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -192,8 +197,6 @@ def _write_list(out: TextIO, key: str, items: Iterable[dict], last: bool) -> Non
 
 def render_document(result: RenderResult) -> dict[str, Any]:
     """The whole document as a dict (for tests and small renders)."""
-    import io
-
     buffer = io.StringIO()
     write_render_json(result, buffer)
     return json.loads(buffer.getvalue())

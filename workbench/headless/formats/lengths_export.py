@@ -3,6 +3,9 @@
 The exporters stream samples; a :class:`LengthsCollector` sits in that stream and tallies
 each pair's lengths as its samples go by, so nothing is rendered twice. The views (and
 plotext with them) are imported only by the formats that draw, so ``--format json`` stays light.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ def _settled(summary: PairLengths) -> PairLengths:
 def write_lengths_markdown(collector: LengthsCollector, out: TextIO, escape: Callable[[str], str],
                            fenced: Callable[[str], str]) -> None:
     """The suite table, worst first, then each pair's chart (``escape``/``fenced``: markdown's own)."""
+    # lazy: json and text import this module but never draw, so they load no rich or plotext
     from ...views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
     from ...views.lengths_plot import histogram_text
 
@@ -94,6 +98,7 @@ def write_lengths_markdown(collector: LengthsCollector, out: TextIO, escape: Cal
 
 
 def _legend_plain(item: PairLengths) -> str:
+    # lazy: json and text import this module but never draw, so they load no rich or plotext
     from ...views.lengths_plot import legend
 
     return legend(item.stats, item.max_seq_len).plain
@@ -108,6 +113,7 @@ CHARTED = 2  # samples measured before a pair gets a histogram in the HTML page
 def lengths_html(collector: LengthsCollector) -> str:
     """A section with the suite table and an inline SVG chart per pair of ``CHARTED`` or more
     measured samples (and the failures of every pair)."""
+    # lazy: json and text import this module but never draw, so they load no rich or plotext
     from ...views.lengths import SUITE_COLUMNS, failure_lines, suite_row, summary_text
     from ...views.lengths_plot import PlotColors, chart_bins
     from ...views.lengths_svg import WIDTH, histogram_svg

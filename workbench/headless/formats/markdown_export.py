@@ -3,6 +3,9 @@
 Each request's final input sits in a fenced block longer than any backtick run in it,
 so nothing in a row can close the fence early; names in headings are escaped.  All
 text passes through :func:`visible` (``--raw`` does not apply: markdown is for people).
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

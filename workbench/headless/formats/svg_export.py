@@ -13,6 +13,9 @@ Samples render with provenance here, in this process (``--jobs`` does not apply)
 Each text longer than ``LONG_TEXT`` characters shows its head and tail with the cut marked,
 as the app does, so a 20 MB row or template costs what a 24,000-character one does;
 ``full_text`` (``--all-text``) draws every character.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,12 @@ from rich.text import Text
 from ...core.errors import RenderError
 from ...core.inert_text import visible
 from ...core.result import RenderResult
+from ...views.errors import Problem, error_banner
+from ...views.frame import build_frame, frame_panels
+from ...views.options import LONG_TEXT, ViewOptions
 from ...views.recording import svg_of
+from ...views.selection import Catalog, Selection
+from ...views.template_tree import template_tree, tree_view
 from ..render_filter import RenderFilter, label_text
 from .json_export import collect_warnings, stopped_error
 
@@ -49,12 +57,6 @@ CUT_NOTE = "all of them are sent; --all-text exports them all"
 def frames(result: RenderResult, entries: Iterable[Any], selection: RenderFilter, whitespace: bool,
            progress: Any = None, full_text: bool = False) -> Iterable[RenderableType]:
     """The header, the template tree, then every selected request's panes, in order."""
-    from ...views.errors import Problem, error_banner
-    from ...views.frame import build_frame, frame_panels
-    from ...views.options import LONG_TEXT, ViewOptions
-    from ...views.selection import Catalog, Selection
-    from ...views.template_tree import template_tree, tree_view
-
     opts = ViewOptions(whitespace=whitespace, provenance=True, root=Path.cwd(),
                        max_chars=None if full_text else LONG_TEXT, cut_note=CUT_NOTE)
     catalog = Catalog(result)

@@ -4,6 +4,9 @@ Untrusted text passes through :func:`visible`, so an escape sequence in a row sh
 ``␛[31m`` instead of recolouring the terminal; ``whitespace`` also shows newlines,
 tabs and trailing spaces (``↵ → ·``).  ``raw`` writes the exact characters, for piping
 into other tools.
+
+May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
+other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

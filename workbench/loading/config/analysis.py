@@ -5,11 +5,15 @@ Which mode mmengine reads it in (``Config._is_lazy_import``: lazy-import with
 compiled with every dict and list tagged with its line.  The worker precompiles what a
 load read, so a reload re-parses only the files that changed.  May import the standard
 library, ``core.errors`` and ``loading.files``.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import sys
 import types
 from collections.abc import Iterable
@@ -117,8 +121,6 @@ def fresh_error(error: ConfigError) -> ConfigError:
 
 def analyse(path: Path, source: str) -> Analysis:
     """Parse, detect the mode and compile the lazy-import form; cached by path and content."""
-    import hashlib
-
     key = (str(path), hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     found = _ANALYSES.get(key)
     if found is not None:

@@ -5,6 +5,9 @@ names in ``_base_`` and merging the config over them (``_delete_=True`` replaces
 One loop serves Python, JSON, YAML and TOML configs; the files themselves are run by a
 :class:`BaseRunner` (the executor), so nothing here reaches up to it.  May import the
 standard library, ``core.errors`` and the sibling modules ``stand_ins`` and ``analysis``.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

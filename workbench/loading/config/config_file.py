@@ -6,6 +6,9 @@ collects); ``models`` (what both a top-level config and ``--models NAME`` give).
 bound by import statements are not part of the config (mmengine's ``to_dict`` drops them).
 
 Each entry is converted on its own, so one bad dataset spoils only itself.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

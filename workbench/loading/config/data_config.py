@@ -5,6 +5,9 @@ values are what the Python config would hold, with class names as strings
 (``"type": "PromptTemplate"`` or the dotted ``"opencompass.openicl.PromptTemplate"``).
 ``_base_`` names files to inherit from, merged as mmengine merges them.  Every dict and
 list remembers its line, so errors point at the entry that is wrong.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -105,6 +108,7 @@ def read_json(path: Path, text: str, record) -> Any:
 
 def read_yaml(path: Path, text: str, record) -> Any:
     try:
+        # lazy: PyYAML (the yaml extra) is needed only for a YAML config
         import yaml
     except ImportError:
         raise ConfigError(
@@ -160,6 +164,7 @@ _TOML_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
 
 
 def read_toml(path: Path, text: str, record) -> Any:
+    # lazy: only a TOML config needs it
     import tomllib
 
     try:

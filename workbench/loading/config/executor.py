@@ -27,12 +27,16 @@ The pieces: :mod:`.stand_ins` (ConfigDict, FrameworkRef, ``read_base``), :mod:`.
 merging); this module runs the code.  Only plain data leaves the worker
 (:mod:`.plain_data`).  May import the standard library, ``core.errors``, ``loading.files``
 and its sibling modules.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import os
 import re
 import sys
@@ -504,8 +508,6 @@ def contains_itself(value: Any) -> bool:
 
 def installed_package_root(package: str) -> Path | None:
     """The folder holding an installed ``package`` (found without importing it)."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):

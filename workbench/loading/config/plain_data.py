@@ -4,6 +4,9 @@ Only dicts, lists, tuples, strings, numbers, booleans and None cross the process
 boundary; classes and functions become their dotted names first.  The wire format is
 JSON with every container tagged, so tuples stay tuples and dict keys keep their type
 (PPL label dicts are keyed by ints), and nothing in it can run code when read.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -4,10 +4,14 @@
 framework name, which fails when called, as mmengine's ``LazyObject`` does) and the
 ``mmengine.config`` module a config imports ``read_base`` from.  Behaviour copied from
 mmengine 0.10, never its code.  Imports only the standard library.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
 
+import copy
 import types
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -143,8 +147,6 @@ class ConfigDict(dict):
     copy = __copy__
 
     def deepcopy(self) -> ConfigDict:  # addict's Dict.deepcopy, which ConfigDict inherits
-        import copy
-
         return copy.deepcopy(self)
 
     def freeze(self, shouldFreeze: bool = True) -> None:
@@ -154,8 +156,6 @@ class ConfigDict(dict):
         return None
 
     def __deepcopy__(self, memo: dict) -> ConfigDict:
-        import copy
-
         other = ConfigDict()
         memo[id(self)] = other
         for key, value in dict.items(self):

@@ -20,6 +20,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
   ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
+
+May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -278,6 +281,7 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
     """In the forked child: limits, alarm, load, answer; never returns."""
     code = 0
     try:
+        # lazy: only the forked child sets limits; the parent importing this module never does
         import faulthandler
         import resource
 
@@ -285,6 +289,7 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         faulthandler.enable(file=fault_fd, all_threads=True)
         faulthandler.register(signal.SIGUSR1, file=fault_fd, all_threads=True)
 
+        # lazy: warm in the worker (serve); render imports this module early to prestart it
         from .config_file import load_config_file
         from .executor import ConfigTimeout
 
@@ -382,6 +387,7 @@ def _become_subreaper() -> None:
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(Exception):
+        # lazy: Linux only, once per worker
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
@@ -526,7 +532,7 @@ def serve() -> None:
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - a config's print goes nowhere
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
-    # warm: what every load needs, and what configs commonly import
+    # lazy: warm, in the worker only, what every load needs and what configs commonly import
     from . import analysis, config_file, data_config, executor  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
                  "os.path", "json", "tomllib", "yaml", "resource"):

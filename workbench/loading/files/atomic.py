@@ -4,6 +4,9 @@ A write goes to a temporary file beside the target (same folder, so the rename s
 on one filesystem), is flushed and fsynced, and only then renamed over the target.
 An export killed half-way leaves the old file as it was, plus at worst a stray
 ``.NAME.wb-tmp-*`` file that a later write of the same target removes once it is old.
+
+May import: the standard library and the core's errors; nothing else of the workbench (every layer
+above reads and writes through it).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ a character device (``/dev/zero`` never ends), a folder, a socket, a symlink loo
 such file is read through :func:`read_regular`: it refuses what is not a regular file
 before opening it, opens without blocking (a path swapped for a FIFO in between cannot
 hang it either), and stops reading past the size limit instead of trusting ``st_size``.
+
+May import: the standard library and the core's errors; nothing else of the workbench (every layer
+above reads and writes through it).
 """
 
 from __future__ import annotations

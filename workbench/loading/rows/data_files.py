@@ -1,4 +1,8 @@
-"""Sample rows from .jsonl / .json / .csv files, with errors that point at the line."""
+"""Sample rows from .jsonl / .json / .csv files, with errors that point at the line.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

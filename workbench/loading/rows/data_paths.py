@@ -13,6 +13,9 @@ package (the site-packages, or the repository root of a checkout).
 
 Without the framework's working directory, a relative result is looked for under the working
 directory, then the folders given (the config's folder, the config roots).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ and prints the first rows of each split as JSON. It runs in its own session unde
 and a memory limit, with the Hugging Face hub switched off (nothing is downloaded), and
 what it printed is cached on disk, keyed by the interpreter, the class, the arguments and
 the data files' stat, so a reload does not load again.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Each column holds a visible placeholder (``‹question›`` in the test row,
 ``‹question #2›`` in train row 2), so the shape of the prompt shows without data.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

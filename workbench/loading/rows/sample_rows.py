@@ -7,6 +7,9 @@
    the native reader of the dataset's class when there is one (``readers``), else as a
    ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
 4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class DataArg:
 def unknown_data_abbrs(data: Sequence[str], abbrs: Sequence[str]) -> list[str]:
     """``--data ABBR=FILE`` values whose ABBR names none of the datasets, as messages naming
     the ones there are (the rows would otherwise be silently unused)."""
+    # lazy: only an unknown --data abbr needs it
     import difflib
 
     known = sorted(set(abbrs))
@@ -75,6 +79,7 @@ class Settings:
 
 def read_settings(folder: Path) -> Settings:
     """The settings file in ``folder`` (empty settings when there is none)."""
+    # lazy: only a folder with a settings file needs it
     import tomllib
 
     path = folder / SETTINGS_FILE

@@ -1,4 +1,8 @@
-"""A one-line prompt (jump to sample N, search samples): Enter answers, Escape cancels."""
+"""A one-line prompt (jump to sample N, search samples): Enter answers, Escape cancels.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Every key, generated from the bindings themselves so the help cannot fall out of date."""
+"""Every key, generated from the bindings themselves so the help cannot fall out of date.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

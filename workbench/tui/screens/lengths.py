@@ -3,6 +3,9 @@
 A thread worker measures every pair (the dataset on screen first) a chunk of samples at a
 time and posts each partial summary; the histograms and the table fill in as they come.
 Enter on a bar closes the screen on the longest sample in it.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

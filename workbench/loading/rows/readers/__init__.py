@@ -16,6 +16,9 @@ config imports the class from. A reader may also say which ``load()`` argument n
 its rows from its arguments alone).
 
 Modules are imported on the first look-up, so start-up pays nothing for them.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Text mode turns ``\\r\\n`` and a lone ``\\r`` into ``\\n`` and keeps a UTF-8 byte-order mark
 (so ``json.loads`` of a first line that starts with one fails, as it does in the framework).
 Every failure is a ConfigError at the file and line, never a traceback.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

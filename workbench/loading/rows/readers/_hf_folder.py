@@ -1,6 +1,10 @@
 """``datasets.load_dataset(folder)`` on a local folder, for the loaders that call it: which files
 make which split, by the names Hugging Face gives split files, and parquet read with pyarrow
-(an optional extra: ``pip install 'prompt-workbench[parquet]'``)."""
+(an optional extra: ``pip install 'prompt-workbench[parquet]'``).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 
@@ -56,6 +60,7 @@ def split_files(folder: Path, suffixes: tuple[str, ...] = SUFFIXES) -> dict[str,
 def read_parquet(path: Path) -> list[Row]:
     """The rows of a parquet file, as ``Dataset.to_list()`` gives them."""
     try:
+        # lazy: pyarrow (the parquet extra) loads only for a parquet file
         import pyarrow.parquet as parquet
     except ImportError:
         raise ConfigError("reading .parquet data files needs pyarrow", file=str(path),

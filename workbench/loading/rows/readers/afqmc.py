@@ -1,4 +1,8 @@
-"""AFQMC (CLUE): the JSONL file ``path`` names, ``label`` 0/1 turned to A/B."""
+"""AFQMC (CLUE): the JSONL file ``path`` names, ``label`` 0/1 turned to A/B.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""AGIEval (v2 loader): ``<name>.jsonl`` per subject in the folder ``path``."""
+"""AGIEval (v2 loader): ``<name>.jsonl`` per subject in the folder ``path``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

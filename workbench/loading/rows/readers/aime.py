@@ -1,5 +1,9 @@
 """AIME 2024: JSONL rows kept whole, ``question`` copied from ``origin_prompt`` and ``answer``
-from ``gold_answer`` (appended after the row's own columns, or in place when it has them)."""
+from ``gold_answer`` (appended after the row's own columns, or in place when it has them).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 OpenCompass reads one file (the data id names it) into a Dataset; AISBench reads
 ``<name>-Dev.jsonl`` and ``<name>-Test.jsonl`` from a folder into Dev/Test splits. Both
 open the file with ``errors='ignore'``, so bytes that are not UTF-8 are dropped.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """BABILong: ``<task>/<split_name>.json`` (a list of samples) in the folder ``path``; each sample
 becomes one prompt built from the task's instruction, examples and post-prompt (recorded
-from OpenCompass by tools/gen_babilong_prompts.py) around its context and question."""
+from OpenCompass by tools/gen_babilong_prompts.py) around its context and question.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""BIG-Bench Hard: ``<name>.json`` per task, its rows under ``examples``."""
+"""BIG-Bench Hard: ``<name>.json`` per task, its rows under ``examples``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """BigCodeBench: ``BigCodeBench-<release>.jsonl`` (``BigCodeBench-Hard-<release>.jsonl`` for the
 hard set) in the data folder, blank lines skipped; the same rows are both the train and the
-test split."""
+test split.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""BoolQ (SuperGLUE): JSONL rows kept whole, with the label or the texts rewritten per class."""
+"""BoolQ (SuperGLUE): JSONL rows kept whole, with the label or the texts rewritten per class.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""C-Eval: ``<split>/<name>_<split>.csv`` for dev, val and test, rows keyed by the header."""
+"""C-Eval: ``<split>/<name>_<split>.csv`` for dev, val and test, rows keyed by the header.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

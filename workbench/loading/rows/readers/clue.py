@@ -1,5 +1,9 @@
 """CLUE's classification sets in their V2 (option-letter) form, one JSONL file each: CHID
-(idioms), CLUEWSC (pronouns), CSL (keywords) and TNEWS (news topics)."""
+(idioms), CLUEWSC (pronouns), CSL (keywords) and TNEWS (news topics).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""CMMLU: ``<split>/<name>.csv`` for dev and test, a header row then seven cells a row."""
+"""CMMLU: ``<split>/<name>.csv`` for dev and test, a header row then seven cells a row.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

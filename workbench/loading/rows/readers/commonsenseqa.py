@@ -1,4 +1,8 @@
-"""CommonsenseQA: ``train_rand_split.jsonl`` and ``dev_rand_split.jsonl`` in the folder ``path``."""
+"""CommonsenseQA: ``train_rand_split.jsonl`` and ``dev_rand_split.jsonl`` in the folder ``path``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""COPA (SuperGLUE): the JSONL file ``path`` names, its 0/1 ``label`` turned to A/B."""
+"""COPA (SuperGLUE): the JSONL file ``path`` names, its 0/1 ``label`` turned to A/B.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,11 @@ file, read as UTF-8 with a byte-order mark allowed; any other suffix is refused.
 
 AISBench's class also moves each row's ``max_tokens`` to a last ``max_out_len`` column, and
 samples rows by a ``<file>.meta.json`` (or ``meta_path``): that sampling is not reproduced,
-so such a dataset is refused here and goes by the framework route."""
+so such a dataset is refused here and goes by the framework route.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

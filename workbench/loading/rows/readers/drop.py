@@ -1,4 +1,8 @@
-"""DROP in the simple-evals form: the JSONL file ``path`` names, ``context`` and ``ref_text``."""
+"""DROP in the simple-evals form: the JSONL file ``path`` names, ``context`` and ``ref_text``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

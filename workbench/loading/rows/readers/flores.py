@@ -1,5 +1,9 @@
 """FLORES (first 100 sentences): ``dev/<lang>.dev`` and ``devtest/<lang>.devtest``, one
-sentence a line, aligned across languages."""
+sentence a line, aligned across languages.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

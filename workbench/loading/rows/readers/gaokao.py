@@ -1,4 +1,8 @@
-"""GAOKAO-Bench: one JSON file per question kind, its rows under ``example``."""
+"""GAOKAO-Bench: one JSON file per question kind, its rows under ``example``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""GPQA: the CSV file ``name`` in the folder ``path``, as its release ships it (header included)."""
+"""GPQA: the CSV file ``name`` in the folder ``path``, as its release ships it (header included).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

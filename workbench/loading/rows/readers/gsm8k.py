@@ -1,4 +1,8 @@
-"""GSM8K: ``train.jsonl`` and ``test.jsonl`` in the data folder, every line one row."""
+"""GSM8K: ``train.jsonl`` and ``test.jsonl`` in the data folder, every line one row.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""HellaSwag: JSONL rows of ``query``, four ``choices`` and ``gold``, reshaped per class."""
+"""HellaSwag: JSONL rows of ``query``, four ``choices`` and ``gold``, reshaped per class.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,9 @@ file: such a config goes by the framework route.
 JSON files are read as the JSON builder's pyarrow reader reads JSON lines (columns the union of
 every row's keys in the order they appear; ints beside floats become floats); CSV files as
 pandas' ``read_csv`` types them (``_pandas_csv``).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""HumanEval: one JSONL file, every problem repeated ``num_repeats`` times in place."""
+"""HumanEval: one JSONL file, every problem repeated ``num_repeats`` times in place.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""LAMBADA: a JSONL file of rows as written, as the one ``test`` split."""
+"""LAMBADA: a JSONL file of rows as written, as the one ``test`` split.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

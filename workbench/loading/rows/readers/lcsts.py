@@ -1,4 +1,8 @@
-"""LCSTS: ``test.src.txt`` (texts) and ``test.tgt.txt`` (their summaries), line by line."""
+"""LCSTS: ``test.src.txt`` (texts) and ``test.tgt.txt`` (their summaries), line by line.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """LiveMathBench (the local branch): ``<version>/<split>_<language>.jsonl`` in the data folder for
 each split and language, in that order; every row gets its subdivision, its index in its file
-and the prompt (recorded from OpenCompass by tools/gen_reader_prompts.py) around its question."""
+and the prompt (recorded from OpenCompass by tools/gen_reader_prompts.py) around its question.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

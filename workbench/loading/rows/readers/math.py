@@ -1,6 +1,9 @@
 """MATH: one JSON object of problems; each solution reduced to its last ``\\boxed{...}`` answer.
 
 The same rows serve as the test and the train split.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """MathBench: ``<path>/<name>.jsonl``; cloze sets keep question and answer, choice sets become
 four circular rows a question (options rotated ABCD, BCDA, CDAB, DABC; the answer tagged
-``<line>--<letter>--<pattern>``), or one row with the options listed when not circular."""
+``<line>--<letter>--<pattern>``), or one row with the options listed when not circular.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

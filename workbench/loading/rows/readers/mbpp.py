@@ -4,6 +4,9 @@ the next ones the test split, each row reshaped by a ``.map``.
 ``Dataset.map`` keeps the columns the function returns in their place (a popped key's column
 goes), and appends new ones after the rest. The test split is
 repeated ``num_repeats`` times (V2, sanitized).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """MMLU (and ArabicMMLU, read the same way): headerless six-column CSVs,
-``<split>/<name>_<split>.csv`` for the dev and test splits."""
+``<split>/<name>_<split>.csv`` for the dev and test splits.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

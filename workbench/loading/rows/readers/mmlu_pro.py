@@ -1,4 +1,8 @@
-"""MMLU-Pro: the folder of parquet split files its release ships, one category at a time."""
+"""MMLU-Pro: the folder of parquet split files its release ships, one category at a time.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

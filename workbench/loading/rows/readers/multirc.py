@@ -1,4 +1,8 @@
-"""MultiRC (SuperGLUE): JSONL passages, one row per candidate answer of each question."""
+"""MultiRC (SuperGLUE): JSONL passages, one row per candidate answer of each question.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Natural Questions: ``nq-{dev,test}.qa.csv`` (tab-separated), or NQ-Open's ``nq-open-*.jsonl``."""
+"""Natural Questions: ``nq-{dev,test}.qa.csv`` (tab-separated), or NQ-Open's ``nq-open-*.jsonl``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -16,6 +16,9 @@ Not stood in for, so they go by the framework route: ``NeedleBenchParallelDatase
 its needles after an unseeded shuffle, so every run of the framework differs), v1
 ``atc.NeedleBenchATCDataset`` (unseeded draws too) and OpenCompass's v2 Multi (it downloads its
 files from the hub).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

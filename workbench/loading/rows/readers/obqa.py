@@ -1,4 +1,8 @@
-"""OpenBookQA: the JSONL file ``path`` names (``question`` with ``stem`` and four ``choices``)."""
+"""OpenBookQA: the JSONL file ``path`` names (``question`` with ``stem`` and four ``choices``).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

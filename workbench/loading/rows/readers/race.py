@@ -1,4 +1,8 @@
-"""RACE: ``<split>/<name>.jsonl`` (name ``middle`` or ``high``) for validation and test."""
+"""RACE: ``<split>/<name>.jsonl`` (name ``middle`` or ``high``) for validation and test.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

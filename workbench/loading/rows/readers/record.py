@@ -1,4 +1,8 @@
-"""ReCoRD (SuperGLUE): JSONL passages, one row per query, ``@placeholder`` shown as ``____``."""
+"""ReCoRD (SuperGLUE): JSONL passages, one row per query, ``@placeholder`` shown as ``____``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -10,6 +10,9 @@ route.
 FWE and VT make their rows from their arguments alone (no data files); QA reads SQuAD or
 HotpotQA from ``path``. Where the loader would retry for ever (a bare ``except`` around a
 sample that never fits), the reader stops with an error instead.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations

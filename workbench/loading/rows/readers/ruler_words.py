@@ -2,6 +2,9 @@
 ``wonderwords`` package's lists, as the loaders take them, so they need that package (as the
 loaders do); the rows follow its word lists, so the same version as the framework's gives the
 same rows. The search for the sample size is replayed as in ``ruler``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +35,6 @@ DEPTHS = [round(i * (100 / 39)) for i in range(39)] + [100]
 def word_list(name: str) -> list[str]:
     """A wonderwords list as ``_get_words_from_text_file`` reads it: its lines, right-stripped."""
     try:
-        from importlib import resources
-
         text = resources.files("wonderwords").joinpath("assets", name).read_text(encoding="utf-8")
     except (ImportError, ModuleNotFoundError):
         raise ConfigError("RULER's CWE and NIAH loaders take their words from the wonderwords package, "

@@ -1,5 +1,9 @@
 """Sentence-pair tasks as JSONL (CLUE's CMNLI, SuperGLUE's AX, CB and WiC): rows as written,
-their ``label`` words turned to option letters; CMNLI's unlabelled rows (``-``) dropped."""
+their ``label`` words turned to option letters; CMNLI's unlabelled rows (``-``) dropped.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

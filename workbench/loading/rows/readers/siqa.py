@@ -1,4 +1,8 @@
-"""Social IQa: ``train.jsonl``/``dev.jsonl`` with their labels in ``train-labels.lst``/``dev-labels.lst``."""
+"""Social IQa: ``train.jsonl``/``dev.jsonl`` with their labels in ``train-labels.lst``/``dev-labels.lst``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

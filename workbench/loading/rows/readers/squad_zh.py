@@ -1,5 +1,9 @@
 """CMRC 2018 and DRCD: Chinese reading comprehension in SQuAD's JSON (``data`` → ``paragraphs``
-→ ``qas``), one row per question."""
+→ ``qas``), one row per question.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

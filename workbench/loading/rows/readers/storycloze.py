@@ -1,4 +1,8 @@
-"""StoryCloze (XStoryCloze): ``<lang>_train.jsonl`` and ``<lang>_eval.jsonl`` in the folder ``path``."""
+"""StoryCloze (XStoryCloze): ``<lang>_train.jsonl`` and ``<lang>_eval.jsonl`` in the folder ``path``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""StrategyQA: one JSON file of question rows."""
+"""StrategyQA: one JSON file of question rows.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

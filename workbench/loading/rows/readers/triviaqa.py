@@ -1,4 +1,8 @@
-"""TriviaQA: ``trivia-{dev,test}.qa.csv`` (tab-separated), or V2's ``triviaqa-*.jsonl``."""
+"""TriviaQA: ``trivia-{dev,test}.qa.csv`` (tab-separated), or V2's ``triviaqa-*.jsonl``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """WikiBench: JSONL questions with ``options`` and an ``answer`` letter, read in one of three ways
-chosen by the dataset's ``name`` (cloze, circular, plain single choice)."""
+chosen by the dataset's ``name`` (cloze, circular, plain single choice).
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""WinoGrande: JSONL files in the folder ``path``; a ``sentence`` with a ``_`` blank and two options."""
+"""WinoGrande: JSONL files in the folder ``path``; a ``sentence`` with a ``_`` blank and two options.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

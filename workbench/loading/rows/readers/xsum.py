@@ -1,4 +1,8 @@
-"""XSum: a JSONL file of ``dialogue`` (the document) and ``summary``."""
+"""XSum: a JSONL file of ``dialogue`` (the document) and ``summary``.
+
+May import: the core, loading/models, loading/files and the other rows modules; not loading/config
+(its sibling), the workspace, views or a front end.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 The drawing is :func:`workbench.views.lengths_plot.draw_histogram` (the exports draw
 the same); this widget only sizes it, remembers which bar is selected, and says which
 sample the selected bar's longest one is.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

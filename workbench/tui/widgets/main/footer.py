@@ -9,6 +9,9 @@ bound (Textualize/textual#6666; found by tests/tui/test_stress.py).
 Moving between the panes changes no key the footer shows, yet Textual rebuilt the footer's
 dozen widgets (and restyled them) on every move: most of what a pane-focus key cost. The
 footer now recomposes only when what it shows differs.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The template tree pane: a Textual Tree drawn from :func:`workbench.views.template_tree` nodes."""
+"""The template tree pane: a Textual Tree drawn from :func:`workbench.views.template_tree` nodes.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ Long-context prompts run to hundreds of kilobytes, and wrapping that much text t
 seconds.  So the renderable is wrapped into lines off the UI thread
 (:func:`render_lines`, called from the frame worker at the pane's width), and the pane
 draws only the lines on screen (Textual's line API), like a log viewer does.
+
+May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
+the other tui modules; not headless (the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
