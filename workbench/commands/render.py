@@ -94,10 +94,9 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
                               config=" ".join(args.configs) or str(demo_config()),
                               options=render_options(args))
     # a dataset whose rows failed keeps its name, so --dataset narrows its error away or in
-    failed = {id(error): abbr for _, abbr, error in workspace.failed_datasets}
     for error in reversed(workspace.errors):
-        result.errors.insert(0, PairError(failed.get(id(error)), None, error.message, error.file,
-                                          error.line, error.hint))
+        result.errors.insert(0, PairError(workspace.failed_dataset_of(error), None, error.message,
+                                          error.file, error.line, error.hint))
     if not result.pairs and not result.errors:
         # one cause, one line: the error says what the load's "defines no ..." warnings would
         result.errors.append(nothing_to_render(workspace, args.configs or [str(demo_config())]))

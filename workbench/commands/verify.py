@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
     add_inputs(parser, configs=False, run=False)
+    # a config given as a second positional: taken here (not listed) to say where it belongs
+    parser.add_argument("stray", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="render this config instead of the one the run saved")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
@@ -65,9 +67,9 @@ class PairReport:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)} (RUN_DIR is the only positional "
+    args = parser.parse_args(argv)
+    if args.stray:
+        parser.error(f"unrecognized arguments: {' '.join(args.stray)} (RUN_DIR is the only positional "
                      "argument: give a config with --config FILE)")
     problem = data_file_problem(args.data)
     if problem:

@@ -59,6 +59,10 @@ class Workspace:
     failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
     _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
+    def failed_dataset_of(self, error: ConfigError) -> str | None:
+        """The dataset whose rows ``error`` is about (None: an error of the load itself)."""
+        return next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
+
     def add_file(self, path: str | os.PathLike) -> None:
         resolved = real_path(path)
         if resolved not in self._seen:  # a suite adds hundreds: a set, not a scan of the list

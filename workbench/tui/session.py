@@ -118,14 +118,13 @@ def _problems(workspace: Any, listed: set[int]) -> list[Problem]:
     """The load's errors and warnings. The datasets listed as not loaded are named, the first in
     full and the rest once with their count: a half-copied data folder is one cause, not 56
     banners (each dataset's own error shows in the panes when it is selected)."""
-    names = {id(error): abbr for _, abbr, error in workspace.failed_datasets}
     problems: list[Problem] = []
     more = -1  # how many listed datasets past the first (-1: none yet)
     for error in workspace.errors:
         if id(error) not in listed:
             problems.append(Problem.of(error))
         elif more < 0:
-            problems.append(Problem.of(error, scope=names[id(error)]))
+            problems.append(Problem.of(error, scope=workspace.failed_dataset_of(error)))
             more = 0
         else:
             more += 1

@@ -186,8 +186,13 @@ class _SectionWalker:
 
     framework = OC_VERSION
 
-    def __init__(self, table: _RoleTable, notes: Notes) -> None:
-        self.table = table
+    def __init__(self, meta: Mapping[str, Any] | None, notes: Notes, provenance: bool = False,
+                 framework: str = OC_VERSION) -> None:
+        self.meta = meta or None
+        self.framework = framework
+        self.provenance = provenance
+        # None without a meta template: the walks read the table only when there is one
+        self.table: _RoleTable = _RoleTable(meta, provenance) if meta else None  # type: ignore[assignment]
         self.notes = notes
         # A walk keeps its output on the parser; a pair may be rendered from two threads
         # (the panes and a search), so one walk at a time.
@@ -432,10 +437,7 @@ class LMParser(_SectionWalker):
 
     def __init__(self, meta: Mapping[str, Any] | None, notes: Notes, provenance: bool = False,
                  framework: str = OC_VERSION) -> None:
-        self.meta = meta or None
-        self.framework = framework
-        self.provenance = provenance
-        super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
+        super().__init__(meta, notes, provenance, framework)
         for part in ("begin", "end"):
             if self.table is not None and not isinstance(getattr(self.table, part), str):
                 raise RenderError(f"meta_template {part} must be a str for a local model, "
@@ -498,13 +500,6 @@ class APIParser(_SectionWalker):
     """A PromptList to role messages ``[{role, prompt}]`` (API and chat-template models)."""
 
     use_fallback_in_split = True
-
-    def __init__(self, meta: Mapping[str, Any] | None, notes: Notes, provenance: bool = False,
-                 framework: str = OC_VERSION) -> None:
-        self.meta = meta or None
-        self.framework = framework
-        self.provenance = provenance
-        super().__init__(_RoleTable(meta, provenance) if self.meta else None, notes)  # type: ignore[arg-type]
 
     def parse(self, prompt: PromptType, mode: str) -> Any:
         if isinstance(prompt, str):
