@@ -52,6 +52,7 @@ from .pair_check import PairCheck, check_pairs, failure_marks
 from .prefetch import Built, FrameCache, FrameRequest, Prebuilt, frame_key, frame_lines, prefetch, step
 from .screens.ask import AskScreen
 from .screens.help import HelpScreen
+from .screens.main import MainScreen
 from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
@@ -169,6 +170,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.workbench_themes, self.theme_problems = load_themes(folders)
 
     # -- layout ------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        return MainScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="body"):
@@ -476,7 +480,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(no_wrap=True, justify="right")
         grid.add_row(left, right)
-        self.query_one("#status", Static).update(grid)
+        self.query_one("#status", Static).update(grid, layout=False)  # one line, always: no reflow
 
     @property
     def _busy(self) -> bool:

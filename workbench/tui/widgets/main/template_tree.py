@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on
+from textual.scroll_view import ScrollView
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode as WidgetNode
 
@@ -48,6 +49,21 @@ class TemplateTree(Tree[TreeNode]):
         self._known: dict[Key, bool] = {}  # key -> expanded, remembered across rebuilds
         self._shown_nodes: tuple[TreeNode, ...] | None = None  # what the widget shows now
         self._marks: dict[tuple[str, str], Text] = {}
+
+    def notify_style_update(self) -> None:
+        """Restyle without laying the screen out again.
+
+        Textual's Tree answers a style change (focus coming or going restyles the border and
+        the cursor) by forgetting its lines and reflowing the whole screen, which made moving
+        between panes the slowest key. A style changes no line's width here: the labels and
+        the guides (``guide_depth``, set in code) measure the same, so the lines drawn from
+        the cache are dropped and repainted in place.
+        """
+        ScrollView.notify_style_update(self)
+        self._line_cache.clear()
+        self._updates += 1
+        self.root._reset()
+        self.refresh()
 
     def load(self, nodes: Sequence[TreeNode], selected: Sequence[tuple[str, str]]) -> None:
         nodes = tuple(nodes)

@@ -87,8 +87,30 @@ class ViewPane(ScrollView, can_focus=True):
         self.renderable = renderable
         self.lines = lines
         self._drawn_width = lines[0].cell_length if lines else self.text_width
-        self.virtual_size = Size(self._drawn_width, len(lines))
+        self._set_virtual_size(Size(self._drawn_width, len(lines)))
         self.refresh()
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """The new text's size, laying the screen out again only when the pane's box can change.
+
+        Assigning ``virtual_size`` reflows the whole screen (every widget measured and placed),
+        which was most of what a navigation key cost on a suite. A pane of fixed height (a
+        ``1fr`` grid cell) keeps its box whatever it shows: a new sample of another length only
+        moves its scrollbar thumb, unless the scrollbar comes or goes. A pane sized by its text
+        (the timeline's ``height: auto``) is laid out again. Textual is pinned (pyproject), so
+        its scrollbar update is used directly.
+        """
+        if size == self.virtual_size:
+            return
+        height = self.styles.height
+        if not self.container_size or height is None or height.is_auto:
+            self.virtual_size = size  # not laid out yet, or sized by its text: a full layout
+            return
+        before = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
+        if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != before:
+            self.refresh(layout=True)
 
     @property
     def wrapped(self) -> bool:
