@@ -100,6 +100,10 @@ def run(argv: Sequence[str], web: bool = False) -> int:
               "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
         return EXIT_USAGE
     # lazy: only the app needs these, so --help and a usage error stay quick
+    from ..loading.config.worker import prestart
+
+    # the config worker's interpreter boots on the other CPU while this one imports the rest
+    prestart()
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load

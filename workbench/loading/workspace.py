@@ -23,7 +23,8 @@ from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
-from .config import worker
+from .config import analysis, worker
+from .config.code_cache import CodeCache, default_folder
 from .config.config_file import load_config_file
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
@@ -39,6 +40,8 @@ AIS_ONLY = {"MultiTurnPromptTemplate", "MMPromptTemplate", "MultiTurnGenInferenc
 # Files beside a local model that decide its chat template.
 MODEL_FILES = ("tokenizer_config.json", "chat_template.jinja", "chat_template.json")
 MODEL_PATH_KEYS = ("path", "tokenizer_path", "hf_path", "model_path")
+#: ``Loader(code_cache=DEFAULT)``: the user's cache folder.
+DEFAULT: Any = object()
 
 
 @dataclass
@@ -124,13 +127,17 @@ class Loader:
 
     ``timeout`` (seconds) and ``memory_limit`` (bytes) bound each config file's run.
     ``isolate=False`` runs configs in this process (no limits): for debugging, and for
-    platforms that cannot fork.
+    platforms that cannot fork. ``code_cache`` is the folder config files' compiled code is
+    kept in between processes (default: the user's cache folder; None: not kept).
     """
 
     def __init__(self, timeout: float = worker.DEFAULT_TIMEOUT,
-                 memory_limit: int | None = worker.DEFAULT_MEMORY_LIMIT, isolate: bool = True) -> None:
+                 memory_limit: int | None = worker.DEFAULT_MEMORY_LIMIT, isolate: bool = True,
+                 code_cache: str | os.PathLike | None = DEFAULT) -> None:
         self.timeout = timeout
         self.memory_limit = memory_limit
+        folder = default_folder() if code_cache is DEFAULT else code_cache
+        self.code_cache = None if folder is None else os.fspath(folder)
         self.isolate = isolate and worker.available()
         self._worker: worker.ConfigWorker | None = None
         self._lock = threading.Lock()
@@ -142,6 +149,7 @@ class Loader:
         """One config file as plain data (``load_config_file``'s shape)."""
         text_roots = [str(r) for r in roots]
         if not self.isolate:
+            analysis.disk_cache = CodeCache(self.code_cache) if self.code_cache else None
             return load_config_file(os.fspath(path), text_roots, want_datasets)
         with self._lock:
             if self._worker is None:
@@ -149,7 +157,7 @@ class Loader:
                                 or worker.ConfigWorker(self.memory_limit))
             running = self._worker
         return running.load(os.path.abspath(path), text_roots, want_datasets,
-                            self.timeout if timeout is None else timeout)
+                            self.timeout if timeout is None else timeout, self.code_cache)
 
     @property
     def worker_pid(self) -> int | None:

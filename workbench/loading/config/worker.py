@@ -47,6 +47,7 @@ from . import plain_data
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+PRUNE_EVERY = 200  # loads between two prunings of the code cache (the first load prunes too)
 GRACE = 1.0  # past the time limit, before the worker kills a child that ignores its alarm
 PARENT_GRACE = 4.0  # past that, before the parent gives up on the worker itself
 START_TIMEOUT = 20.0
@@ -290,8 +291,13 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         faulthandler.register(signal.SIGUSR1, file=fault_fd, all_threads=True)
 
         # lazy: warm in the worker (serve); render imports this module early to prestart it
+        from . import analysis
+        from .code_cache import CodeCache
         from .config_file import load_config_file
         from .executor import ConfigTimeout
+
+        folder = request.get("code_cache")
+        analysis.disk_cache = CodeCache(folder) if isinstance(folder, str) else None
 
         timeout = float(request["timeout"])
         memory = request.get("memory_limit")
@@ -533,12 +539,13 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
     # lazy: warm, in the worker only, what every load needs and what configs commonly import
-    from . import analysis, config_file, data_config, executor  # noqa: F401
+    from . import analysis, code_cache, config_file, data_config, executor  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
                  "os.path", "json", "tomllib", "yaml", "resource"):
         with contextlib.suppress(ImportError):
             __import__(name)
     requests = _FrameReader(requests_fd)
+    loads = 0
     while True:
         message = requests.read()
         if message is None:
@@ -553,8 +560,14 @@ def serve() -> None:
                 return
             _write_frame(answers_fd, RESULT, answer)
             # parse and compile (never run) what this load read, so the next fork of this
-            # worker starts with it: a reload re-reads only the files that changed
+            # worker starts with it: a reload re-reads only the files that changed (the
+            # child's disk cache entries make this a read, not a compile, on a first load)
+            folder = request.get("code_cache")
+            analysis.disk_cache = code_cache.CodeCache(folder) if isinstance(folder, str) else None
             analysis.precompile(files)
+            if analysis.disk_cache is not None and loads % PRUNE_EVERY == 0:
+                analysis.disk_cache.prune()
+            loads += 1
 
 
 # -- the parent's side --------------------------------------------------------------------
@@ -631,11 +644,13 @@ class ConfigWorker:
             _write_frame(self._proc.stdin.fileno(), kind, payload)
 
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
-             timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-        """One config file's result (see ``load_config_file``); errors come back as data."""
+             timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
+        """One config file's result (see ``load_config_file``); errors come back as data.
+        ``code_cache``: the folder compiled configs are kept in between processes (None: none)."""
         timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
         request = {"path": path, "roots": roots, "want_datasets": want_datasets,
-                   "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd()}
+                   "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd(),
+                   "code_cache": code_cache}
         with self._lock:
             fresh = self._proc is None or self._proc.poll() is not None
             if fresh:
