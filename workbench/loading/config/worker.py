@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import json
 import os
 import re
@@ -43,7 +44,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from . import plain_data
+from . import answers, plain_data
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
@@ -212,16 +213,17 @@ def _signal_name(number: int) -> str:
 
 def _watch_signals(fd: int, configs: list[str]) -> None:
     """Tell the worker, before it happens, where a config sends a signal (``os.kill``,
-    ``os.killpg``): if the child then dies of it, the error says who sent it and from where."""
+    ``os.killpg``): if the child then dies of it, the error says who sent it and from where.
+
+    The two functions are wrapped in the child (``os`` and ``posix`` alike), not watched with
+    an audit hook: a hook is called for every audited event, and ``id()`` is one, tens of
+    thousands of times per load of a suite (the executor tracks each dict by its id)."""
     own = os.getpid()
 
-    def hook(event: str, args: tuple) -> None:
-        if event not in ("os.kill", "os.killpg") or len(args) != 2:
-            return
-        target, number = args
+    def note(event: str, target: Any, number: Any) -> None:
         if not isinstance(number, int) or number == 0:
             return
-        frame: Any = sys._getframe(1)
+        frame: Any = sys._getframe(2)
         while frame is not None and frame.f_code.co_filename not in configs:
             frame = frame.f_back
         if frame is None:
@@ -232,12 +234,29 @@ def _watch_signals(fd: int, configs: list[str]) -> None:
             what = "its own process group"  # a child leads its group: its pgid is its pid
         else:
             return
-        note = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
+        said = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
                 "signal": number, "what": what}
         with contextlib.suppress(OSError):
-            _write_frame(fd, SIGNALLED, json.dumps(note).encode("utf-8", "surrogateescape"))
+            _write_frame(fd, SIGNALLED, json.dumps(said).encode("utf-8", "surrogateescape"))
 
-    sys.addaudithook(hook)
+    def watched(event: str, real: Any) -> Any:
+        def send(target: Any, number: Any, /) -> Any:
+            note(event, target, number)
+            return real(target, number)
+
+        send.__name__ = send.__qualname__ = real.__name__
+        send.__doc__ = real.__doc__
+        return send
+
+    # lazy: the child only; ``os.kill`` is ``posix.kill``, and a config may import either
+    import posix
+
+    for name, event in (("kill", "os.kill"), ("killpg", "os.killpg")):
+        real = getattr(posix, name, None)
+        if real is not None:
+            wrapped = watched(event, real)
+            setattr(posix, name, wrapped)
+            setattr(os, name, wrapped)
 
 
 def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, dict]]) -> bytes:
@@ -258,21 +277,31 @@ def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, d
         hint="keep sample rows in data files (--data FILE), not in the config"), result.get("files"))
 
 
+def _wire_size(entry: Any) -> int:
+    try:
+        return len(plain_data.dumps(entry))
+    except MemoryError:
+        return MAX_FRAME + 1
+
+
+#: The last complete answer to each request (``answers.request_key``), kept by the worker
+#: between loads: a child, forked with it, sends only the entries that differ from it.
+_KEPT: dict[str, answers.Kept] = {}
+
+
 def _answer(request: dict, result: dict) -> bytes:
-    """The result as a frame's payload, or a located error when it is too large to send."""
-    sizes: list[tuple[int, str, dict]] = []
+    """The result as a frame's payload (entries the parent already holds as ``{"same": N}``),
+    or a located error when it is too large to send."""
+    kept = _KEPT.get(answers.request_key(request))
+    if kept is not None and kept.id != request.get("have"):
+        kept = None  # the parent holds another answer (or none): send every entry
+    sent, sizes = answers.reuse(result, kept, _wire_size)
     total = 0
-    for kind in ("dataset", "model"):
-        for entry in result.get(kind + "s") or ():
-            try:
-                size = len(plain_data.dumps(entry))
-            except MemoryError:
-                size = MAX_FRAME + 1
-            sizes.append((size, kind, entry))
-            total += size
-            if total > MAX_RESULT_BYTES:
-                return _located_overflow(request, result, sizes)
-    payload = plain_data.dumps(result)
+    for n, (size, _, _) in enumerate(sizes):
+        total += size
+        if total > MAX_RESULT_BYTES:
+            return _located_overflow(request, result, sizes[:n + 1])
+    payload = plain_data.dumps(sent)
     if len(payload) > MAX_FRAME:
         return _located_overflow(request, result, [])
     return payload
@@ -527,6 +556,22 @@ def _killed(number: int, signalled: dict | None, file: str, line: int | None) ->
 _ANSWERS_FD: int | None = None
 
 
+def _remember(request: dict, answer: bytes) -> None:
+    """Keep a complete answer (after it has been sent) for the next fork to compare with."""
+    key = answers.request_key(request)
+    try:
+        result = plain_data.loads(answer)
+        if result.get("error") is None and isinstance(request.get("id"), int):
+            kept = _KEPT.get(key)
+            if kept is not None and kept.id != request.get("have"):
+                kept = None
+            _KEPT[key] = answers.remembered(request["id"], result, kept, _wire_size)
+            return
+    except (ValueError, TypeError, KeyError, IndexError):
+        pass
+    _KEPT.pop(key, None)
+
+
 def serve() -> None:
     """The worker's main loop: one frame in, one frame out, until stdin closes."""
     global _ANSWERS_FD
@@ -547,6 +592,9 @@ def serve() -> None:
     requests = _FrameReader(requests_fd)
     loads = 0
     while True:
+        # what the worker holds (compiled configs, the last answers) is never garbage in a child:
+        # frozen, a child's collections neither walk it nor copy its pages
+        gc.freeze()
         message = requests.read()
         if message is None:
             return
@@ -559,6 +607,7 @@ def serve() -> None:
             if not parent_alive:
                 return
             _write_frame(answers_fd, RESULT, answer)
+            _remember(request, answer)
             # parse and compile (never run) what this load read, so the next fork of this
             # worker starts with it: a reload re-reads only the files that changed (the
             # child's disk cache entries make this a read, not a compile, on a first load)
@@ -603,6 +652,9 @@ class ConfigWorker:
         self._write_lock = threading.Lock()
         self._finalizer: weakref.finalize | None = None
         self.starts = 0
+        self._requests = 0
+        self._kept: dict[str, answers.Kept] = {}  # the last complete answer per request (answers.py)
+        self.reused = 0  # entries the last answer did not resend (the parent held them)
 
     @property
     def pid(self) -> int | None:
@@ -637,6 +689,7 @@ class ConfigWorker:
             self._finalizer.detach()
         self._proc = None
         self._reader = None
+        self._kept.clear()  # a new worker keeps nothing
 
     def _send(self, kind: bytes, payload: bytes) -> None:
         assert self._proc is not None and self._proc.stdin is not None
@@ -651,11 +704,15 @@ class ConfigWorker:
         request = {"path": path, "roots": roots, "want_datasets": want_datasets,
                    "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd(),
                    "code_cache": code_cache}
+        key = answers.request_key(request)
         with self._lock:
             fresh = self._proc is None or self._proc.poll() is not None
             if fresh:
                 self._kill()
                 self._start()
+            self._requests += 1
+            kept = self._kept.pop(key, None)
+            request.update(id=self._requests, have=kept.id if kept is not None else None)
             deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
             try:
                 self._send(LOAD, json.dumps(request).encode("utf-8"))
@@ -668,10 +725,17 @@ class ConfigWorker:
                     "the config worker stopped answering; it has been restarted", path,
                     hint="try again; if it persists, run with WORKBENCH_DEBUG_WORKER=1")))
             try:
-                return plain_data.loads(got[1])
-            except (ValueError, TypeError, KeyError):
+                result = plain_data.loads(got[1])
+                shared = sum(1 for kind in answers.KINDS for e in result.get(kind) or ()
+                             if isinstance(e, dict) and answers.SAME in e)
+                result = answers.restore(result, kept)
+            except (ValueError, TypeError, KeyError, AttributeError):
                 return plain_data.loads(_failed(request, _error("the config worker sent malformed data",
                                                            path)))
+            self.reused = shared
+            if result.get("error") is None:
+                self._kept[key] = answers.Kept(self._requests, result, {})
+            return result
 
     def cancel(self) -> None:
         """Stop the load that is running (its answer is then a 'cancelled' error)."""
