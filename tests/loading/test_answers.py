@@ -121,3 +121,19 @@ def test_a_reference_to_an_entry_the_parent_does_not_hold_is_refused():
         answers.restore({"datasets": [{"same": 0}], "models": []}, None)
     assert answers.restore({"datasets": [{"same": 0}], "models": []}, kept)["datasets"][0] is \
         kept.result["datasets"][0]
+
+
+def test_the_workspace_rederives_only_the_datasets_that_changed(tmp_path, own_loader):
+    top = _suite(tmp_path)
+    first = own_loader.load([top])
+    assert {d.framework for d in first.datasets} == {"opencompass"}
+    own_loader.load([top])
+    assert own_loader.derived_reused == 3
+    # an AISBench type makes this dataset an AISBench one: a stale derivation would not say so
+    write(tmp_path / "two.py", DATASET.format(name="two", text="two").replace(
+        "opencompass.openicl.icl_prompt_template", "ais_bench.benchmark.openicl.icl_prompt_template"))
+    workspace = own_loader.load([top])
+    assert own_loader.derived_reused == 2
+    assert {d.abbr: d.framework for d in workspace.datasets} == {
+        "one": "opencompass", "two": "ais_bench", "three": "opencompass"}
+    assert workspace.datasets[0].locations == first.datasets[0].locations

@@ -142,6 +142,11 @@ class Loader:
         self._worker: worker.ConfigWorker | None = None
         self._lock = threading.Lock()
         self._epoch = 0  # bumped by cancel(): a load started before it stops at its next file
+        # what each dataset entry of the last load gave that depends on the entry alone (its
+        # framework, where its parts were written), by identity: an entry the worker did not
+        # resend is the very object of last time (config/answers.py)
+        self._derived: dict[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] = {}
+        self.derived_reused = 0  # entries of the last load that reused it
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -197,6 +202,8 @@ class Loader:
         """
         workspace = Workspace(configs=[str(c) for c in configs])
         epoch = self._epoch
+        derived, self._derived = self._derived, {}
+        self.derived_reused = 0
         root_dirs = config_roots(roots)
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
@@ -213,7 +220,8 @@ class Loader:
                 continue
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
-                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python)
+                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python,
+                                  derived)
             dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
@@ -267,9 +275,23 @@ class Loader:
             workspace.add_absent(folder / SETTINGS_FILE)
         return settings
 
+    def _derived_of(self, entry: Mapping[str, Any], source: Source,
+                    before: Mapping[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]],
+                    ) -> tuple[str, dict[tuple, Source]]:
+        """The entry's framework and locations: last load's when it is the same entry object."""
+        found = before.get(id(entry))
+        if found is not None and found[0] is entry:
+            self.derived_reused += 1
+        else:
+            found = (entry, _framework_of(entry["cfg"], _default_framework(source.file)), _locations(entry))
+        self._derived[id(entry)] = found
+        return found[1], found[2]
+
     def _add_dataset(self, entry: Mapping[str, Any], config: Path, settings: Settings,
                      data_args: Sequence[DataArg], workspace: Workspace,
-                     roots: Sequence[Path] = (), framework_python: str | None = None) -> None:
+                     roots: Sequence[Path] = (), framework_python: str | None = None,
+                     derived: Mapping[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] | None = None,
+                     ) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -289,7 +311,7 @@ class Loader:
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
             bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
-            framework = _framework_of(cfg, _default_framework(source.file))
+            framework, locations = self._derived_of(entry, source, derived or {})
             with recording_reads() as reads:
                 found = find_rows(cfg, abbr, data_args, settings, bases, framework, framework_python)
         except ConfigError as exc:
@@ -314,7 +336,7 @@ class Loader:
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
                                               source=source, rows_origin=found.origin,
                                               rows_source=found.source,
-                                              locations=_locations(entry), rows_version=version))
+                                              locations=locations, rows_version=version))
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
                    chat_template: str | None = None) -> None:
