@@ -137,3 +137,33 @@ def test_the_workspace_rederives_only_the_datasets_that_changed(tmp_path, own_lo
     assert {d.abbr: d.framework for d in workspace.datasets} == {
         "one": "opencompass", "two": "ais_bench", "three": "opencompass"}
     assert workspace.datasets[0].locations == first.datasets[0].locations
+
+
+def test_the_first_config_asked_for_at_start_is_answered_once(tmp_path):
+    # the app asks the worker for its first config before it has imported the loader; the
+    # load that follows takes that answer instead of running the config a second time
+    from workbench.loading.config import worker
+
+    top = _suite(tmp_path)
+    worker.prestart_for(top, code_cache=tmp_path / "cache")
+    write(tmp_path / "one.py", DATASET.format(name="one", text="saved meanwhile"))
+    with Loader(code_cache=tmp_path / "cache") as loader:
+        workspace = loader.load([top])
+        assert loader._worker.early_taken == 1
+        # what the worker read when asked (the file was saved before it got there, or not):
+        # either way the next load, which the watcher would start, reads the file again
+        assert _templates(loader.load([top]))["one"] == "saved meanwhile {q}!"
+        assert loader._worker.early_taken == 1
+    assert len(workspace.datasets) == 3
+
+
+def test_an_answer_asked_for_another_config_is_not_taken(tmp_path):
+    from workbench.loading.config import worker
+
+    top = _suite(tmp_path)
+    other = write(tmp_path / "other.py", TOP.replace(", *three_datasets]", "]"))
+    worker.prestart_for(top, code_cache=tmp_path / "cache")
+    with Loader(code_cache=tmp_path / "cache") as loader:
+        assert list(_templates(loader.load([other]))) == ["one", "two"]
+        assert loader._worker.early_taken == 0
+        assert list(_templates(loader.load([top]))) == ["one", "two", "three"]

@@ -100,10 +100,11 @@ def run(argv: Sequence[str], web: bool = False) -> int:
               "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
         return EXIT_USAGE
     # lazy: only the app needs these, so --help and a usage error stay quick
-    from ..loading.config.worker import prestart
+    from ..loading.config.worker import prestart_for
 
-    # the config worker's interpreter boots on the other CPU while this one imports the rest
-    prestart()
+    # the config worker boots and runs the first config on the other CPU while this one
+    # imports the rest
+    prestart_for((args.configs or [str(demo_config())])[0], args.config_root, args.timeout)
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load

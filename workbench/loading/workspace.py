@@ -26,6 +26,7 @@ from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
 from .config.code_cache import CodeCache, default_folder
 from .config.config_file import load_config_file
+from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .models.model_assets import asset_files, chat_template_value, model_assets
@@ -76,14 +77,6 @@ class Workspace:
         resolved = real_path(path)
         if resolved not in self.absent_files:
             self.absent_files.append(resolved)
-
-
-def config_roots(explicit: Iterable[str | os.PathLike] = ()) -> list[Path]:
-    """--config-root folders first, then WORKBENCH_CONFIG_ROOT (os.pathsep-separated)."""
-    roots = [Path(r) for r in explicit]
-    env = os.environ.get("WORKBENCH_CONFIG_ROOT", "")
-    roots += [Path(p) for p in env.split(os.pathsep) if p]
-    return [Path(os.path.abspath(r)) for r in roots]
 
 
 def _framework_of(cfg: Any, default: str = OPENCOMPASS) -> str:

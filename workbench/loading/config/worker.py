@@ -655,6 +655,8 @@ class ConfigWorker:
         self._requests = 0
         self._kept: dict[str, answers.Kept] = {}  # the last complete answer per request (answers.py)
         self.reused = 0  # entries the last answer did not resend (the parent held them)
+        self._early: dict[str, Any] | None = None  # a request sent ahead, its answer not read yet
+        self.early_taken = 0  # loads answered by a request sent ahead
 
     @property
     def pid(self) -> int | None:
@@ -690,32 +692,63 @@ class ConfigWorker:
         self._proc = None
         self._reader = None
         self._kept.clear()  # a new worker keeps nothing
+        self._early = None  # and answers nothing asked of the old one
 
     def _send(self, kind: bytes, payload: bytes) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         with self._write_lock:
             _write_frame(self._proc.stdin.fileno(), kind, payload)
 
+    def _request(self, path: str, roots: list[str], want_datasets: bool, timeout: float,
+                 code_cache: str | None) -> dict[str, Any]:
+        timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
+        return {"path": path, "roots": roots, "want_datasets": want_datasets,
+                "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd(),
+                "code_cache": code_cache}
+
+    def ask_early(self, path: str, roots: list[str], want_datasets: bool = True,
+                  timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> None:
+        """Send a load now and read its answer later: the first ``load`` with the very same
+        request takes it (any other load reads it and throws it away first). What the answer
+        says is what a load started now would say: the files are read once, as always."""
+        request = self._request(path, roots, want_datasets, timeout, code_cache)
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None or self._early is not None:
+                return
+            self._requests += 1
+            request.update(id=self._requests, have=None)
+            try:
+                self._send(LOAD, json.dumps(request).encode("utf-8"))
+            except OSError:
+                return
+            self._early = request
+
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
              timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
         """One config file's result (see ``load_config_file``); errors come back as data.
         ``code_cache``: the folder compiled configs are kept in between processes (None: none)."""
-        timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
-        request = {"path": path, "roots": roots, "want_datasets": want_datasets,
-                   "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd(),
-                   "code_cache": code_cache}
+        request = self._request(path, roots, want_datasets, timeout, code_cache)
+        timeout = request["timeout"]
         key = answers.request_key(request)
         with self._lock:
             fresh = self._proc is None or self._proc.poll() is not None
             if fresh:
                 self._kill()
                 self._start()
-            self._requests += 1
-            kept = self._kept.pop(key, None)
-            request.update(id=self._requests, have=kept.id if kept is not None else None)
+            early, self._early = self._early, None
             deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
             try:
-                self._send(LOAD, json.dumps(request).encode("utf-8"))
+                if early is not None and {k: early[k] for k in request} == request:
+                    kept = None  # asked before anything was kept
+                    request = early
+                    self.early_taken += 1
+                else:
+                    if early is not None:  # another request's answer comes first: not ours
+                        self._reader.read(deadline + early["timeout"])  # type: ignore[union-attr]
+                    self._requests += 1
+                    kept = self._kept.pop(key, None)
+                    request.update(id=self._requests, have=kept.id if kept is not None else None)
+                    self._send(LOAD, json.dumps(request).encode("utf-8"))
                 got = self._reader.read(deadline)  # type: ignore[union-attr]
             except OSError:
                 got = None
@@ -734,7 +767,7 @@ class ConfigWorker:
                                                            path)))
             self.reused = shared
             if result.get("error") is None:
-                self._kept[key] = answers.Kept(self._requests, result, {})
+                self._kept[key] = answers.Kept(request["id"], result, {})
             return result
 
     def cancel(self) -> None:
@@ -774,11 +807,14 @@ _prestarted: ConfigWorker | None = None
 _prestart_lock = threading.Lock()
 
 
-def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
+def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT, first: dict[str, Any] | None = None) -> None:
     """Start the config worker now, so its interpreter boots while this one imports the rest.
 
     A command calls this first thing; the Loader then adopts the running worker instead of
-    starting one when the first config is loaded.
+    starting one when the first config is loaded. ``first`` (``ConfigWorker.load``'s
+    arguments: path, roots, want_datasets, timeout, code_cache) is asked for at once, so
+    the worker runs the config while this process imports the rest; the load asking the
+    same then takes that answer (see ``ConfigWorker.ask_early``).
     """
     global _prestarted
     if not available():
@@ -788,7 +824,23 @@ def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
             started = ConfigWorker(memory_limit)
             with started._lock:
                 started._start()
+            if first is not None:
+                started.ask_early(**first)
             _prestarted = started
+
+
+def prestart_for(config: str | os.PathLike, roots: list[str] | None = None, timeout: float | None = None,
+                 code_cache: str | os.PathLike | None = None) -> None:
+    """``prestart``, asking at once for ``config`` as the Loader will ask for it (``roots``:
+    --config-root; ``timeout``: --timeout; ``code_cache``: default the user's cache folder)."""
+    # lazy: the light modules only, so the request goes out before the loader is imported
+    from .code_cache import default_folder
+    from .roots import config_roots
+
+    folder = default_folder() if code_cache is None else code_cache
+    prestart(first={"path": os.path.abspath(config), "roots": [str(r) for r in config_roots(roots or ())],
+                    "want_datasets": True, "timeout": DEFAULT_TIMEOUT if timeout is None else timeout,
+                    "code_cache": os.fspath(folder)})
 
 
 def adopt_prestarted(memory_limit: int | None) -> ConfigWorker | None:
