@@ -112,7 +112,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
 
     inputs = inputs_of(args)
     # Load while Textual imports and paints its first frame: they take about as long.
-    preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()))
+    preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()), tree=False)
     # lazy: Textual loads only when the app opens
     from ..tui.app import create_app
 

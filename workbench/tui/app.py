@@ -240,7 +240,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
             if loaded.catalog is not None:  # the tree's labels in this theme's colours
-                loaded = replace(loaded, tree=tree_of(loaded, view.options))
+                loaded = replace(loaded, tree=tree_of(loaded, view.options, self._tree_memo))
         else:
             loaded = load(self.inputs, generation, view.options, known, loader=self._loader(),
                           cache=self._render_cache, tree_memo=self._tree_memo, shown=shown)
