@@ -167,3 +167,15 @@ def test_an_answer_asked_for_another_config_is_not_taken(tmp_path):
         assert list(_templates(loader.load([other]))) == ["one", "two"]
         assert loader._worker.early_taken == 0
         assert list(_templates(loader.load([top]))) == ["one", "two", "three"]
+
+
+def test_a_reused_dataset_still_reads_its_rows_and_a_broken_rows_file_is_listed(tmp_path, own_loader):
+    top = _suite(tmp_path)
+    rows = write(tmp_path / "rows" / "one.json", '[{"q": "first row", "a": "x"}]')
+    write(tmp_path / "workbench.toml", '[data]\none = "rows/one.json"\n')
+    assert own_loader.load([top]).datasets[0].rows == [{"q": "first row", "a": "x"}]
+    rows.write_text('[{"q": "broken')
+    workspace = own_loader.load([top])
+    assert own_loader.derived_reused == 3  # the entry was the parent's own; its rows were read again
+    assert [(abbr, error.file) for _, abbr, error in workspace.failed_datasets] == [("one", str(rows))]
+    assert [d.abbr for d in workspace.datasets] == ["two", "three"]
