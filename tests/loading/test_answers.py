@@ -179,3 +179,18 @@ def test_a_reused_dataset_still_reads_its_rows_and_a_broken_rows_file_is_listed(
     assert own_loader.derived_reused == 3  # the entry was the parent's own; its rows were read again
     assert [(abbr, error.file) for _, abbr, error in workspace.failed_datasets] == [("one", str(rows))]
     assert [d.abbr for d in workspace.datasets] == ["two", "three"]
+
+
+@pytest.mark.parametrize(("before", "after"), [("1", "True"), ("1", "1.0"), ("0.0", "-0.0"),
+                                               ("[1, 2]", "(1, 2)")])
+def test_a_value_equal_in_python_but_not_the_same_is_sent_again(tmp_path, own_loader, before, after):
+    # 1 == True == 1.0 and 0.0 == -0.0 in Python: an entry compared with == would stay stale
+    top = _suite(tmp_path)
+    one = (tmp_path / "one.py").read_text()
+    write(tmp_path / "one.py", one.replace("path='x',", f"path='x', knob={before},"))
+    own_loader.load([top])
+    write(tmp_path / "one.py", one.replace("path='x',", f"path='x', knob={after},"))
+    workspace = own_loader.load([top])
+    assert own_loader._worker.reused == 3
+    knob = workspace.datasets[0].cfg["knob"]
+    assert (type(knob), repr(knob)) == (type(eval(after)), repr(eval(after)))
