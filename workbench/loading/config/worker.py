@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import gc
 import json
 import os
 import re
@@ -592,9 +591,6 @@ def serve() -> None:
     requests = _FrameReader(requests_fd)
     loads = 0
     while True:
-        # what the worker holds (compiled configs, the last answers) is never garbage in a child:
-        # frozen, a child's collections neither walk it nor copy its pages
-        gc.freeze()
         message = requests.read()
         if message is None:
             return
