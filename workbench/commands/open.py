@@ -105,6 +105,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     # the config worker boots and runs the first config on the other CPU while this one
     # imports the rest
     prestart_for((args.configs or [str(demo_config())])[0], args.config_root, args.timeout)
+    # lazy: as above, imported once the worker has been asked for the first config
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load
