@@ -187,7 +187,9 @@ def bench_suite(runs: int, quick: bool) -> list[Figure]:
     out.append(Figure("suite: slowest key, p95", f"{worst[0]}: {_ms(worst[1])}"))
     out.append(Figure("demo: navigation keys, p95 (same keys)", f"{_ms(demo_nav)}; suite/demo "
                       f"{nav / demo_nav:.1f}×", "≈ 1×", nav <= max(0.050, demo_nav * 1.5)))
-    out.append(Figure("suite: save one dataset file → panes, p50", _ms(app["save_p50_s"]), "≤ 100 ms",
+    resent = app.get("save_resent")
+    said = f" (entries the worker sent again: {resent[0]} of {resent[1]})" if resent else ""
+    out.append(Figure("suite: save one dataset file → panes, p50", _ms(app["save_p50_s"]) + said, "≤ 100 ms",
                       app["save_p50_s"] <= 0.100))
     out.append(Figure("suite: memory with the suite open (app + worker)", f"{app['rss_mb']:.0f} MB RSS",
                       "≤ 400 MB", app["rss_mb"] <= 400))

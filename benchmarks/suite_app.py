@@ -109,6 +109,7 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
                     await timed(key, lambda before=before: app.focused is not before)
             if save_target is not None and marker is not None:
                 out["saves"] = await _saves(app, pilot, save_target, marker, saves, arrived, shown)
+                out["save_resent"] = _resent(app)
             out["rss_mb"] = tree_rss_mb(os.getpid())
     finally:
         ViewPane.show = original_show  # type: ignore[method-assign]
@@ -152,6 +153,16 @@ async def _saves(app, pilot, target: Path, marker: str, runs: int, arrived: asyn
     return await timed_saves(app, pilot, target, marker, runs, arrived, shown)
 
 
+def _resent(app) -> list[int] | None:
+    """Work a save cost, counted: [entries the config worker sent again, entries in all] for the
+    last save (the others were the parent's own, see loading/config/answers.py)."""
+    worker = getattr(app._loader(), "_worker", None)
+    if worker is None or app.good is None:
+        return None
+    entries = len(app.good.datasets) + len(app.good.models)
+    return [entries - worker.reused, entries]
+
+
 def _first_prompt(app, dataset: str) -> str:
     spec = next((d for d in app.good.datasets if d.abbr == dataset), None)
     return repr(spec.cfg) if spec is not None else ""
@@ -163,7 +174,8 @@ def summary(result: dict) -> dict:
     return {"first_frame_s": result["first_frame_s"], "nav_p50_s": _p(nav, 0.5), "nav_p95_s": _p(nav, 0.95),
             "nav_cpu_p50_s": _p(cpu, 0.5), "nav_cpu_p95_s": _p(cpu, 0.95),
             "per_key_p95_s": {k: _p(v, 0.95) for k, v in result["keys"].items()},
-            "save_p50_s": _p(result.get("saves", []), 0.5), "rss_mb": result["rss_mb"],
+            "save_p50_s": _p(result.get("saves", []), 0.5), "save_resent": result.get("save_resent"),
+            "rss_mb": result["rss_mb"],
             "datasets": result.get("datasets", 0), "failed_in_tree": result.get("failed_in_tree", 0)}
 
 

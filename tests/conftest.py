@@ -43,3 +43,15 @@ def render_errors():
         return render_workspace([dataset], models).errors
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _code_cache_of_the_session(tmp_path_factory):
+    """Configs the tests compile are kept in a folder of this session, not the user's cache."""
+    from workbench.loading import workspace
+
+    folder = tmp_path_factory.mktemp("config-code")
+    original = workspace.default_folder
+    workspace.default_folder = lambda: folder
+    yield folder
+    workspace.default_folder = original

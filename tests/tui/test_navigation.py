@@ -224,7 +224,7 @@ async def test_a_preloaded_first_load_is_used(monkeypatch):
 
     inputs = Inputs(configs=(str(FIXTURE_CONFIG),))
     future: Future = Future()
-    future.set_result(load(inputs, 0, ViewOptions(root=inputs.root())))
+    future.set_result(load(inputs, 0, ViewOptions(root=inputs.root()), tree=False))  # as the CLI does
     calls = []
     monkeypatch.setattr(app_module, "load", lambda *a, **k: calls.append(a) or load(*a, **k))
     app = make_app(preload=future)
@@ -232,6 +232,7 @@ async def test_a_preloaded_first_load_is_used(monkeypatch):
         await settle(pilot)
         assert app.good is not None and app.good.generation == 1
         assert "Answer briefly." in pane_text(app, "final-input")
+        assert app.query_one("#tree").root.children  # the tree, built by the app in its colours
         assert calls == []
         await press(pilot, "r")
         assert len(calls) == 1

@@ -216,3 +216,19 @@ def test_a_missing_data_file_of_a_dataset_not_on_screen_is_its_failure_not_a_fil
     assert again.ok
     shown = load(inputs, 3, ViewOptions(root=tmp_path), known=first.files, shown=["virology"])
     assert not shown.ok
+
+
+async def test_the_first_sample_shown_is_the_frame_the_load_built(tmp_path, monkeypatch):
+    # the load builds the first frame for the panes' widths: asked before the panes are laid
+    # out, it was built for a guess, thrown away and built again by a frame worker
+    from workbench.tui.app import WorkbenchApp
+
+    before_first: list[bool] = []  # a frame build asked for before any frame was shown
+    original = WorkbenchApp._build_frame
+    monkeypatch.setattr(WorkbenchApp, "_build_frame",
+                        lambda self, *args: (before_first.append(self.frame is None), original(self, *args))[1])
+    app = make_app(write_suite(tmp_path / "suite", 3))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.frame is not None, timeout=30)
+        assert "ds000 asks: ds000 test 0" in pane_text(app, "final-input")
+        assert not any(before_first)

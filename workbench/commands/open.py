@@ -100,6 +100,12 @@ def run(argv: Sequence[str], web: bool = False) -> int:
               "use `workbench render CONFIG` (see workbench --help)", file=sys.stderr)
         return EXIT_USAGE
     # lazy: only the app needs these, so --help and a usage error stay quick
+    from ..loading.config.worker import prestart_for
+
+    # the config worker boots and runs the first config on the other CPU while this one
+    # imports the rest
+    prestart_for((args.configs or [str(demo_config())])[0], args.config_root, args.timeout)
+    # lazy: as above, imported once the worker has been asked for the first config
     from concurrent.futures import ThreadPoolExecutor
 
     from ..tui.session import load
@@ -107,7 +113,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
 
     inputs = inputs_of(args)
     # Load while Textual imports and paints its first frame: they take about as long.
-    preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()))
+    preload = ThreadPoolExecutor(1).submit(load, inputs, 0, ViewOptions(root=inputs.root()), tree=False)
     # lazy: Textual loads only when the app opens
     from ..tui.app import create_app
 

@@ -23,8 +23,10 @@ from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
-from .config import worker
+from .config import analysis, worker
+from .config.code_cache import CodeCache, default_folder
 from .config.config_file import load_config_file
+from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .models.model_assets import asset_files, chat_template_value, model_assets
@@ -39,6 +41,8 @@ AIS_ONLY = {"MultiTurnPromptTemplate", "MMPromptTemplate", "MultiTurnGenInferenc
 # Files beside a local model that decide its chat template.
 MODEL_FILES = ("tokenizer_config.json", "chat_template.jinja", "chat_template.json")
 MODEL_PATH_KEYS = ("path", "tokenizer_path", "hf_path", "model_path")
+#: ``Loader(code_cache=DEFAULT)``: the user's cache folder.
+DEFAULT: Any = object()
 
 
 @dataclass
@@ -73,14 +77,6 @@ class Workspace:
         resolved = real_path(path)
         if resolved not in self.absent_files:
             self.absent_files.append(resolved)
-
-
-def config_roots(explicit: Iterable[str | os.PathLike] = ()) -> list[Path]:
-    """--config-root folders first, then WORKBENCH_CONFIG_ROOT (os.pathsep-separated)."""
-    roots = [Path(r) for r in explicit]
-    env = os.environ.get("WORKBENCH_CONFIG_ROOT", "")
-    roots += [Path(p) for p in env.split(os.pathsep) if p]
-    return [Path(os.path.abspath(r)) for r in roots]
 
 
 def _framework_of(cfg: Any, default: str = OPENCOMPASS) -> str:
@@ -124,17 +120,26 @@ class Loader:
 
     ``timeout`` (seconds) and ``memory_limit`` (bytes) bound each config file's run.
     ``isolate=False`` runs configs in this process (no limits): for debugging, and for
-    platforms that cannot fork.
+    platforms that cannot fork. ``code_cache`` is the folder config files' compiled code is
+    kept in between processes (default: the user's cache folder; None: not kept).
     """
 
     def __init__(self, timeout: float = worker.DEFAULT_TIMEOUT,
-                 memory_limit: int | None = worker.DEFAULT_MEMORY_LIMIT, isolate: bool = True) -> None:
+                 memory_limit: int | None = worker.DEFAULT_MEMORY_LIMIT, isolate: bool = True,
+                 code_cache: str | os.PathLike | None = DEFAULT) -> None:
         self.timeout = timeout
         self.memory_limit = memory_limit
+        folder = default_folder() if code_cache is DEFAULT else code_cache
+        self.code_cache = None if folder is None else os.fspath(folder)
         self.isolate = isolate and worker.available()
         self._worker: worker.ConfigWorker | None = None
         self._lock = threading.Lock()
         self._epoch = 0  # bumped by cancel(): a load started before it stops at its next file
+        # what each dataset entry of the last load gave that depends on the entry alone (its
+        # framework, where its parts were written), by identity: an entry the worker did not
+        # resend is the very object of last time (config/answers.py)
+        self._derived: dict[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] = {}
+        self.derived_reused = 0  # entries of the last load that reused it
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -142,6 +147,7 @@ class Loader:
         """One config file as plain data (``load_config_file``'s shape)."""
         text_roots = [str(r) for r in roots]
         if not self.isolate:
+            analysis.disk_cache = CodeCache(self.code_cache) if self.code_cache else None
             return load_config_file(os.fspath(path), text_roots, want_datasets)
         with self._lock:
             if self._worker is None:
@@ -149,7 +155,7 @@ class Loader:
                                 or worker.ConfigWorker(self.memory_limit))
             running = self._worker
         return running.load(os.path.abspath(path), text_roots, want_datasets,
-                            self.timeout if timeout is None else timeout)
+                            self.timeout if timeout is None else timeout, self.code_cache)
 
     @property
     def worker_pid(self) -> int | None:
@@ -189,6 +195,8 @@ class Loader:
         """
         workspace = Workspace(configs=[str(c) for c in configs])
         epoch = self._epoch
+        derived, self._derived = self._derived, {}
+        self.derived_reused = 0
         root_dirs = config_roots(roots)
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
@@ -205,7 +213,8 @@ class Loader:
                 continue
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
-                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python)
+                self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python,
+                                  derived)
             dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
@@ -259,9 +268,23 @@ class Loader:
             workspace.add_absent(folder / SETTINGS_FILE)
         return settings
 
+    def _derived_of(self, entry: Mapping[str, Any], source: Source,
+                    before: Mapping[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]],
+                    ) -> tuple[str, dict[tuple, Source]]:
+        """The entry's framework and locations: last load's when it is the same entry object."""
+        found = before.get(id(entry))
+        if found is not None and found[0] is entry:
+            self.derived_reused += 1
+        else:
+            found = (entry, _framework_of(entry["cfg"], _default_framework(source.file)), _locations(entry))
+        self._derived[id(entry)] = found
+        return found[1], found[2]
+
     def _add_dataset(self, entry: Mapping[str, Any], config: Path, settings: Settings,
                      data_args: Sequence[DataArg], workspace: Workspace,
-                     roots: Sequence[Path] = (), framework_python: str | None = None) -> None:
+                     roots: Sequence[Path] = (), framework_python: str | None = None,
+                     derived: Mapping[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] | None = None,
+                     ) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -281,7 +304,7 @@ class Loader:
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
             bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
-            framework = _framework_of(cfg, _default_framework(source.file))
+            framework, locations = self._derived_of(entry, source, derived or {})
             with recording_reads() as reads:
                 found = find_rows(cfg, abbr, data_args, settings, bases, framework, framework_python)
         except ConfigError as exc:
@@ -306,7 +329,7 @@ class Loader:
         workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
                                               source=source, rows_origin=found.origin,
                                               rows_source=found.source,
-                                              locations=_locations(entry), rows_version=version))
+                                              locations=locations, rows_version=version))
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
                    chat_template: str | None = None) -> None:

@@ -203,8 +203,15 @@ class WorkbenchApp(SearchKeys, App[int]):
                         severity="warning")
         self.query_one("#tree").focus()
         self._update_status()
-        self.request_load()
+        # the first load's frame is built for the panes' widths, known once they are laid out
+        # (built for a guess, it would be thrown away and built again: ~100 ms of a suite's start)
+        self._pending_load = True
+        self.call_after_refresh(self._first_load)
         self.set_interval(1.0, self._idle_tick)
+
+    def _first_load(self) -> None:
+        self._pending_load = False
+        self.request_load()
 
     # -- loading -----------------------------------------------------------------------
     def request_load(self, forget_missing: bool = False) -> None:
@@ -237,7 +244,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)
             if loaded.catalog is not None:  # the tree's labels in this theme's colours
-                loaded = replace(loaded, tree=tree_of(loaded, view.options))
+                loaded = replace(loaded, tree=tree_of(loaded, view.options, self._tree_memo))
         else:
             loaded = load(self.inputs, generation, view.options, known, loader=self._loader(),
                           cache=self._render_cache, tree_memo=self._tree_memo, shown=shown)
@@ -274,14 +281,16 @@ class WorkbenchApp(SearchKeys, App[int]):
             prebuilt = None
         self._show_problems()
         self._restart_watcher()
-        if loaded.ok and loaded.catalog is not None and loaded.catalog.lazy is not None:
-            self._pending_check = True
-            self._check_all(loaded.catalog)
         if prebuilt is not None:
             self._frame_token += 1
             self._show_frame(prebuilt.frame, prebuilt.lines)
         else:
             self.request_frame()
+        if loaded.ok and loaded.catalog is not None and loaded.catalog.lazy is not None:
+            self._pending_check = True
+            # once the frame is painted: a thread rendering every pair beside the paint would
+            # hold the interpreter lock the paint needs (~140 ms of a suite's first sample)
+            self.call_after_refresh(self._check_all, loaded.catalog)
 
     def _show_problems(self) -> None:
         latest = self.latest

@@ -152,7 +152,7 @@ def missing(files: Iterable[Path]) -> list[Path]:
 
 def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Path] = (),
          loader: Any = None, cache: Any = None, tree_memo: Any = None,
-         shown: Iterable[str] = ()) -> Loaded:
+         shown: Iterable[str] = (), tree: bool = True) -> Loaded:
     """Load and render the workspace; every failure comes back as a problem.
 
     ``known`` are files earlier loads were built from: one that has gone missing makes
@@ -165,6 +165,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     ``shown`` are the datasets of the render on screen: a dataset whose rows cannot be read is
     listed in the tree while the rest renders, unless it is one of these (then the load is not
     ok, and the last good render stays, dimmed, under the problem).
+    ``tree=False`` leaves the tree's nodes to the caller (the app's start builds them in its
+    theme's colours, which the load started before the app cannot know).
     """
     started = time.perf_counter()
     named = inputs.named_files()
@@ -218,4 +220,5 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                     absent=tuple(Path(f) for f in workspace.absent_files if Path(f) not in files),
                     datasets=tuple(workspace.datasets), models=tuple(workspace.models),
                     failed=tuple(workspace.failed_datasets))
-    return replace(loaded, tree=tree_of(loaded, opts, tree_memo), seconds=time.perf_counter() - started)
+    built = tree_of(loaded, opts, tree_memo) if tree else ()
+    return replace(loaded, tree=built, seconds=time.perf_counter() - started)

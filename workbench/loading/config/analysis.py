@@ -23,6 +23,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ..files.reading import read_regular
+from .code_cache import CodeCache
 
 BASE_KEY = "_base_"
 PY_SUFFIX = ".py"
@@ -119,12 +120,87 @@ def fresh_error(error: ConfigError) -> ConfigError:
     return ConfigError(error.message, file=error.file, line=error.line, hint=error.hint)
 
 
+#: Where compiled files are kept between processes (None: nowhere): set per load by the
+#: worker's child, from the request (see :mod:`.code_cache`).
+disk_cache: CodeCache | None = None
+#: Files parsed and compiled in this process (what the caches saved shows here).
+compiled = 0
+
+
 def analyse(path: Path, source: str) -> Analysis:
-    """Parse, detect the mode and compile the lazy-import form; cached by path and content."""
+    """Parse, detect the mode and compile the lazy-import form; cached by path and content,
+    in this process and (``disk_cache``) between processes."""
     key = (str(path), hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest())
     found = _ANALYSES.get(key)
-    if found is not None:
-        return found
+    if found is None and disk_cache is not None:
+        found = _thawed(disk_cache.get(*key))
+    if found is None:
+        found = _analyse(path, source)
+        if disk_cache is not None and not found.syntax:
+            disk_cache.put(*key, _frozen(found))
+    if len(_ANALYSES) >= MAX_CACHED:
+        _ANALYSES.pop(next(iter(_ANALYSES)))
+    _ANALYSES[key] = found
+    return found
+
+
+def _frozen(analysis: Analysis) -> tuple:
+    """An analysis as marshal data (code objects, tuples, strings, numbers)."""
+    lazy = analysis.lazy
+    if isinstance(lazy, LazyCode):
+        stored_lazy: tuple | None = ("code", lazy.code, *(tuple((b.key, b.names, b.line) for b in bases)
+                                                         for bases in (lazy.bases, lazy.late)),
+                                     lazy.imported, lazy.lines)
+    else:
+        stored_lazy = _frozen_value(lazy)
+    return (_frozen_value(analysis.detected), stored_lazy)
+
+
+def _frozen_value(value: bool | ConfigError | None) -> tuple | None:
+    if isinstance(value, ConfigError):
+        return ("error", value.message, value.file, value.line, value.hint)
+    return None if value is None else ("bool", value)
+
+
+def _thawed_value(stored: Any) -> bool | ConfigError | None:
+    if stored is None:
+        return None
+    if stored[0] == "error":
+        return ConfigError(stored[1], file=stored[2], line=stored[3], hint=stored[4])
+    if stored[0] == "bool" and isinstance(stored[1], bool):
+        return stored[1]
+    raise ValueError("not a stored analysis")
+
+
+def _thawed(stored: Any) -> Analysis | None:
+    """An analysis back from :func:`_frozen`; None for anything else."""
+    if stored is None:
+        return None
+    try:
+        detected, lazy = stored
+        if isinstance(lazy, tuple) and lazy[0] == "code":
+            _, code, bases, late, imported, lines = lazy
+            if not (isinstance(code, types.CodeType) and isinstance(imported, frozenset)
+                    and isinstance(lines, dict)):
+                return None
+            thawed: LazyCode | ConfigError | None = LazyCode(
+                code, tuple(BaseImport(k, n, line) for k, n, line in bases),
+                tuple(BaseImport(k, n, line) for k, n, line in late), imported, lines)
+        else:
+            thawed = _thawed_value(lazy)  # type: ignore[assignment]
+            if thawed is True or thawed is False:
+                return None
+        found = _thawed_value(detected)
+        if found is None:
+            return None
+        return Analysis(found, thawed)
+    except (ValueError, TypeError, IndexError):
+        return None
+
+
+def _analyse(path: Path, source: str) -> Analysis:
+    global compiled
+    compiled += 1
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
@@ -142,9 +218,6 @@ def analyse(path: Path, source: str) -> Analysis:
         except ConfigError as exc:
             lazy = exc
         analysis = Analysis(detected, lazy)
-    if len(_ANALYSES) >= MAX_CACHED:
-        _ANALYSES.pop(next(iter(_ANALYSES)))
-    _ANALYSES[key] = analysis
     return analysis
 
 

@@ -300,18 +300,36 @@ class Executor:
         )
 
     def copy_config(self, value: Any) -> Any:
-        """``_dict_to_config_dict_lazy``: a fresh ConfigDict tree per importing file."""
-        if isinstance(value, dict):
-            made = ConfigDict()
-            for key, item in dict.items(value):
-                dict.__setitem__(made, key, self.copy_config(item))
-            where = self.dict_lines.get(id(value))
+        """``_dict_to_config_dict_lazy``: a fresh ConfigDict tree per importing file.
+
+        A suite copies tens of thousands of values on every load, so the walk is one tight
+        closure: leaves (most of them strings) return first, lookups are bound once."""
+        lines = self.dict_lines
+        at = self.at
+        new_dict = ConfigDict.__new__  # ConfigDict() less its __init__, which has nothing to do
+        set_item = dict.__setitem__
+        items = dict.items
+        leaf = (str, int, float, bool, type(None))
+
+        def copy(node: Any) -> Any:
+            kind = type(node)
+            if kind in leaf:
+                return node
+            if kind is list:
+                return [copy(v) for v in node]
+            if kind is tuple:
+                return tuple([copy(v) for v in node])
+            if not isinstance(node, dict):
+                return node
+            made = new_dict(ConfigDict)
+            for key, item in items(node):
+                set_item(made, key, copy(item))
+            where = lines.get(id(node))
             if where:
-                self.at(made, *where)
+                at(made, *where)
             return made
-        if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
-            return type(value)(self.copy_config(v) for v in value)
-        return value
+
+        return copy(value)
 
     # classic mode (_base_ files) --------------------------------------------------------
     def _run_classic(self, path: Path, source: str) -> ConfigModule:

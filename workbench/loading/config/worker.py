@@ -43,10 +43,11 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from . import plain_data
+from . import answers, plain_data
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+PRUNE_EVERY = 200  # loads between two prunings of the code cache (the first load prunes too)
 GRACE = 1.0  # past the time limit, before the worker kills a child that ignores its alarm
 PARENT_GRACE = 4.0  # past that, before the parent gives up on the worker itself
 START_TIMEOUT = 20.0
@@ -211,16 +212,17 @@ def _signal_name(number: int) -> str:
 
 def _watch_signals(fd: int, configs: list[str]) -> None:
     """Tell the worker, before it happens, where a config sends a signal (``os.kill``,
-    ``os.killpg``): if the child then dies of it, the error says who sent it and from where."""
+    ``os.killpg``): if the child then dies of it, the error says who sent it and from where.
+
+    The two functions are wrapped in the child (``os`` and ``posix`` alike), not watched with
+    an audit hook: a hook is called for every audited event, and ``id()`` is one, tens of
+    thousands of times per load of a suite (the executor tracks each dict by its id)."""
     own = os.getpid()
 
-    def hook(event: str, args: tuple) -> None:
-        if event not in ("os.kill", "os.killpg") or len(args) != 2:
-            return
-        target, number = args
+    def note(event: str, target: Any, number: Any) -> None:
         if not isinstance(number, int) or number == 0:
             return
-        frame: Any = sys._getframe(1)
+        frame: Any = sys._getframe(2)
         while frame is not None and frame.f_code.co_filename not in configs:
             frame = frame.f_back
         if frame is None:
@@ -231,12 +233,29 @@ def _watch_signals(fd: int, configs: list[str]) -> None:
             what = "its own process group"  # a child leads its group: its pgid is its pid
         else:
             return
-        note = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
+        said = {"file": frame.f_code.co_filename, "line": frame.f_lineno, "call": event,
                 "signal": number, "what": what}
         with contextlib.suppress(OSError):
-            _write_frame(fd, SIGNALLED, json.dumps(note).encode("utf-8", "surrogateescape"))
+            _write_frame(fd, SIGNALLED, json.dumps(said).encode("utf-8", "surrogateescape"))
 
-    sys.addaudithook(hook)
+    def watched(event: str, real: Any) -> Any:
+        def send(target: Any, number: Any, /) -> Any:
+            note(event, target, number)
+            return real(target, number)
+
+        send.__name__ = send.__qualname__ = real.__name__
+        send.__doc__ = real.__doc__
+        return send
+
+    # lazy: the child only; ``os.kill`` is ``posix.kill``, and a config may import either
+    import posix
+
+    for name, event in (("kill", "os.kill"), ("killpg", "os.killpg")):
+        real = getattr(posix, name, None)
+        if real is not None:
+            wrapped = watched(event, real)
+            setattr(posix, name, wrapped)
+            setattr(os, name, wrapped)
 
 
 def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, dict]]) -> bytes:
@@ -257,21 +276,31 @@ def _located_overflow(request: dict, result: dict, sizes: list[tuple[int, str, d
         hint="keep sample rows in data files (--data FILE), not in the config"), result.get("files"))
 
 
+def _wire_size(entry: Any) -> int:
+    try:
+        return len(plain_data.dumps(entry))
+    except MemoryError:
+        return MAX_FRAME + 1
+
+
+#: The last complete answer to each request (``answers.request_key``), kept by the worker
+#: between loads: a child, forked with it, sends only the entries that differ from it.
+_KEPT: dict[str, answers.Kept] = {}
+
+
 def _answer(request: dict, result: dict) -> bytes:
-    """The result as a frame's payload, or a located error when it is too large to send."""
-    sizes: list[tuple[int, str, dict]] = []
+    """The result as a frame's payload (entries the parent already holds as ``{"same": N}``),
+    or a located error when it is too large to send."""
+    kept = _KEPT.get(answers.request_key(request))
+    if kept is not None and kept.id != request.get("have"):
+        kept = None  # the parent holds another answer (or none): send every entry
+    sent, sizes = answers.reuse(result, kept, _wire_size)
     total = 0
-    for kind in ("dataset", "model"):
-        for entry in result.get(kind + "s") or ():
-            try:
-                size = len(plain_data.dumps(entry))
-            except MemoryError:
-                size = MAX_FRAME + 1
-            sizes.append((size, kind, entry))
-            total += size
-            if total > MAX_RESULT_BYTES:
-                return _located_overflow(request, result, sizes)
-    payload = plain_data.dumps(result)
+    for n, (size, _, _) in enumerate(sizes):
+        total += size
+        if total > MAX_RESULT_BYTES:
+            return _located_overflow(request, result, sizes[:n + 1])
+    payload = plain_data.dumps(sent)
     if len(payload) > MAX_FRAME:
         return _located_overflow(request, result, [])
     return payload
@@ -290,8 +319,13 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         faulthandler.register(signal.SIGUSR1, file=fault_fd, all_threads=True)
 
         # lazy: warm in the worker (serve); render imports this module early to prestart it
+        from . import analysis
+        from .code_cache import CodeCache
         from .config_file import load_config_file
         from .executor import ConfigTimeout
+
+        folder = request.get("code_cache")
+        analysis.disk_cache = CodeCache(folder) if isinstance(folder, str) else None
 
         timeout = float(request["timeout"])
         memory = request.get("memory_limit")
@@ -521,6 +555,22 @@ def _killed(number: int, signalled: dict | None, file: str, line: int | None) ->
 _ANSWERS_FD: int | None = None
 
 
+def _remember(request: dict, answer: bytes) -> None:
+    """Keep a complete answer (after it has been sent) for the next fork to compare with."""
+    key = answers.request_key(request)
+    try:
+        result = plain_data.loads(answer)
+        if result.get("error") is None and isinstance(request.get("id"), int):
+            kept = _KEPT.get(key)
+            if kept is not None and kept.id != request.get("have"):
+                kept = None
+            _KEPT[key] = answers.remembered(request["id"], result, kept, _wire_size)
+            return
+    except (ValueError, TypeError, KeyError, IndexError):
+        pass
+    _KEPT.pop(key, None)
+
+
 def serve() -> None:
     """The worker's main loop: one frame in, one frame out, until stdin closes."""
     global _ANSWERS_FD
@@ -533,12 +583,13 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
     # lazy: warm, in the worker only, what every load needs and what configs commonly import
-    from . import analysis, config_file, data_config, executor  # noqa: F401
+    from . import analysis, code_cache, config_file, data_config, executor  # noqa: F401
     for name in ("copy", "itertools", "functools", "collections", "math", "random", "string",
                  "os.path", "json", "tomllib", "yaml", "resource"):
         with contextlib.suppress(ImportError):
             __import__(name)
     requests = _FrameReader(requests_fd)
+    loads = 0
     while True:
         message = requests.read()
         if message is None:
@@ -552,9 +603,16 @@ def serve() -> None:
             if not parent_alive:
                 return
             _write_frame(answers_fd, RESULT, answer)
+            _remember(request, answer)
             # parse and compile (never run) what this load read, so the next fork of this
-            # worker starts with it: a reload re-reads only the files that changed
+            # worker starts with it: a reload re-reads only the files that changed (the
+            # child's disk cache entries make this a read, not a compile, on a first load)
+            folder = request.get("code_cache")
+            analysis.disk_cache = code_cache.CodeCache(folder) if isinstance(folder, str) else None
             analysis.precompile(files)
+            if analysis.disk_cache is not None and loads % PRUNE_EVERY == 0:
+                analysis.disk_cache.prune()
+            loads += 1
 
 
 # -- the parent's side --------------------------------------------------------------------
@@ -590,6 +648,11 @@ class ConfigWorker:
         self._write_lock = threading.Lock()
         self._finalizer: weakref.finalize | None = None
         self.starts = 0
+        self._requests = 0
+        self._kept: dict[str, answers.Kept] = {}  # the last complete answer per request (answers.py)
+        self.reused = 0  # entries the last answer did not resend (the parent held them)
+        self._early: dict[str, Any] | None = None  # a request sent ahead, its answer not read yet
+        self.early_taken = 0  # loads answered by a request sent ahead
 
     @property
     def pid(self) -> int | None:
@@ -624,26 +687,64 @@ class ConfigWorker:
             self._finalizer.detach()
         self._proc = None
         self._reader = None
+        self._kept.clear()  # a new worker keeps nothing
+        self._early = None  # and answers nothing asked of the old one
 
     def _send(self, kind: bytes, payload: bytes) -> None:
         assert self._proc is not None and self._proc.stdin is not None
         with self._write_lock:
             _write_frame(self._proc.stdin.fileno(), kind, payload)
 
-    def load(self, path: str, roots: list[str], want_datasets: bool = True,
-             timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-        """One config file's result (see ``load_config_file``); errors come back as data."""
+    def _request(self, path: str, roots: list[str], want_datasets: bool, timeout: float,
+                 code_cache: str | None) -> dict[str, Any]:
         timeout = max(float(timeout), 0.05)  # 0 would switch the alarm off
-        request = {"path": path, "roots": roots, "want_datasets": want_datasets,
-                   "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd()}
+        return {"path": path, "roots": roots, "want_datasets": want_datasets,
+                "timeout": timeout, "memory_limit": self.memory_limit, "cwd": os.getcwd(),
+                "code_cache": code_cache}
+
+    def ask_early(self, path: str, roots: list[str], want_datasets: bool = True,
+                  timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> None:
+        """Send a load now and read its answer later: the first ``load`` with the very same
+        request takes it (any other load reads it and throws it away first). What the answer
+        says is what a load started now would say: the files are read once, as always."""
+        request = self._request(path, roots, want_datasets, timeout, code_cache)
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None or self._early is not None:
+                return
+            self._requests += 1
+            request.update(id=self._requests, have=None)
+            try:
+                self._send(LOAD, json.dumps(request).encode("utf-8"))
+            except OSError:
+                return
+            self._early = request
+
+    def load(self, path: str, roots: list[str], want_datasets: bool = True,
+             timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
+        """One config file's result (see ``load_config_file``); errors come back as data.
+        ``code_cache``: the folder compiled configs are kept in between processes (None: none)."""
+        request = self._request(path, roots, want_datasets, timeout, code_cache)
+        timeout = request["timeout"]
+        key = answers.request_key(request)
         with self._lock:
             fresh = self._proc is None or self._proc.poll() is not None
             if fresh:
                 self._kill()
                 self._start()
+            early, self._early = self._early, None
             deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
             try:
-                self._send(LOAD, json.dumps(request).encode("utf-8"))
+                if early is not None and {k: early[k] for k in request} == request:
+                    kept = None  # asked before anything was kept
+                    request = early
+                    self.early_taken += 1
+                else:
+                    if early is not None:  # another request's answer comes first: not ours
+                        self._reader.read(deadline + early["timeout"])  # type: ignore[union-attr]
+                    self._requests += 1
+                    kept = self._kept.pop(key, None)
+                    request.update(id=self._requests, have=kept.id if kept is not None else None)
+                    self._send(LOAD, json.dumps(request).encode("utf-8"))
                 got = self._reader.read(deadline)  # type: ignore[union-attr]
             except OSError:
                 got = None
@@ -653,10 +754,17 @@ class ConfigWorker:
                     "the config worker stopped answering; it has been restarted", path,
                     hint="try again; if it persists, run with WORKBENCH_DEBUG_WORKER=1")))
             try:
-                return plain_data.loads(got[1])
-            except (ValueError, TypeError, KeyError):
+                result = plain_data.loads(got[1])
+                shared = sum(1 for kind in answers.KINDS for e in result.get(kind) or ()
+                             if isinstance(e, dict) and answers.SAME in e)
+                result = answers.restore(result, kept)
+            except (ValueError, TypeError, KeyError, AttributeError):
                 return plain_data.loads(_failed(request, _error("the config worker sent malformed data",
                                                            path)))
+            self.reused = shared
+            if result.get("error") is None:
+                self._kept[key] = answers.Kept(request["id"], result, {})
+            return result
 
     def cancel(self) -> None:
         """Stop the load that is running (its answer is then a 'cancelled' error)."""
@@ -695,11 +803,14 @@ _prestarted: ConfigWorker | None = None
 _prestart_lock = threading.Lock()
 
 
-def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
+def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT, first: dict[str, Any] | None = None) -> None:
     """Start the config worker now, so its interpreter boots while this one imports the rest.
 
     A command calls this first thing; the Loader then adopts the running worker instead of
-    starting one when the first config is loaded.
+    starting one when the first config is loaded. ``first`` (``ConfigWorker.load``'s
+    arguments: path, roots, want_datasets, timeout, code_cache) is asked for at once, so
+    the worker runs the config while this process imports the rest; the load asking the
+    same then takes that answer (see ``ConfigWorker.ask_early``).
     """
     global _prestarted
     if not available():
@@ -709,7 +820,23 @@ def prestart(memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> None:
             started = ConfigWorker(memory_limit)
             with started._lock:
                 started._start()
+            if first is not None:
+                started.ask_early(**first)
             _prestarted = started
+
+
+def prestart_for(config: str | os.PathLike, roots: list[str] | None = None, timeout: float | None = None,
+                 code_cache: str | os.PathLike | None = None) -> None:
+    """``prestart``, asking at once for ``config`` as the Loader will ask for it (``roots``:
+    --config-root; ``timeout``: --timeout; ``code_cache``: default the user's cache folder)."""
+    # lazy: the light modules only, so the request goes out before the loader is imported
+    from .code_cache import default_folder
+    from .roots import config_roots
+
+    folder = default_folder() if code_cache is None else code_cache
+    prestart(first={"path": os.path.abspath(config), "roots": [str(r) for r in config_roots(roots or ())],
+                    "want_datasets": True, "timeout": DEFAULT_TIMEOUT if timeout is None else timeout,
+                    "code_cache": os.fspath(folder)})
 
 
 def adopt_prestarted(memory_limit: int | None) -> ConfigWorker | None:
