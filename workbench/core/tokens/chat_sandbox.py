@@ -364,6 +364,10 @@ def _joined(values: Iterable[Any]) -> Any:
     return bounds.current().made_value(joined(parts))
 
 
+#: What Jinja's generated code passes to every call inside a loop or block (Context.call drops them).
+_FRAME_KWARGS = frozenset({"_loop_vars", "_block_vars"})
+
+
 def _traced_call(obj: Any, args: tuple, kwargs: dict[str, Any]) -> tuple[tuple, Text | None]:
     """A call in a recording: stand-ins may go to macros, ``namespace`` and ``dict`` (which
     keep them) and to ``str.join`` (which copies them); anything else given one looks at it.
@@ -511,9 +515,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         work.scan_all(args)
         work.scan_all(kwargs.values())
         if type(work) is TracedWork:
+            given = {k: v for k, v in kwargs.items() if k not in _FRAME_KWARGS}
             if type(__obj) is _Deferred:
-                return work.made_value(__obj(*args, **kwargs))
-            args, text = _traced_call(__obj, args, kwargs)
+                return work.made_value(__obj(*args, **given))
+            args, text = _traced_call(__obj, args, given)
             if text is not None:
                 return work.made_value(text)
         args = _check_method(__obj, args, kwargs)
@@ -589,12 +594,19 @@ def _plain(value: Any) -> Any:
 
 
 _REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
+_REASONING_KEYS = frozenset(_REASONING_FIELDS)
 
 
 def _messages(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     out = []
     for message in messages:
-        plain = _plain({k: v for k, v in message.items() if v is not None})
+        if type(message) is dict and all(type(k) is str and type(v) is str for k, v in message.items()):
+            plain = message.copy()  # already plain (the usual role and content): copied, not walked
+        else:
+            plain = _plain({k: v for k, v in message.items() if v is not None})
+        if _REASONING_KEYS.isdisjoint(plain):
+            out.append(plain)
+            continue
         reasoning = next((plain[k] for k in _REASONING_FIELDS if plain.get(k) is not None), None)
         if reasoning is not None:
             plain = {"thinking": reasoning, **plain, "reasoning_content": reasoning}
