@@ -210,6 +210,9 @@ CONSERVATIVE = [
     ("|safe", "{% for m in messages %}{{ m.content|safe }}{% endfor %}", "x", "<b>"),
     ("|string", "{% for m in messages %}{{ m.content|string }}{% endfor %}", "x", "<b>"),
     ("loop.cycle", "{% for m in messages %}{{ loop.cycle(m.content, 'b') }}{% endfor %}", "x", "y"),
+    # the stand-in's own attributes must not show: a str method has no `name` (it rendered "strip")
+    ("a method's attribute", "{% for m in messages %}{{ m.content.strip.name }}{{ m.content }}{% endfor %}",
+     "x", "y"),
 ]
 
 

@@ -458,8 +458,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         bounds.tick()
-        if type(obj) is Text:
-            if attribute in TRANSFORMS:
+        if isinstance(obj, Stand):
+            if type(obj) is Text and attribute in TRANSFORMS:
                 return _Deferred(obj, attribute)
             inspected(f"'.{attribute}'")
         return super().getattr(obj, attribute)
