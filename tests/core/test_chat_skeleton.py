@@ -204,7 +204,8 @@ INSPECTING = [
 ]
 
 
-#: Refused though a splice would happen to be right: looking is refused, not judged.
+#: Refused though a naive splice would happen to be right: looking is refused, not judged, and
+#: the stand-in must never behave otherwise than the string would (the last two once did).
 CONSERVATIVE = [
     ("repetition", "{% for m in messages %}{{ m.content * 2 }}{% endfor %}", "x", "ab"),
     ("|safe", "{% for m in messages %}{{ m.content|safe }}{% endfor %}", "x", "<b>"),
@@ -213,6 +214,7 @@ CONSERVATIVE = [
     # the stand-in's own attributes must not show: a str method has no `name` (it rendered "strip")
     ("a method's attribute", "{% for m in messages %}{{ m.content.strip.name }}{{ m.content }}{% endfor %}",
      "x", "y"),
+    ("|trim(unknown=...)", "{% for m in messages %}{{ m.content|trim(unknown=1) }}{% endfor %}", "x", "y"),
 ]
 
 
@@ -274,6 +276,8 @@ COPYING = [
      "{{ m.content.rstrip('\n') }}|{{ m.content.strip().strip('x') }}]{% endfor %}"),
     ("map('trim')", "{{ messages|map(attribute='content')|map('trim')|join('/') }}"),
     ("|join", "{{ messages|map(attribute='content')|join('\n--\n') }}|{{ messages|join(', ', attribute='content') }}"),
+    ("|default", "{% for m in messages %}{{ m.content|default('D') }}{{ nothing|default(m.content) }}"
+     "{{ m.content|d(m.role) }}{% endfor %}"),
     ("str.join", "{{ '\n'.join(messages|map(attribute='content')) }}"),
     ("type tests", "{% for m in messages %}{% if m.content is string and m.content is defined and m.content is not "
      "none and m.content is not mapping %}{{ m.content }}{% endif %}{% endfor %}"),

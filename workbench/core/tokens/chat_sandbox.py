@@ -230,16 +230,21 @@ def _stands(values: Iterable[Any]) -> bool:
     return any(isinstance(v, Stand) for v in values)
 
 
+#: Filters that may be given a stand-in as they are: ``default`` only asks whether its value
+#: is undefined (``isinstance``) and, with ``boolean``, its truth, which the stand-in refuses.
+_PASSING_FILTERS = frozenset({"default", "d"})
+
+
 def _traced_filter(name: str, args: tuple, kwargs: dict[str, Any]) -> Text | None:
     """A filter in a recording: ``trim`` of a content is a transform of its slot; any other
     filter given a stand-in, and ``random``, are refused (None: go on as always)."""
     if name == "random":
         inspected("the random filter")  # a recording would freeze its choice
-    if not _stands(args) and not _stands(kwargs.values()):
+    if name in _PASSING_FILTERS or (not _stands(args) and not _stands(kwargs.values())):
         return None
     if name == "trim" and type(args[0]) is Text and not _stands(args[1:]) and not _stands(kwargs.values()):
         chars = args[1] if len(args) > 1 else kwargs.get("chars")
-        if (chars is None or type(chars) is str) and len(args) + len(kwargs) <= 2:
+        if (chars is None or type(chars) is str) and len(args) + len(kwargs) <= 2 and set(kwargs) <= {"chars"}:
             return args[0].transformed("strip", chars)  # do_trim: soft_str(value).strip(chars)
     inspected(f"the {name} filter")
 
