@@ -244,7 +244,8 @@ def _traced_filter(name: str, args: tuple, kwargs: dict[str, Any]) -> Text | Non
         return None
     if name == "trim" and type(args[0]) is Text and not _stands(args[1:]) and not _stands(kwargs.values()):
         chars = args[1] if len(args) > 1 else kwargs.get("chars")
-        if (chars is None or type(chars) is str) and len(args) + len(kwargs) <= 2 and set(kwargs) <= {"chars"}:
+        takes = len(args) + len(kwargs) <= 2 and set(kwargs) <= {"chars"}  # do_trim(value, chars=None)
+        if takes and (chars is None or type(chars) is str):
             return args[0].transformed("strip", chars)  # do_trim: soft_str(value).strip(chars)
     inspected(f"the {name} filter")
 
