@@ -394,3 +394,18 @@ def test_a_template_that_always_looks_stops_being_recorded(monkeypatch):
     for count in range(1, 41):  # a new shape each time
         render_chat_template(template, [{"role": "user", "content": "x"}] * count)
     assert jinja.runs == 40 + sk.TemplateMemo.GIVE_UP  # the first GIVE_UP shapes paid a failed recording
+
+
+def test_key_order_and_other_fields_are_part_of_the_shape():
+    """The usual {"role", "content"} messages take a short key; any other form the long one,
+    and a template that lists a message's fields sees them in their order."""
+    template = ct.ChatTemplate(source="{% for m in messages %}{% for k, v in m.items() %}{{ k }}={{ v }};"
+                                      "{% endfor %}{% endfor %}", origin="items")
+    forms = [[{"role": "user", "content": "a"}], [{"content": "a", "role": "user"}],
+             [{"role": "user", "content": "a", "name": "n"}], [{"role": "user", "content": "a", "name": None}]]
+    for messages in forms * 2:
+        assert render_chat_template(template, messages) == render_chat_template(template, messages, reuse=False)
+        assert render_chat_template(template, iter(messages)) == render_chat_template(template, messages, reuse=False)
+    # four keys: the short one, field order, a name, and the None name dropped (as transformers drops
+    # it) but read by the long way: a shape may have two keys, never one key two shapes
+    assert len(sk.memo_of(template.source).shapes) == 4

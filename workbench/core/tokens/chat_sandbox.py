@@ -13,7 +13,6 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any, ClassVar, cast
@@ -640,8 +639,8 @@ def render_chat_template(
     output recorded for messages of this shape (:mod:`.chat_skeleton`): the same text, one
     join instead of a render; ``reuse=False`` always runs the template.
     """
-    chat = _messages(messages)
-    if not chat:
+    messages = messages if isinstance(messages, list) else list(messages)
+    if not messages:
         raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
                                 template=template, hint="every message of the prompt was empty")
     compiled = compile_template(template)
@@ -650,7 +649,7 @@ def render_chat_template(
     # apply_chat_template's own tools/documents parameters: chat_template_kwargs may fill them
     variables.update(tools=None, documents=None)
     variables.update(_plain(dict(kwargs or {})))
-    request = _Request(template, compiled, chat, add_generation_prompt, variables, clock)
+    request = _Request(template, compiled, messages, add_generation_prompt, variables, clock)
     if reuse:
         spliced = _spliced(request)
         if spliced is not None:
@@ -658,52 +657,82 @@ def render_chat_template(
     return _rendered(request)
 
 
-@dataclass(frozen=True, slots=True)
 class _Request:
-    """One render's template and inputs."""
+    """One render's template and inputs (the plain copy of the messages made only if needed:
+    a spliced render never needs it)."""
 
-    template: ChatTemplate
-    compiled: jinja2.Template
-    chat: list[dict]
-    add_generation_prompt: bool
-    variables: dict[str, Any]
-    clock: Callable[[], datetime] | None
+    __slots__ = ("_chat", "add_generation_prompt", "clock", "compiled", "messages", "template", "variables")
+
+    def __init__(self, template: ChatTemplate, compiled: jinja2.Template, messages: list[Mapping[str, Any]],
+                 add_generation_prompt: bool, variables: dict[str, Any],
+                 clock: Callable[[], datetime] | None) -> None:
+        self.template, self.compiled, self.messages = template, compiled, messages
+        self.add_generation_prompt, self.variables, self.clock = add_generation_prompt, variables, clock
+        self._chat: list[dict] | None = None
+
+    @property
+    def chat(self) -> list[dict]:
+        """The messages as the template sees them (plain copies, reasoning fields aligned)."""
+        if self._chat is None:
+            self._chat = _messages(self.messages)
+        return self._chat
 
     def generate(self, messages: list[dict]) -> Iterator[Any]:
         return self.compiled.generate(messages=messages, add_generation_prompt=self.add_generation_prompt,
                                       **self.variables)
 
 
-def _spliced(request: _Request) -> str | None:
-    """The render from this shape's skeleton (recorded now if new), or None: render for real."""
-    template, chat, clock = request.template, request.chat, request.clock
-    memo = memo_of(template.source)
-    if memo.hopeless:
-        return None
+_ROLE_CONTENT = ("role", "content")
+
+
+def _shape(request: _Request) -> tuple[list[str], Any] | None:
+    """The contents, and the key of everything else the template sees; None if a content is
+    not a string (a list of parts: rendered for real)."""
     contents: list[str] = []
+    roles: list[str] = []
+    for message in request.messages:  # the usual {"role": str, "content": str}, read as it is
+        if type(message) is not dict or tuple(message) != _ROLE_CONTENT:
+            break
+        role, content = message["role"], message["content"]
+        if type(role) is not str or type(content) is not str:
+            break
+        roles.append(role)
+        contents.append(content)
+    else:
+        return contents, ("role-content", tuple(roles))
+    contents = []
     shape = []
-    for message in chat:
-        content = message.get("content")
+    for plain in request.chat:
+        content = plain.get("content")
         if type(content) is str:
             contents.append(content)
-            message = {**message, "content": None}  # None never reaches a template: _messages drops it
-        elif "content" in message:
-            return None  # a list of parts (multimodal): rendered for real
-        shape.append(message)
-    if not contents:
+            plain = {**plain, "content": None}  # None never reaches a template: _messages drops it
+        elif "content" in plain:
+            return None
+        shape.append(plain)
+    return contents, repr(shape)
+
+
+def _spliced(request: _Request) -> str | None:
+    """The render from this shape's skeleton (recorded now if new), or None: render for real."""
+    memo = memo_of(request.template.source)
+    if memo.hopeless:
         return None
-    key = repr((shape, request.add_generation_prompt, request.variables, clock is None))
+    shaped = _shape(request)
+    if shaped is None or not shaped[0]:
+        return None
+    contents, shape = shaped
+    key = repr((shape, request.add_generation_prompt, request.variables, request.clock is None))
     skeleton = memo.shapes.get(key, False)
     if skeleton is None:
         return None
-    longest = max(map(len, contents))
-    if skeleton is False or not skeleton.same_clock(clock):  # type: ignore[union-attr]
+    if skeleton is False or not skeleton.same_clock(request.clock):  # type: ignore[union-attr]
         skeleton = _recorded(request, key)
         memo.remember(key, skeleton)
         if skeleton is None:
             return None
     assert isinstance(skeleton, Skeleton)
-    if not skeleton.fits(longest):
+    if not skeleton.fits(max(map(len, contents))):
         return None  # a bound could be reached: the real render says so, exactly
     return skeleton.splice(contents)
 
