@@ -145,11 +145,8 @@ def joined(parts: Iterable[Any]) -> str | Text:
 
 def join_with(separator: str, items: Sequence[Any]) -> str | Text:
     """``separator.join(items)`` with stand-ins among the items."""
-    parts: list[Any] = []
-    for i, item in enumerate(items):
-        if i:
-            parts.append(separator)
-        parts.append(item)
+    parts: list[Any] = [separator] * max(2 * len(items) - 1, 0)
+    parts[::2] = items
     return joined(parts)
 
 
