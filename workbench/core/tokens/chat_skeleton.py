@@ -307,7 +307,7 @@ def memo_of(source: str) -> TemplateMemo:
     memo = _memos.get(source)
     if memo is None:
         if len(_memos) >= MAX_TEMPLATES:
-            _memos.pop(next(iter(_memos), None), None)  # the oldest (another thread may have taken it)
+            _memos.pop(next(iter(_memos), ""), None)  # the oldest (another thread may have taken it)
         memo = _memos[source] = TemplateMemo()
     return memo
 
