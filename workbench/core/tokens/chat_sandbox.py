@@ -12,7 +12,7 @@ import inspect
 import json
 import sys
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any, ClassVar, cast
@@ -26,6 +26,19 @@ import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from . import sandbox_bounds as bounds
+from .chat_skeleton import (
+    NONCE,
+    TRANSFORMS,
+    Inspected,
+    Skeleton,
+    Stand,
+    Text,
+    TracedWork,
+    inspected,
+    join_with,
+    joined,
+    memo_of,
+)
 from .chat_template import ChatTemplate, ChatTemplateError
 
 #: The file name compiled template code carries, so an error finds its template line.
@@ -104,6 +117,8 @@ MAX_TEMPLATE_SIZE = bounds.MAX_TEMPLATE_SIZE
 
 
 def _lipsum(*args: Any, **kwargs: Any) -> str:
+    if type(bounds.current()) is TracedWork:
+        inspected("lipsum()")  # random text: a recording would freeze it
     size = bounds.lorem_size(*args, **kwargs)
     if size > MAX_TEMPLATE_SIZE:
         raise bounds.refuse_size("lipsum()", size, up_to=True)
@@ -120,7 +135,11 @@ def _strftime_now(fmt: str) -> str:
     clock: Callable[[], datetime] | None = getattr(_render_clock, "clock", None)
     if clock is None:
         raise _TemplateRaised("strftime_now: this render was given no clock (today's date is unknown)")
-    return clock().strftime(fmt)
+    text = clock().strftime(fmt)
+    work = bounds.current()
+    if type(work) is TracedWork:
+        work.clock_reads.append((fmt, text))  # a recording is reused only while these read the same
+    return text
 
 
 #: Filters that turn their value into text: a container given to one is measured first.
@@ -185,6 +204,10 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         bounds.check_args((*args, *kwargs.values()))
         work.scan_all(args[lead:])
         work.scan_all(kwargs.values())
+        if type(work) is TracedWork:
+            stripped = _traced_filter(name, args[lead:], kwargs)
+            if stripped is not None:
+                return work.made_value(stripped)
         if signature is not None:
             head = args[:lead]
             bound = signature.bind(*(args if shown else args[lead:]), **kwargs)
@@ -195,21 +218,72 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
             bound.arguments.update(_check_filter(name, params))
             args = bound.args if shown else (*head, *bound.args)
             kwargs = bound.kwargs
+            if name == "join" and type(work) is TracedWork:
+                return work.made_value(_traced_join(args[0], bound.arguments))
         return work.made_value(function(*args, **kwargs))
 
     return call
 
 
+def _stands(values: Iterable[Any]) -> bool:
+    return any(isinstance(v, Stand) for v in values)
+
+
+#: Filters that may be given a stand-in as they are: ``default`` only asks whether its value
+#: is undefined (``isinstance``) and, with ``boolean``, its truth, which the stand-in refuses.
+_PASSING_FILTERS = frozenset({"default", "d"})
+
+
+def _traced_filter(name: str, args: tuple, kwargs: dict[str, Any]) -> Text | None:
+    """A filter in a recording: ``trim`` of a content is a transform of its slot; any other
+    filter given a stand-in, and ``random``, are refused (None: go on as always)."""
+    if name == "random":
+        inspected("the random filter")  # a recording would freeze its choice
+    if name in _PASSING_FILTERS or (not _stands(args) and not _stands(kwargs.values())):
+        return None
+    if name == "trim" and type(args[0]) is Text and not _stands(args[1:]) and not _stands(kwargs.values()):
+        chars = args[1] if len(args) > 1 else kwargs.get("chars")
+        takes = len(args) + len(kwargs) <= 2 and set(kwargs) <= {"chars"}  # do_trim(value, chars=None)
+        if takes and (chars is None or type(chars) is str):
+            return args[0].transformed("strip", chars)  # do_trim: soft_str(value).strip(chars)
+    inspected(f"the {name} filter")
+
+
+def _traced_join(eval_ctx: Any, params: dict[str, Any]) -> Any:
+    """``join`` in a recording (jinja's sync_do_join when not autoescaping): items mapped by
+    ``attribute`` once, as it maps them, each made text with ``str``, stand-ins kept."""
+    items, separator, attribute = params["value"], params.get("d", ""), params.get("attribute")
+    if attribute is not None:
+        items = list(map(jinja2.filters.make_attrgetter(eval_ctx.environment, attribute), items))
+    if eval_ctx.autoescape and _stands(items):
+        inspected("join while autoescaping")
+    if not eval_ctx.autoescape:
+        return join_with(str(separator), [i if type(i) is Text else str(i) for i in items])
+    return jinja2.filters.sync_do_join(eval_ctx, items, separator)
+
+
 _CHECKED_FILTERS = _TEXT_FILTERS | {"join", "tojson", "slice", "sum"}
 
 
-def _bounded_test(function: Callable[..., Any]) -> Callable[..., Any]:
+#: Tests whose answer for any string is known without looking at it.
+_STRING_TESTS = {
+    "string": True, "defined": True, "undefined": False, "none": False, "mapping": False,
+    "number": False, "integer": False, "float": False, "boolean": False, "true": False,
+    "false": False, "callable": False, "iterable": True, "sequence": True, "escaped": False,
+}
+
+
+def _bounded_test(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(function)
     def test(*args: Any, **kwargs: Any) -> Any:
         work = bounds.current()
         work.step()
         work.scan_all(args)
         work.scan_all(kwargs.values())
+        if type(work) is TracedWork and (_stands(args) or _stands(kwargs.values())):
+            if len(args) == 1 and not kwargs and type(args[0]) is Text and name in _STRING_TESTS:
+                return _STRING_TESTS[name]
+            inspected(f"the {name} test")
         return function(*args, **kwargs)
 
     return test
@@ -245,11 +319,77 @@ def _check_method(method: Any, args: tuple, kwargs: dict) -> tuple:
 
 
 def _finalize(value: Any) -> Any:
-    """Every ``{{ ... }}`` output: a container's text is measured before it is made."""
-    bounds.tick()
+    """Every ``{{ ... }}`` output: a container's text is measured before it is made; in a
+    recording, a stand-in is written as its mark."""
+    work = bounds.tick()
     if type(value) is not str:
+        if type(value) is Text and type(work) is TracedWork:
+            return work.sentinel(value)
         bounds.check_text(value, "the output of a container")
     return value
+
+
+class _Deferred(Stand):
+    """``content.strip`` in a recording: called, a transform of the content's slot."""
+
+    __slots__ = ("__self__", "name")
+
+    def __init__(self, text: Text, name: str) -> None:
+        self.__self__ = text
+        self.name = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Text:
+        chars = args[0] if args else None
+        if kwargs or len(args) > 1 or not (chars is None or type(chars) is str):
+            inspected(f"{self.name}() with these arguments")
+        return self.__self__.transformed(self.name, chars)
+
+
+def _concat(parts: Iterable[Any]) -> Any:
+    """``environment.concat`` (macro and block output): in a recording, output that holds a
+    stand-in's mark is a :class:`Text` again, so looking at it is refused too."""
+    work = bounds.current()
+    if type(work) is TracedWork:
+        parts = [work.unmarked(p) for p in parts]
+        if Text in map(type, parts):
+            return work.made_value(joined(parts))
+    return bounds.concatenated(parts)
+
+
+def _joined(values: Iterable[Any]) -> Any:
+    """``a ~ b``: a stand-in is copied as it is; everything else as always."""
+    if Text not in map(type, values):
+        return bounds.joined(values)
+    parts = []
+    for value in values:
+        if type(value) is not Text:
+            bounds.check_text(value, "'~'")
+            value = str(value)
+        parts.append(value)
+    return bounds.current().made_value(joined(parts))
+
+
+#: What Jinja's generated code passes to every call inside a loop or block (Context.call drops them).
+_FRAME_KWARGS = frozenset({"_loop_vars", "_block_vars"})
+
+
+def _traced_call(obj: Any, args: tuple, kwargs: dict[str, Any]) -> tuple[tuple, Text | None]:
+    """A call in a recording: stand-ins may go to macros, ``namespace`` and ``dict`` (which
+    keep them) and to ``str.join`` (which copies them); anything else given one looks at it.
+    Returns the arguments to go on with, or the ``join`` of stand-ins made."""
+    if _stands(args) or _stands(kwargs.values()):
+        if not (isinstance(obj, (jinja2.runtime.Macro, _TemplateDict)) or obj is _TemplateNamespace):
+            inspected(f"a call of {getattr(obj, '__name__', type(obj).__name__)}")
+        return args, None
+    target = getattr(obj, "__self__", None)
+    if type(target) is str and getattr(obj, "__name__", None) == "join" and len(args) == 1 and not kwargs:
+        items = list(args[0])  # a generator is read once: go on with the list
+        if Text in map(type, items):
+            if not all(type(i) is Text or isinstance(i, str) for i in items):
+                inspected("str.join of a content and a non-string")  # str.join raises TypeError
+            return args, cast(Text, join_with(target, items))
+        return (items,), None
+    return args, None
 
 
 class _CodeGenerator(jinja2.compiler.CodeGenerator):
@@ -303,13 +443,15 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(finalize=_finalize, **options)
-        self.concat = bounds.concatenated  # type: ignore[assignment]
-        self.wb_joined = bounds.joined
+        self.concat = _concat  # type: ignore[assignment]
+        self.wb_joined = _joined
         self.wb_counted = bounds.Counted
         self.wb_scanned = self._scanned
 
     @staticmethod
     def _scanned(value: Any) -> Any:
+        if isinstance(value, Stand):
+            inspected("a comparison")
         bounds.tick().scan(value)
         return value
 
@@ -321,10 +463,16 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         bounds.tick()
+        if isinstance(obj, Stand):
+            if type(obj) is Text and attribute in TRANSFORMS:
+                return _Deferred(obj, attribute)
+            inspected(f"'.{attribute}'")
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         work = bounds.tick()
+        if isinstance(obj, Stand) or isinstance(argument, Stand):
+            inspected("an index")
         value = super().getitem(obj, argument)
         return work.made_value(value) if isinstance(argument, slice) else value
 
@@ -335,6 +483,11 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                 raise bounds.refuse_size("'+'", len(left) + len(right))
             work.scan(left)
             return work.made_value(left + right)
+        if isinstance(left, Stand) or isinstance(right, Stand):
+            if operator == "+" and type(left) in (str, Text) and type(right) in (str, Text):
+                work.scan(left)
+                return work.made_value(joined((left, right)))
+            inspected(f"'{operator}'")
         sized = (str, list, tuple)
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
@@ -366,6 +519,13 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         work.scan(getattr(__obj, "__self__", None))
         work.scan_all(args)
         work.scan_all(kwargs.values())
+        if type(work) is TracedWork:
+            given = {k: v for k, v in kwargs.items() if k not in _FRAME_KWARGS}
+            if type(__obj) is _Deferred:
+                return work.made_value(__obj(*args, **given))
+            args, text = _traced_call(__obj, args, given)
+            if text is not None:
+                return work.made_value(text)
         args = _check_method(__obj, args, kwargs)
         return work.made_value(super().call(__context, __obj, *args, **kwargs))
 
@@ -377,7 +537,7 @@ def _environment() -> ImmutableSandboxedEnvironment:
     )
     env.filters["tojson"] = _tojson
     env.filters = {name: _bounded_filter(name, f) for name, f in env.filters.items()}
-    env.tests = {name: _bounded_test(cast(Callable[..., Any], f)) for name, f in env.tests.items()}
+    env.tests = {name: _bounded_test(name, cast(Callable[..., Any], f)) for name, f in env.tests.items()}
     env.globals["range"] = jinja2.sandbox.safe_range  # at most 100,000 steps; each counted as any loop's
     env.globals["lipsum"] = _lipsum
     env.globals["raise_exception"] = _raise_exception
@@ -439,12 +599,19 @@ def _plain(value: Any) -> Any:
 
 
 _REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
+_REASONING_KEYS = frozenset(_REASONING_FIELDS)
 
 
 def _messages(messages: Iterable[Mapping[str, Any]]) -> list[dict]:
     out = []
     for message in messages:
-        plain = _plain({k: v for k, v in message.items() if v is not None})
+        if type(message) is dict and all(type(k) is str and type(v) is str for k, v in message.items()):
+            plain = message.copy()  # already plain (the usual role and content): copied, not walked
+        else:
+            plain = _plain({k: v for k, v in message.items() if v is not None})
+        if _REASONING_KEYS.isdisjoint(plain):
+            out.append(plain)
+            continue
         reasoning = next((plain[k] for k in _REASONING_FIELDS if plain.get(k) is not None), None)
         if reasoning is not None:
             plain = {"thinking": reasoning, **plain, "reasoning_content": reasoning}
@@ -460,6 +627,7 @@ def render_chat_template(
     special_tokens: Mapping[str, str | None] | None = None,
     kwargs: Mapping[str, Any] | None = None,
     clock: Callable[[], datetime] | None = None,
+    reuse: bool = True,
 ) -> str:
     """``tokenizer.apply_chat_template(messages, tokenize=False, ...)`` without transformers.
 
@@ -467,10 +635,12 @@ def render_chat_template(
     value is ``None`` stays undefined.  ``kwargs`` (e.g. a VLLM model's
     ``chat_template_kwargs``) override them, as in transformers.  ``clock`` is what
     ``strftime_now`` reads (``datetime.now`` for today's date); without one a template that
-    asks for the date fails, located.
+    asks for the date fails, located.  ``reuse`` (the default) splices the contents into the
+    output recorded for messages of this shape (:mod:`.chat_skeleton`): the same text, one
+    join instead of a render; ``reuse=False`` always runs the template.
     """
-    chat = _messages(messages)
-    if not chat:
+    messages = messages if isinstance(messages, list) else list(messages)
+    if not messages:
         raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
                                 template=template, hint="every message of the prompt was empty")
     compiled = compile_template(template)
@@ -479,13 +649,133 @@ def render_chat_template(
     # apply_chat_template's own tools/documents parameters: chat_template_kwargs may fill them
     variables.update(tools=None, documents=None)
     variables.update(_plain(dict(kwargs or {})))
+    request = _Request(template, compiled, messages, add_generation_prompt, variables, clock)
+    if reuse:
+        spliced = _spliced(request)
+        if spliced is not None:
+            return spliced
+    return _rendered(request)
+
+
+class _Request:
+    """One render's template and inputs (the plain copy of the messages made only if needed:
+    a spliced render never needs it)."""
+
+    __slots__ = ("_chat", "add_generation_prompt", "clock", "compiled", "messages", "template", "variables")
+
+    def __init__(self, template: ChatTemplate, compiled: jinja2.Template, messages: list[Mapping[str, Any]],
+                 add_generation_prompt: bool, variables: dict[str, Any],
+                 clock: Callable[[], datetime] | None) -> None:
+        self.template, self.compiled, self.messages = template, compiled, messages
+        self.add_generation_prompt, self.variables, self.clock = add_generation_prompt, variables, clock
+        self._chat: list[dict] | None = None
+
+    @property
+    def chat(self) -> list[dict]:
+        """The messages as the template sees them (plain copies, reasoning fields aligned)."""
+        if self._chat is None:
+            self._chat = _messages(self.messages)
+        return self._chat
+
+    def generate(self, messages: list[dict]) -> Iterator[Any]:
+        return self.compiled.generate(messages=messages, add_generation_prompt=self.add_generation_prompt,
+                                      **self.variables)
+
+
+_ROLE_CONTENT = ("role", "content")
+
+
+def _shape(request: _Request) -> tuple[list[str], Any] | None:
+    """The contents, and the key of everything else the template sees; None if a content is
+    not a string (a list of parts: rendered for real)."""
+    contents: list[str] = []
+    roles: list[str] = []
+    for message in request.messages:  # the usual {"role": str, "content": str}, read as it is
+        if type(message) is not dict or tuple(message) != _ROLE_CONTENT:
+            break
+        role, content = message["role"], message["content"]
+        if type(role) is not str or type(content) is not str:
+            break
+        roles.append(role)
+        contents.append(content)
+    else:
+        return contents, ("role-content", tuple(roles))
+    contents = []
+    shape = []
+    for plain in request.chat:
+        content = plain.get("content")
+        if type(content) is str:
+            contents.append(content)
+            plain = {**plain, "content": None}  # None never reaches a template: _messages drops it
+        elif "content" in plain:
+            return None
+        shape.append(plain)
+    return contents, repr(shape)
+
+
+def _spliced(request: _Request) -> str | None:
+    """The render from this shape's skeleton (recorded now if new), or None: render for real."""
+    memo = memo_of(request.template.source)
+    if memo.hopeless:
+        return None
+    shaped = _shape(request)
+    if shaped is None or not shaped[0]:
+        return None
+    contents, shape = shaped
+    key = repr((shape, request.add_generation_prompt, request.variables, request.clock is None))
+    skeleton = memo.shapes.get(key, False)
+    if skeleton is None:
+        return None
+    if skeleton is False or not skeleton.same_clock(request.clock):  # type: ignore[union-attr]
+        skeleton = _recorded(request, key)
+        memo.remember(key, skeleton)
+        if skeleton is None:
+            return None
+    assert isinstance(skeleton, Skeleton)
+    if not skeleton.fits(max(map(len, contents))):
+        return None  # a bound could be reached: the real render says so, exactly
+    return skeleton.splice(contents)
+
+
+def _recorded(request: _Request, key: str) -> Skeleton | None:
+    """Run the template once with stand-ins for the contents; None if it looks at one (or
+    fails in any way: the real render then fails as it always did)."""
+    source = request.template.source
+    if "autoescape" in source or NONCE in source or NONCE in key:
+        return None  # escaping would transform contents; a mark must be nobody's text
+    stand_ins = []
+    slot = 0
+    for message in request.chat:
+        if "content" in message:
+            message = {**message, "content": Text.slot(slot)}
+            slot += 1
+        stand_ins.append(message)
+    work = TracedWork()
+    bounds.begin(work)
+    _render_clock.clock = request.clock
+    try:
+        chunks = [work.unmarked(chunk) for chunk in request.generate(stand_ins)]
+        if work.inspected is not None:
+            return None
+        return Skeleton.of(joined(chunks), work)
+    except Inspected:
+        return None
+    except Exception:  # the real render raises it, located
+        return None
+    finally:
+        _render_clock.clock = None
+        bounds.end()
+
+
+def _rendered(request: _Request) -> str:
+    """The template run on the messages themselves."""
+    template = request.template
     bounds.begin()
-    _render_clock.clock = clock
+    _render_clock.clock = request.clock
     try:
         out: list[str] = []
         size = 0
-        for chunk in compiled.generate(messages=chat, add_generation_prompt=add_generation_prompt,
-                                       **variables):
+        for chunk in request.generate(request.chat):
             size += len(chunk)
             if size > MAX_TEMPLATE_SIZE:
                 raise bounds.refuse_size("the template's output", size)
@@ -508,5 +798,3 @@ def render_chat_template(
     finally:
         _render_clock.clock = None
         bounds.end()
-
-

@@ -136,8 +136,9 @@ def current() -> Work:
     return _current.work
 
 
-def begin() -> Work:
-    _current.work = work = Work()
+def begin(work: Work | None = None) -> Work:
+    """Start a render's budget (``work``: a subclass that records more, for a recording)."""
+    _current.work = work = work if work is not None else Work()
     return work
 
 
