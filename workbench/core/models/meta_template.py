@@ -28,7 +28,7 @@ def _tag_meta(value: Any, detail: str) -> Any:
     return value
 
 
-def _is_marker(item: Any) -> bool:
+def is_bare_marker(item: Any) -> bool:
     return isinstance(item, dict) and set(item) == {"section", "pos"}
 
 
@@ -42,7 +42,7 @@ def join_without_meta(prompt: PromptList) -> str:
     sep = ""
     newline = "\n"
     for item in prompt:
-        if _is_marker(item):
+        if is_bare_marker(item):
             continue
         if isinstance(item, str):
             if item:
@@ -523,7 +523,7 @@ class APIParser(_SectionWalker):
                 # AISBench: a multimodal prompt with no meta template is its parts.
                 parts: list[Any] = []
                 for item in prompt:
-                    if isinstance(item, dict) and not _is_marker(item) and not item.get("prompt"):
+                    if isinstance(item, dict) and not is_bare_marker(item) and not item.get("prompt"):
                         parts += item.get("prompt_mm") or []
                 return parts if parts else text
             return text
