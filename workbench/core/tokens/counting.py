@@ -71,26 +71,15 @@ _PIECES = re.compile(
 )
 
 
-def _lines(text: str) -> list[str]:
-    r"""``text`` cut where no estimate piece can span: after a newline a non-space follows.
-
-    A piece holding a newline is all whitespace (control tokens, words, numbers and
-    punctuation runs hold none), and ``\s*\n``, tried before the other whitespace forms,
-    ends at the run's last newline. So a text's estimate is the sum of its lines' (and
-    ``str.isspace`` is the ``\s`` of ``re``). Lines repeat: the system prompt and the
-    in-context examples are the same in every request of a dataset.
-    """
-    parts = text.split("\n")
-    out = []
-    line = parts[0]
-    for part in parts[1:]:
-        if part and not part[0].isspace():
-            out.append(line + "\n")
-            line = part
-        else:
-            line += "\n" + part
-    out.append(line)
-    return out
+#: Where ``text`` is cut into lines no estimate piece spans: a newline a non-space follows.
+#:
+#: A piece holding a newline is all whitespace (control tokens, words, numbers and punctuation
+#: runs hold none), and ``\s*\n``, tried before the other whitespace forms, ends at the run's
+#: last newline. So a text's estimate is the sum of its lines' (``str.isspace`` is the ``\s``
+#: of ``re``). Lines repeat: the system prompt and the in-context examples are the same in
+#: every request of a dataset. Split at this newline, each part but the last is a line
+#: without its final newline (see ``_estimate_line_and_newline``).
+_LINE_END = re.compile(r"\n(?=\S)")
 
 
 @lru_cache(maxsize=1 << 14)
@@ -100,19 +89,39 @@ def _estimate_line(line: str) -> int:
 
 @lru_cache(maxsize=1 << 14)
 def _estimate_line_and_newline(line: str) -> int:
-    """``line + "\\n"`` where a non-space follows: the newline joins a trailing space run."""
+    """``line + "\\n"`` where a non-space follows: the newline joins a trailing space run
+    (which, when the line holds a newline itself, may reach back past it: then counted whole)."""
+    if "\n" in line:
+        return _estimate_line(line + "\n")
     return _estimate_line(line) + (0 if line and line[-1].isspace() else 1)
 
 
-_NEWLINE_THEN_SPACE = re.compile(r"\n\s")
-
-
 def _estimate_text(text: str) -> int:
-    parts = text.split("\n")
-    if len(parts) > 1 and _NEWLINE_THEN_SPACE.search(text) is None:
-        # every newline is followed by a non-space or ends the text: each part is a line
-        return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
-    return sum(map(_estimate_line, _lines(text)))
+    parts = _LINE_END.split(text)
+    return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line holding position ``at`` starts (the last cut at or before it)."""
+    end = at
+    while True:
+        found = text.rfind("\n", 0, end)
+        if found < 0:
+            return 0
+        if found + 1 < len(text) and not text[found + 1].isspace():
+            return found + 1
+        end = found
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line holding position ``at`` ends (the first cut after it, or the text's end)."""
+    while True:
+        found = text.find("\n", at)
+        if found < 0:
+            return len(text)
+        at = found + 1
+        if at < len(text) and not text[at].isspace():
+            return at
 
 
 @lru_cache(maxsize=1 << 14)
@@ -163,38 +172,30 @@ class Estimate:
     def count_sections(self, text: str, section_map: SectionMap, sections: dict[str, int]) -> int:
         """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.
 
-        Line by line (see :func:`_lines`: no piece spans a cut, so the text's token starts
-        are its lines' starts, shifted): a line inside one section run adds its cached count;
-        only a line that a section boundary crosses is split, by bisecting its cached starts.
-        The in-context examples and the system prompt repeat in every request, so most lines
-        are cached and inside one run.
+        A section's count is the tokens starting before its run's end less those starting
+        before its start. The tokens before a position are the estimate of the whole lines
+        before the line holding it (lines are counted on their own, see ``_LINE_END``, and
+        cached: the examples and the system prompt repeat in every request) plus that line's
+        cached token starts before it. So a text costs what its plain count does, plus a
+        lookup at each of its few section boundaries.
         """
         plain = text if type(text) is str else str.__str__(text)
         bounds, names = section_map.runs()
-        total = 0
-        pos = 0
-        run = 0  # the run holding ``pos``: bounds[run] <= pos < bounds[run + 1]
-        last = len(bounds) - 1
-        for line in _lines(plain):
-            starts = _line_starts(line)
-            end = pos + len(line)
-            while run < last and bounds[run + 1] <= pos:
-                run += 1
-            if run == last or bounds[run + 1] >= end:
-                sections[names[run]] += len(starts)
-            else:
-                lo = 0
-                i = run
-                while True:
-                    hi = end - pos if i == last or bounds[i + 1] >= end else bounds[i + 1] - pos
-                    cut = bisect_left(starts, hi, lo=lo) if hi < len(line) else len(starts)
-                    sections[names[i]] += cut - lo
-                    lo = cut
-                    if hi >= end - pos:
-                        break
-                    i += 1
-            total += len(starts)
-            pos = end
+        before = 0  # tokens starting before the last boundary
+        counted = 0  # tokens of the lines before ``cut``
+        cut = 0
+        for k in range(1, len(bounds)):
+            at = min(bounds[k], len(plain))
+            line = _line_start(plain, at)
+            counted += _estimate_text(plain[cut:line])
+            cut = line
+            upto = counted
+            if at > line:
+                upto += bisect_left(_line_starts(plain[line:_line_end(plain, at)]), at - line)
+            sections[names[k - 1]] += upto - before
+            before = upto
+        total = counted + _estimate_text(plain[cut:])
+        sections[names[-1]] += total - before
         return total
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
