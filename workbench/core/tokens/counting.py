@@ -163,11 +163,22 @@ class Estimate:
             starts += [m.start()] * _estimate_piece(m.group())
         return starts
 
+    #: the last text counted and its count: the max_seq_len loop measures a prompt and the
+    #: request's token count then counts the same text again (compared, not hashed: equal
+    #: texts of other lengths differ at once)
+    _last: tuple[str, int] | None = None
+
     def count(self, text: str, add_special_tokens: bool = False) -> int:
         # where the characters came from does not change the count: a provenance-carrying
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
-        return _estimate_text(text if type(text) is str else str.__str__(text))
+        plain = text if type(text) is str else str.__str__(text)
+        last = self._last
+        if last is not None and last[0] == plain:
+            return last[1]
+        n = _estimate_text(plain)
+        self._last = (plain, n)
+        return n
 
     def count_sections(self, text: str, section_map: SectionMap, sections: dict[str, int]) -> int:
         """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.

@@ -34,6 +34,8 @@ def dumps(value: Any, indent: int | None = None) -> str:
     text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
     if text.isascii() and "\x7f" not in text:  # the usual case, checked at C speed
         return text
+    if text.isprintable():  # every character _UNSAFE names is one isprintable refuses
+        return text
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
