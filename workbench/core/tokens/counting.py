@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Protocol
 
 from ..errors import RenderError
@@ -101,29 +102,6 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
-def _line_start(text: str, at: int) -> int:
-    """Where the line holding position ``at`` starts (the last cut at or before it)."""
-    end = at
-    while True:
-        found = text.rfind("\n", 0, end)
-        if found < 0:
-            return 0
-        if found + 1 < len(text) and not text[found + 1].isspace():
-            return found + 1
-        end = found
-
-
-def _line_end(text: str, at: int) -> int:
-    """Where the line holding position ``at`` ends (the first cut after it, or the text's end)."""
-    while True:
-        found = text.find("\n", at)
-        if found < 0:
-            return len(text)
-        at = found + 1
-        if at < len(text) and not text[at].isspace():
-            return at
-
-
 @lru_cache(maxsize=1 << 14)
 def _line_starts(line: str) -> tuple[int, ...]:
     """Where each estimated token of ``line`` starts (a piece worth n tokens starts n of them)."""
@@ -184,28 +162,29 @@ class Estimate:
         """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.
 
         A section's count is the tokens starting before its run's end less those starting
-        before its start. The tokens before a position are the estimate of the whole lines
-        before the line holding it (lines are counted on their own, see ``_LINE_END``, and
-        cached: the examples and the system prompt repeat in every request) plus that line's
-        cached token starts before it. So a text costs what its plain count does, plus a
-        lookup at each of its few section boundaries.
+        before its start. The tokens before a position are those of the whole lines before
+        the line holding it (lines are counted on their own, see ``_LINE_END``, and cached:
+        the examples and the system prompt repeat in every request), summed once, plus that
+        line's cached token starts before it. So a text costs what its plain count does,
+        plus a lookup at each section boundary.
         """
         plain = text if type(text) is str else str.__str__(text)
+        parts = _LINE_END.split(plain)
+        lines = [part + "\n" for part in parts]
+        lines[-1] = parts[-1]
+        before_line = list(accumulate(map(_estimate_line, lines), initial=0))
+        line_at = list(accumulate(map(len, lines), initial=0))
         bounds, names = section_map.runs()
         before = 0  # tokens starting before the last boundary
-        counted = 0  # tokens of the lines before ``cut``
-        cut = 0
         for k in range(1, len(bounds)):
             at = min(bounds[k], len(plain))
-            line = _line_start(plain, at)
-            counted += _estimate_text(plain[cut:line])
-            cut = line
-            upto = counted
-            if at > line:
-                upto += bisect_left(_line_starts(plain[line:_line_end(plain, at)]), at - line)
+            i = bisect_right(line_at, at) - 1
+            upto = before_line[i]
+            if at > line_at[i]:
+                upto += bisect_left(_line_starts(lines[i]), at - line_at[i])
             sections[names[k - 1]] += upto - before
             before = upto
-        total = counted + _estimate_text(plain[cut:])
+        total = before_line[-1]
         sections[names[-1]] += total - before
         return total
 
