@@ -102,13 +102,14 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
-@lru_cache(maxsize=1 << 14)
-def _line_starts(line: str) -> tuple[int, ...]:
-    """Where each estimated token of ``line`` starts (a piece worth n tokens starts n of them)."""
-    starts: list[int] = []
-    for m in _PIECES.finditer(line):
-        starts += [m.start()] * _estimate_piece(m.group())
-    return tuple(starts)
+def _tokens_before(line: str, offset: int) -> int:
+    """How many estimated tokens of ``line`` start before ``offset`` (a piece worth n tokens
+    starts n of them). The pieces tile the line (every character alone is a piece, so a piece
+    starts wherever the last one ended), so each starts where the ones before it end: found
+    and summed in C."""
+    pieces = _PIECES.findall(line)
+    starts = list(accumulate(map(len, pieces), initial=0))
+    return sum(map(_estimate_piece, pieces[:bisect_left(starts, offset, 0, len(pieces))]))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -165,7 +166,7 @@ class Estimate:
         before its start. The tokens before a position are those of the whole lines before
         the line holding it (lines are counted on their own, see ``_LINE_END``, and cached:
         the examples and the system prompt repeat in every request), summed once, plus that
-        line's cached token starts before it. So a text costs what its plain count does,
+        line's tokens starting before it. So a text costs what its plain count does,
         plus a lookup at each section boundary.
         """
         plain = text if type(text) is str else str.__str__(text)
@@ -181,7 +182,7 @@ class Estimate:
             i = bisect_right(line_at, at) - 1
             upto = before_line[i]
             if at > line_at[i]:
-                upto += bisect_left(_line_starts(lines[i]), at - line_at[i])
+                upto += _tokens_before(lines[i], at - line_at[i])
             sections[names[k - 1]] += upto - before
             before = upto
         total = before_line[-1]
