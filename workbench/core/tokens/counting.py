@@ -102,14 +102,24 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
+@lru_cache(maxsize=1 << 12)
+def _line_tokens(line: str) -> tuple[list[int], list[int]]:
+    """Where each estimate piece of ``line`` starts, and the tokens of the pieces before each.
+
+    The pieces tile the line (every character alone is a piece, so a piece starts wherever the
+    last one ended): each starts where the ones before it end, all found and summed in C.
+    Cached: a row's line holds several section boundaries, and every model renders the row.
+    """
+    pieces = _PIECES.findall(line)
+    return (list(accumulate(map(len, pieces), initial=0)),
+            list(accumulate(map(_estimate_piece, pieces), initial=0)))
+
+
 def _tokens_before(line: str, offset: int) -> int:
     """How many estimated tokens of ``line`` start before ``offset`` (a piece worth n tokens
-    starts n of them). The pieces tile the line (every character alone is a piece, so a piece
-    starts wherever the last one ended), so each starts where the ones before it end: found
-    and summed in C."""
-    pieces = _PIECES.findall(line)
-    starts = list(accumulate(map(len, pieces), initial=0))
-    return sum(map(_estimate_piece, pieces[:bisect_left(starts, offset, 0, len(pieces))]))
+    starts n of them)."""
+    starts, tokens = _line_tokens(line)
+    return tokens[bisect_left(starts, offset, 0, len(starts) - 1)]
 
 
 @lru_cache(maxsize=1 << 16)
