@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.core.inert_text import has_unsafe, visible
+from workbench.core.inert_text import UNSAFE, has_unsafe, printable, visible
 
 HOSTILE = (
     "red \x1b[31mALERT\x1b[0m "
@@ -32,3 +34,13 @@ def test_newlines_and_tabs_survive_unless_whitespace_is_shown():
 def test_nothing_unsafe_ever_survives(text):
     assert not has_unsafe(visible(text))
     assert not has_unsafe(visible(text, whitespace=True))
+
+
+def test_the_printable_fast_path_never_passes_an_unsafe_character():
+    """``visible`` skips the class search for text ``printable`` accepts: no character it
+    accepts may be one the search would replace, in this Python's Unicode tables."""
+    passed = [hex(c) for c in range(sys.maxunicode + 1) if UNSAFE.match(chr(c)) and printable(chr(c))]
+    assert not passed, passed[:20]
+    # and it does accept ordinary text (else it would save nothing), layout included
+    assert printable("Tab\there\nnewline, ünïcödé, 中文, emoji 🙂, <|im_start|>")
+    assert not printable("a\x1b[31mred") and not printable("\u3000")  # searched, then kept or replaced

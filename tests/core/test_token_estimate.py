@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.tokens.counting import SECTIONS, Estimate, SectionMap, count_tokens, estimate_whole
+from workbench.core.tokens.counting import (
+    _PIECES,
+    SECTIONS,
+    Estimate,
+    SectionMap,
+    count_tokens,
+    estimate_whole,
+)
 
 # What decides where estimate pieces start and end: newlines and other whitespace (str.isspace
 # and re's \s, including the odd ones), words, digits, punctuation, CJK and control tokens.
@@ -72,3 +81,10 @@ def test_sections_of_a_chat_prompt():
     # " Tom" starts at the template's space, so it is the template's: " has", " 3", " apples" (2), "."
     assert counted.as_dict()["test_row"] == 5
     assert counted.total == Estimate().count(text)
+
+
+def test_estimate_pieces_tile_every_text():
+    """Section counts take a piece's start as the end of the pieces before it: that holds
+    because every character alone is a piece, so the scan never skips one."""
+    skipped = [hex(c) for c in range(sys.maxunicode + 1) if not _PIECES.match(chr(c))]
+    assert not skipped, skipped[:20]

@@ -122,3 +122,16 @@ def test_json_escapes_del_in_otherwise_ascii_text():
     assert dumps({"a": "plain"}) == '{"a": "plain"}'
     assert dumps("del \x7f only") == '"del \\u007f only"'  # the ASCII fast path must not skip it
     assert dumps("café \u202e") == '"café \\u202e"'
+
+
+def test_json_printable_fast_path_never_skips_a_character_it_escapes():
+    """``dumps`` skips the escape search for text ``str.isprintable`` accepts: so no character
+    the search escapes may be printable, and non-ASCII text that is printable passes as is."""
+    import sys
+
+    from workbench.headless.formats.json_export import _UNSAFE, dumps
+
+    printable = [hex(c) for c in range(sys.maxunicode + 1) if _UNSAFE.match(chr(c)) and chr(c).isprintable()]
+    assert not printable, printable
+    assert dumps("中文 café") == '"中文 café"'
+    assert dumps("中文\u3000\u2028") == '"中文\u3000\\u2028"'  # not printable: searched, escaped

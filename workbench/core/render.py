@@ -26,6 +26,7 @@ from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.model_input import ModelAdapter
 from .models.model_text import ModelText
+from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
@@ -187,6 +188,10 @@ class PairRenderer:
             self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
                                                         self.notes, type_name)
         self._engines: dict[bool, Engine] = {}
+        # token sections: the provenance twins of the prepared templates, and how many samples
+        # were rendered a second time, with provenance, to find them (see _traced)
+        self.section_replay = SectionReplay()
+        self.provenance_renders = 0
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
@@ -490,8 +495,20 @@ class PairRenderer:
         return value if isinstance(value, int) else None
 
     def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
-        """The same requests with provenance, for token counts by section (None where unavailable)."""
+        """The same requests with provenance, for token counts by section (None where unavailable):
+        replayed on the twins of their prepared templates (see models/section_replay.py), or,
+        for a sample that cannot be, rendered again with provenance, which teaches the twins."""
         engine = self.engine(True)
+        row = self.engine(False).test_pairs(index)
+        replayed = []
+        for r in requests:
+            again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
+            if again is None:
+                break
+            replayed.append(again)
+        else:
+            return replayed
+        self.provenance_renders += 1
         n = len(requests)
         engine.limiter = Replay([r.truncation for r in requests]) if self.limiter else None  # type: ignore[assignment]
         try:
@@ -500,7 +517,11 @@ class PairRenderer:
             return [None] * n
         finally:
             engine.limiter = self.limiter
-        return list(traced) if len(traced) == n else [None] * n
+        if len(traced) != n:
+            return [None] * n
+        for fast, twin in zip(requests, traced):
+            self.section_replay.learn(fast, twin)
+        return list(traced)
 
     def samples(self) -> Iterator[Sample]:
         for i in range(len(self)):

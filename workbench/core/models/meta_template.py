@@ -28,7 +28,7 @@ def _tag_meta(value: Any, detail: str) -> Any:
     return value
 
 
-def _is_marker(item: Any) -> bool:
+def is_bare_marker(item: Any) -> bool:
     return isinstance(item, dict) and set(item) == {"section", "pos"}
 
 
@@ -42,7 +42,7 @@ def join_without_meta(prompt: PromptList) -> str:
     sep = ""
     newline = "\n"
     for item in prompt:
-        if _is_marker(item):
+        if is_bare_marker(item):
             continue
         if isinstance(item, str):
             if item:
@@ -451,10 +451,20 @@ class LMParser(_SectionWalker):
             return join_without_meta(prompt)
         source = prompt.filled_from if isinstance(prompt, PromptList) else None
         if source is not None and len(source) == len(prompt):
+            last = self._last
+            if last is not None and last[0] is prompt and last[1] == mode:
+                return last[2]
             layout = self._compiled(source, mode)
             if layout is not None:
-                return layout.apply(prompt)
+                text = layout.apply(prompt)
+                self._last = (prompt, mode, text)
+                return text
         return self._walk_to_text(prompt, mode)
+
+    #: the last filled prompt laid out, its mode and text: the max_seq_len loop measures the
+    #: prompt it keeps, and the request then parses that same prompt (a filled prepared
+    #: template is never changed after its fill)
+    _last: tuple[PromptList, str, str] | None = None
 
     def _compile(self, source: PromptList, mode: str) -> _Layout | None:
         # With a meta template a local model's string is a pure concatenation: meta-template
@@ -523,7 +533,7 @@ class APIParser(_SectionWalker):
                 # AISBench: a multimodal prompt with no meta template is its parts.
                 parts: list[Any] = []
                 for item in prompt:
-                    if isinstance(item, dict) and not _is_marker(item) and not item.get("prompt"):
+                    if isinstance(item, dict) and not is_bare_marker(item) and not item.get("prompt"):
                         parts += item.get("prompt_mm") or []
                 return parts if parts else text
             return text

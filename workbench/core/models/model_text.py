@@ -255,11 +255,10 @@ class ModelText:
         value = request.model_input
         if isinstance(value, str):
             return value, (SectionMap.of(spans_of(source)) if isinstance(source, str) else None)
-        contents = [_content(m) for m in value] if isinstance(value, list) else []
         traced_contents = [_content(m) for m in source] if isinstance(source, list) else None
         if text is not None:
             return text, (_locate(text, traced_contents) if traced_contents is not None else None)
-        joined = "".join(contents)
+        joined = "".join(_content(m) for m in value) if isinstance(value, list) else ""
         if traced_contents is None:
             return joined, None
         sections = SectionMap()

@@ -67,6 +67,11 @@ class PromptList(list):
     # The PromptList this one was filled from, when that template is a cached, prepared one
     # (see PromptTemplate.generate_item): a meta-template parser can then reuse its layout.
     filled_from: PromptList | None = None
+    # The pairs that filled it from ``filled_from``, and the output column's token when its
+    # value was masked (a stand-in, not the row's): token sections replay the fill on a twin
+    # of the template that knows where its characters came from (models/section_replay.py).
+    fill_pairs: FillPairs | None = None
+    fill_masked: str | None = None
 
     def format(self, pairs: FillPairs) -> PromptList:
         """Fill every string item and role prompt; items that do not change are shared."""

@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Protocol
 
 from ..errors import RenderError
@@ -71,26 +72,15 @@ _PIECES = re.compile(
 )
 
 
-def _lines(text: str) -> list[str]:
-    r"""``text`` cut where no estimate piece can span: after a newline a non-space follows.
-
-    A piece holding a newline is all whitespace (control tokens, words, numbers and
-    punctuation runs hold none), and ``\s*\n``, tried before the other whitespace forms,
-    ends at the run's last newline. So a text's estimate is the sum of its lines' (and
-    ``str.isspace`` is the ``\s`` of ``re``). Lines repeat: the system prompt and the
-    in-context examples are the same in every request of a dataset.
-    """
-    parts = text.split("\n")
-    out = []
-    line = parts[0]
-    for part in parts[1:]:
-        if part and not part[0].isspace():
-            out.append(line + "\n")
-            line = part
-        else:
-            line += "\n" + part
-    out.append(line)
-    return out
+#: Where ``text`` is cut into lines no estimate piece spans: a newline a non-space follows.
+#:
+#: A piece holding a newline is all whitespace (control tokens, words, numbers and punctuation
+#: runs hold none), and ``\s*\n``, tried before the other whitespace forms, ends at the run's
+#: last newline. So a text's estimate is the sum of its lines' (``str.isspace`` is the ``\s``
+#: of ``re``). Lines repeat: the system prompt and the in-context examples are the same in
+#: every request of a dataset. Split at this newline, each part but the last is a line
+#: without its final newline (see ``_estimate_line_and_newline``).
+_LINE_END = re.compile(r"\n(?=\S)")
 
 
 @lru_cache(maxsize=1 << 14)
@@ -100,28 +90,36 @@ def _estimate_line(line: str) -> int:
 
 @lru_cache(maxsize=1 << 14)
 def _estimate_line_and_newline(line: str) -> int:
-    """``line + "\\n"`` where a non-space follows: the newline joins a trailing space run."""
+    """``line + "\\n"`` where a non-space follows: the newline joins a trailing space run
+    (which, when the line holds a newline itself, may reach back past it: then counted whole)."""
+    if "\n" in line:
+        return _estimate_line(line + "\n")
     return _estimate_line(line) + (0 if line and line[-1].isspace() else 1)
 
 
-_NEWLINE_THEN_SPACE = re.compile(r"\n\s")
-
-
 def _estimate_text(text: str) -> int:
-    parts = text.split("\n")
-    if len(parts) > 1 and _NEWLINE_THEN_SPACE.search(text) is None:
-        # every newline is followed by a non-space or ends the text: each part is a line
-        return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
-    return sum(map(_estimate_line, _lines(text)))
+    parts = _LINE_END.split(text)
+    return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
-@lru_cache(maxsize=1 << 14)
-def _line_starts(line: str) -> tuple[int, ...]:
-    """Where each estimated token of ``line`` starts (a piece worth n tokens starts n of them)."""
-    starts: list[int] = []
-    for m in _PIECES.finditer(line):
-        starts += [m.start()] * _estimate_piece(m.group())
-    return tuple(starts)
+@lru_cache(maxsize=1 << 12)
+def _line_tokens(line: str) -> tuple[list[int], list[int]]:
+    """Where each estimate piece of ``line`` starts, and the tokens of the pieces before each.
+
+    The pieces tile the line (every character alone is a piece, so a piece starts wherever the
+    last one ended): each starts where the ones before it end, all found and summed in C.
+    Cached: a row's line holds several section boundaries, and every model renders the row.
+    """
+    pieces = _PIECES.findall(line)
+    return (list(accumulate(map(len, pieces), initial=0)),
+            list(accumulate(map(_estimate_piece, pieces), initial=0)))
+
+
+def _tokens_before(line: str, offset: int) -> int:
+    """How many estimated tokens of ``line`` start before ``offset`` (a piece worth n tokens
+    starts n of them)."""
+    starts, tokens = _line_tokens(line)
+    return tokens[bisect_left(starts, offset, 0, len(starts) - 1)]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -154,47 +152,51 @@ class Estimate:
             starts += [m.start()] * _estimate_piece(m.group())
         return starts
 
+    #: the last text counted and its count: the max_seq_len loop measures a prompt and the
+    #: request's token count then counts the same text again (compared, not hashed: equal
+    #: texts of other lengths differ at once)
+    _last: tuple[str, int] | None = None
+
     def count(self, text: str, add_special_tokens: bool = False) -> int:
         # where the characters came from does not change the count: a provenance-carrying
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
-        return _estimate_text(text if type(text) is str else str.__str__(text))
+        plain = text if type(text) is str else str.__str__(text)
+        last = self._last
+        if last is not None and last[0] == plain:
+            return last[1]
+        n = _estimate_text(plain)
+        self._last = (plain, n)
+        return n
 
     def count_sections(self, text: str, section_map: SectionMap, sections: dict[str, int]) -> int:
         """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.
 
-        Line by line (see :func:`_lines`: no piece spans a cut, so the text's token starts
-        are its lines' starts, shifted): a line inside one section run adds its cached count;
-        only a line that a section boundary crosses is split, by bisecting its cached starts.
-        The in-context examples and the system prompt repeat in every request, so most lines
-        are cached and inside one run.
+        A section's count is the tokens starting before its run's end less those starting
+        before its start. The tokens before a position are those of the whole lines before
+        the line holding it (lines are counted on their own, see ``_LINE_END``, and cached:
+        the examples and the system prompt repeat in every request), summed once, plus that
+        line's tokens starting before it. So a text costs what its plain count does,
+        plus a lookup at each section boundary.
         """
         plain = text if type(text) is str else str.__str__(text)
+        parts = _LINE_END.split(plain)
+        lines = [part + "\n" for part in parts]
+        lines[-1] = parts[-1]
+        before_line = list(accumulate(map(_estimate_line, lines), initial=0))
+        line_at = list(accumulate(map(len, lines), initial=0))
         bounds, names = section_map.runs()
-        total = 0
-        pos = 0
-        run = 0  # the run holding ``pos``: bounds[run] <= pos < bounds[run + 1]
-        last = len(bounds) - 1
-        for line in _lines(plain):
-            starts = _line_starts(line)
-            end = pos + len(line)
-            while run < last and bounds[run + 1] <= pos:
-                run += 1
-            if run == last or bounds[run + 1] >= end:
-                sections[names[run]] += len(starts)
-            else:
-                lo = 0
-                i = run
-                while True:
-                    hi = end - pos if i == last or bounds[i + 1] >= end else bounds[i + 1] - pos
-                    cut = bisect_left(starts, hi, lo=lo) if hi < len(line) else len(starts)
-                    sections[names[i]] += cut - lo
-                    lo = cut
-                    if hi >= end - pos:
-                        break
-                    i += 1
-            total += len(starts)
-            pos = end
+        before = 0  # tokens starting before the last boundary
+        for k in range(1, len(bounds)):
+            at = min(bounds[k], len(plain))
+            i = bisect_right(line_at, at) - 1
+            upto = before_line[i]
+            if at > line_at[i]:
+                upto += _tokens_before(lines[i], at - line_at[i])
+            sections[names[k - 1]] += upto - before
+            before = upto
+        total = before_line[-1]
+        sections[names[-1]] += total - before
         return total
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:

@@ -28,11 +28,20 @@ SCHEMA = "prompt-workbench/render@1"
 _UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=to_json).encode
+
+
 def dumps(value: Any, indent: int | None = None) -> str:
     # Without indent, json uses its C encoder; PromptLists and PStr (list and str
-    # subclasses) encode as they are, anything else through to_json.
-    text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
+    # subclasses) encode as they are, anything else through to_json. One encoder serves
+    # every call without indent (json.dumps would build one a call).
+    if indent is None:
+        text = _ENCODE(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
     if text.isascii() and "\x7f" not in text:  # the usual case, checked at C speed
+        return text
+    if text.isprintable():  # every character _UNSAFE names is one isprintable refuses
         return text
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
@@ -63,6 +72,51 @@ def request_json(request: Request) -> dict[str, Any]:
     for key, value in request.extra:
         out[key] = value.to_json() if hasattr(value, "to_json") else to_json(value)
     return out
+
+
+class PromptListJson:
+    """``dumps`` of a prompt list, its shared items encoded once.
+
+    A filled prepared template shares every item no row changes (the in-context examples,
+    the system prompt) with the template, which is cached and never changed: the same
+    objects in every request that uses it. Their JSON is kept by identity (the item held, so
+    its id names it); items the fill made, and lists that are not such fills, encode as usual.
+    The text is what ``dumps`` of the whole list gives: a list is its items' JSON joined by
+    ", " in brackets, and the escapes are per character.
+    """
+
+    def __init__(self, limit: int = 1 << 16) -> None:
+        self._seen: dict[int, tuple[Any, str]] = {}
+        self._limit = limit
+
+    def __call__(self, prompt: Any) -> str:
+        source = getattr(prompt, "filled_from", None)
+        if source is None or len(source) != len(prompt):
+            return dumps(prompt)
+        seen = self._seen
+        parts = []
+        for item, shared in zip(prompt, source):
+            if item is not shared:
+                parts.append(dumps(item))
+                continue
+            got = seen.get(id(item))
+            if got is None or got[0] is not item:
+                if len(seen) >= self._limit:
+                    seen.clear()
+                got = seen[id(item)] = (item, dumps(item))
+            parts.append(got[1])
+        return "[" + ", ".join(parts) + "]"
+
+
+_prompt_list_json = PromptListJson()
+
+
+def request_text(request: Request) -> str:
+    """``dumps(request_json(request))``, its prompt list through :class:`PromptListJson`."""
+    fields = request_json(request)
+    head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
+    prompt = _prompt_list_json(fields.pop("prompt_list"))
+    return f'{dumps(head)[:-1]}, "prompt_list": {prompt}, {dumps(fields)[1:]}'
 
 
 def sample_json(sample: Sample) -> dict[str, Any]:
@@ -110,7 +164,7 @@ def sample_text(sample: Sample, indent: str) -> str:
                       "ice_indices": list(sample.ice_indices)})[:-1]
     if not sample.requests:
         return head + ', "requests": []}'
-    lines = f",\n{indent}  ".join(dumps(request_json(r)) for r in sample.requests)
+    lines = f",\n{indent}  ".join(map(request_text, sample.requests))
     return f'{head}, "requests": [\n{indent}  {lines}\n{indent}]}}'
 
 

@@ -1,0 +1,261 @@
+"""Token counts by section without a second render of every sample.
+
+The text format says how many of a request's tokens are the meta template's, the in-context
+examples' and the test row's, which needs to know where each character came from: a render
+with provenance. But a prepared template (the examples inserted, before a row fills it) is the
+same for every row that uses those examples, and so is the meta-template layout around it. So
+the provenance render runs once per prepared template (the first sample that uses it), and the
+prepared template it filled is kept as the fast one's *twin*: each item's text with a parallel
+string of section codes, one a character. Every later row replays only its own fill on the
+codes (``str.split`` and ``join`` where a column's ``{field}`` is, the row's values coded as the
+test row) and lays them out as the model's parser does, from the twin's compiled layout: no
+template building, example list, ``max_seq_len`` loop or provenance runs a second time.
+
+A replay that does not give exactly the fast render's model input (another plan's fill, a
+value that is not the row's, a mode the guess got wrong) returns ``None``, and the caller
+takes the provenance render: a replay can be missing, never different.
+
+May import: the core's bottom layer, templates, tokens and the other model modules; not
+retrievers, inferencers or render, and nothing outside the core.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import RenderError
+from ..provenance import ICE, META, ROW, UNKNOWN_ORIGIN, Origin, PStr, spans_of
+from ..result import Request
+from ..templates.prompt_list import FillPairs, PromptList
+from ..tokens.counting import section_of
+from .meta_template import APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker, to_chat_messages
+from .model_input import CHAT, ModelAdapter
+
+#: One code character per section, and the one origin a run of each stands for.
+_CODE = {"meta_template": "m", "in_context_examples": "i", "test_row": "t", "other": "o"}
+_ORIGIN = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
+_RUNS = re.compile("m+|i+|t+|o+")
+#: Twins kept per pair (a pair has one prepared template per example set and label).
+MAX_TWINS = 1024
+
+
+def codes_of(text: str) -> str:
+    """One section code per character of ``text`` (a plain string is all "other")."""
+    return "".join(_CODE[section_of(origin.kind, origin.detail)] * length
+                   for length, origin in spans_of(text))
+
+
+def with_codes(text: str, codes: str) -> PStr:
+    """``text`` carrying one provenance run per stretch of one section code."""
+    return PStr(text, spans=tuple([(len(run), _ORIGIN[run[0]]) for run in _RUNS.findall(codes)]))
+
+
+def _text(item: Any) -> str | None:
+    """The text a parser reads of a PromptList item (None: a marker, or not text)."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict) and "section" not in item:
+        prompt = item.get("prompt", "")
+        return prompt if isinstance(prompt, str) else None
+    return None
+
+
+class _Twin:
+    """A prepared template's provenance, as texts and section codes per item; its layouts."""
+
+    __slots__ = ("codes", "layouts", "source", "texts", "twin")
+
+    def __init__(self, source: PromptList, twin: PromptList, texts: dict[int, tuple[str, str]]) -> None:
+        self.source = source  # the fast render's prepared template (held: its id names it)
+        self.twin = twin  # the provenance render's, item for item the same text
+        self.texts = texts  # item index -> its text (plain) and the codes of its text
+        self.layouts: dict[str, Any] = {}  # mode -> the parser's compiled layout, or None
+
+
+def _fill_codes(text: str, codes: str, pairs: list[tuple[str, str, str]]) -> tuple[str, str]:
+    """``safe_format`` of ``text``, replayed on its codes: each replaced ``{field}`` becomes its
+    value's code, in the order the fill replaces them (a value's own ``{field}`` included)."""
+    for token, value, code in pairs:
+        if token not in text:
+            continue
+        parts = text.split(token)
+        pieces = []
+        at = 0
+        skip = len(token)
+        for part in parts:
+            pieces.append(codes[at:at + len(part)])
+            at += len(part) + skip
+        text = value.join(parts)
+        codes = (code * len(value)).join(pieces)
+    return text, codes
+
+
+class SectionReplay:
+    """The twins of one pair's prepared templates, and the replay of a row's fill on them."""
+
+    def __init__(self) -> None:
+        self._twins: dict[int, _Twin] = {}
+        #: requests whose sections came from a replay (the rest took the provenance render)
+        self.replayed = 0
+
+    def learn(self, fast: Request, traced: Request) -> None:
+        """Keep the twin of ``fast``'s prepared template, from its provenance render ``traced``."""
+        source = getattr(fast.prompt_list, "filled_from", None)
+        twin = getattr(traced.prompt_list, "filled_from", None)
+        if source is None or twin is None or len(source) != len(twin):
+            return
+        known = self._twins.get(id(source))
+        if known is not None and known.source is source:
+            return
+        texts: dict[int, tuple[str, str]] = {}
+        for i, (a, b) in enumerate(zip(source, twin)):
+            if a != b:  # a dict compares its values: PStr == str as text
+                return
+            text = _text(b)
+            if text is not None:
+                texts[i] = (str.__str__(text), codes_of(text))
+                if len(texts[i][1]) != len(text):
+                    return
+        if len(self._twins) >= MAX_TWINS:
+            self._twins.clear()
+        self._twins[id(source)] = _Twin(source, twin, texts)
+
+    def replay(self, request: Request, row_pairs: FillPairs, adapter: ModelAdapter,
+               mode: str) -> Request | None:
+        """``request`` with a model input that carries its sections, or None (render it again).
+
+        ``row_pairs`` are the fast render's pairs of the test row: a fill value must be one of
+        them (the same object) or the masked output column's stand-in, as in the provenance
+        render, where the row's values carry the test row's origin and the stand-in none.
+        ``adapter`` is the provenance render's model (its parser's layouts).
+        """
+        filled = request.prompt_list
+        if not isinstance(filled, PromptList) or filled.fill_pairs is None:
+            return None
+        source = filled.filled_from
+        twin = self._twins.get(id(source))
+        if twin is None or twin.source is not source:
+            return None
+        row = dict(row_pairs)
+        masked = filled.fill_masked
+        pairs = []
+        for token, value in filled.fill_pairs:
+            if token == masked:
+                pairs.append((token, value, "o"))
+            elif row.get(token) is value:
+                pairs.append((token, value, "t"))
+            else:
+                return None
+        changing = set(source.fill_plan())
+
+        def item(i: int) -> tuple[str, str] | None:
+            got = twin.texts.get(i)
+            if got is None or i not in changing:
+                return got
+            text, codes = _fill_codes(*got, pairs)
+            return (text, codes) if text == _text(list.__getitem__(filled, i)) else None
+
+        try:
+            model_input = self._lay_out(twin, item, adapter, mode)
+        except RenderError:
+            return None
+        if model_input is None or model_input != request.model_input:
+            return None
+        self.replayed += 1
+        return Request(prompt_list=filled, model_input=model_input, label=request.label, turn=request.turn)
+
+    def _lay_out(self, twin: _Twin, item: Any, adapter: ModelAdapter, mode: str) -> Any:
+        """The model input as the provenance parser would make it, each text with its codes."""
+        parser = adapter.parser
+        if not parser.meta:
+            joined = _joined(twin.twin, item)
+            if joined is None or (not joined and isinstance(parser, APIParser)):
+                return None  # (an empty prompt is a multimodal one for AISBench API models)
+            parsed: Any = joined
+        else:
+            if mode not in twin.layouts:
+                twin.layouts[mode] = _coded_layout(parser, twin.twin, mode)
+            layout = twin.layouts[mode]
+            if layout is None:
+                return None
+            parsed = _through(layout, item) if isinstance(layout, _Coded) else _messages(layout, item)
+            if parsed is None:
+                return None
+        return to_chat_messages(parsed) if adapter.kind == CHAT else parsed
+
+
+class _Coded:
+    """Constant texts (with their codes) around numbered slots: one compiled text of a layout."""
+
+    __slots__ = ("codes", "constants", "slots")
+
+    def __init__(self, constants: list[str], slots: list[int]) -> None:
+        self.constants = [str.__str__(c) for c in constants]
+        self.codes = [codes_of(c) for c in constants]
+        self.slots = slots
+
+
+def _coded_layout(parser: Any, twin: PromptList, mode: str) -> Any:
+    """The parser's compiled layout of the twin, its constants coded once (None: it walks)."""
+    if isinstance(parser, LMParser):
+        layout = _Layout.compile(parser, twin, mode)
+        return None if layout is None else _Coded(layout.constants, layout.slots)
+    messages = _MessagesLayout.compile(parser, twin, mode)
+    if messages is None:
+        return None
+    return [entry if not isinstance(entry, tuple) else (entry[0], _Coded(entry[1], entry[2]))
+            for entry in messages.entries]
+
+
+def _through(layout: _Coded, item: Any) -> PStr | None:
+    """Constants and slot texts in turn, as a compiled layout applies them."""
+    constants, codes = layout.constants, layout.codes
+    texts, coded = [constants[0]], [codes[0]]
+    for k, slot in enumerate(layout.slots):
+        got = item(slot)
+        if got is None:
+            return None
+        texts += (got[0], constants[k + 1])
+        coded += (got[1], codes[k + 1])
+    return with_codes("".join(texts), "".join(coded))
+
+
+def _messages(entries: list[Any], item: Any) -> PromptList | None:
+    """``_MessagesLayout.apply`` on texts with codes (strings it drops are said by the fast render)."""
+    out: list[Any] = []
+    for entry in entries:
+        if not isinstance(entry, tuple):
+            out.append(entry)
+            continue
+        base, layout = entry
+        prompt = _through(layout, item)
+        if prompt is None:
+            return None
+        out.append({**base, "prompt": prompt})
+    return PromptList(out)
+
+
+def _joined(twin: PromptList, item: Any) -> PStr | None:
+    """``join_without_meta`` on texts with codes: non-empty texts, '\\n' after every item but
+    bare markers."""
+    texts: list[str] = []
+    codes: list[str] = []
+    sep = False
+    for i, entry in enumerate(twin):
+        if is_bare_marker(entry):
+            continue
+        if isinstance(entry, dict) and "prompt" not in entry:
+            got: tuple[str, str] | None = ("", "")
+        else:
+            got = item(i)
+        if got is None:
+            return None
+        if got[0]:
+            if sep:
+                texts.append("\n")
+                codes.append("o")
+            texts.append(got[0])
+            codes.append(got[1])
+        sep = True
+    return with_codes("".join(texts), "".join(codes))
