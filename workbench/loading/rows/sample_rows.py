@@ -146,11 +146,26 @@ class RowsFound:
     source: RowsSource | None = None
 
 
+def _data_arg_for(abbr: str, data: Sequence[DataArg]) -> DataArg | None:
+    """The ``--data`` value that gives this dataset its rows: ``ABBR=FILE``, else ``FILE``."""
+    return next((a for a in data if a.abbr == abbr), None) or next((a for a in data if a.abbr is None), None)
+
+
+def named_rows_file(abbr: str, data: Sequence[DataArg], settings: Settings) -> Path | None:
+    """The file ``find_rows`` reads for this dataset when one is named outright (``--data``,
+    then ``workbench.toml``), else None. Nothing is looked up on the way to it, so the same
+    name and an unchanged file (its ``file_version``) give the same rows: a reload may keep
+    them without finding them again."""
+    arg = _data_arg_for(abbr, data)
+    return arg.path if arg is not None else settings.data.get(abbr)
+
+
 def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settings: Settings,
               bases: Sequence[Path], framework: str = OPENCOMPASS,
               python: str | None = None) -> RowsFound:
     """The rows for one dataset; ConfigError when a named file is unreadable."""
-    for arg in [*(a for a in data if a.abbr == abbr), *(a for a in data if a.abbr is None)]:
+    arg = _data_arg_for(abbr, data)
+    if arg is not None:
         return RowsFound(read_rows(arg.path), str(arg.path), [arg.path], RowsSource("file", str(arg.path)))
     if abbr in settings.data:
         file = settings.data[abbr]

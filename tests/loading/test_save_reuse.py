@@ -1,0 +1,138 @@
+"""What a save of one file re-does for the datasets it did not change: nothing it can vouch for.
+
+Counted, not timed: ``Loader.rows_reused`` is how many datasets the last load kept whole
+(spec and rows) because their entry was the very object of last time and their named rows
+file is unchanged; ``find_rows`` calls are counted too. Every test also checks what the
+workspace shows, so a dataset wrongly kept would fail it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from workbench.loading import workspace as workspace_module
+from workbench.loading.rows import data_files
+from workbench.loading.workspace import Loader
+
+from .conftest import write
+from .test_answers import DATASET, _suite
+
+NAMES = ("one", "two", "three")
+
+
+@pytest.fixture
+def later(monkeypatch):
+    """The clock a minute on: rows files written by the test are no longer "just written"."""
+    monkeypatch.setattr(data_files, "_now_ns", lambda: data_files.time.time_ns() + 60 * 10**9)
+
+
+@pytest.fixture
+def own_loader():
+    with Loader(code_cache=None) as loader:
+        yield loader
+
+
+@pytest.fixture
+def finds(monkeypatch):
+    """How many times the loader looked for a dataset's rows."""
+    calls: list[str] = []
+    real = workspace_module.find_rows
+
+    def counted(cfg, abbr, *args, **kwargs):
+        calls.append(abbr)
+        return real(cfg, abbr, *args, **kwargs)
+
+    monkeypatch.setattr(workspace_module, "find_rows", counted)
+    return calls
+
+
+def _rows_suite(folder):
+    top = _suite(folder)
+    for name in NAMES:
+        write(folder / "rows" / f"{name}.json", json.dumps([{"q": f"{name} row", "a": "x"}]))
+    write(folder / "workbench.toml", "[data]\n" + "".join(f'{n} = "rows/{n}.json"\n' for n in NAMES))
+    return top
+
+
+def _first_rows(workspace) -> dict[str, str]:
+    assert not workspace.errors, [e.located() for e in workspace.errors]
+    return {d.abbr: d.rows[0]["q"] for d in workspace.datasets}
+
+
+def test_a_save_finds_rows_only_for_the_dataset_it_changed(tmp_path, own_loader, later, finds):
+    top = _rows_suite(tmp_path)
+    first = own_loader.load([top])
+    assert finds == ["one", "two", "three"] and own_loader.rows_reused == 0
+    finds.clear()
+    again = own_loader.load([top])
+    assert finds == [] and own_loader.rows_reused == 3
+    # the very specs of last time, so what was made from them (content keys, pairs) is kept too
+    assert all(a is b for a, b in zip(again.datasets, first.datasets, strict=True))
+    assert again.files == first.files  # their rows files are still watched
+    write(tmp_path / "two.py", DATASET.format(name="two", text="edited"))
+    saved = own_loader.load([top])
+    assert finds == ["two"] and own_loader.rows_reused == 2
+    assert saved.datasets[1].cfg["infer_cfg"]["prompt_template"]["template"] == "edited {q}!"
+    assert _first_rows(saved) == {"one": "one row", "two": "two row", "three": "three row"}
+
+
+def test_a_rows_file_edited_in_place_is_read_again(tmp_path, own_loader, later):
+    top = _rows_suite(tmp_path)
+    own_loader.load([top])
+    rows = tmp_path / "rows" / "one.json"
+    stat = rows.stat()
+    time.sleep(0.05)  # past one kernel timestamp tick: the write's ctime is a new one
+    rows.write_text(json.dumps([{"q": "ONE ROW", "a": "x"}]), encoding="utf-8")  # same size
+    os.utime(rows, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same mtime
+    workspace = own_loader.load([top])
+    assert own_loader.rows_reused == 2
+    assert _first_rows(workspace)["one"] == "ONE ROW"
+
+
+def test_a_rows_file_removed_is_not_kept(tmp_path, own_loader, later):
+    top = _rows_suite(tmp_path)
+    own_loader.load([top])
+    (tmp_path / "rows" / "three.json").unlink()
+    workspace = own_loader.load([top])
+    assert own_loader.rows_reused == 2
+    assert [abbr for _, abbr, _ in workspace.failed_datasets] == ["three"]
+
+
+def test_a_settings_file_naming_another_rows_file_is_followed(tmp_path, own_loader, later):
+    top = _rows_suite(tmp_path)
+    own_loader.load([top])
+    write(tmp_path / "rows" / "other.json", json.dumps([{"q": "other row", "a": "x"}]))
+    settings = tmp_path / "workbench.toml"
+    settings.write_text(settings.read_text().replace("rows/two.json", "rows/other.json"))
+    workspace = own_loader.load([top])
+    assert own_loader.rows_reused == 2
+    assert _first_rows(workspace)["two"] == "other row"
+
+
+def test_a_symlink_pointed_at_another_file_is_followed(tmp_path, own_loader, later):
+    top = _rows_suite(tmp_path)
+    write(tmp_path / "rows" / "a.json", json.dumps([{"q": "from a", "a": "x"}]))
+    write(tmp_path / "rows" / "b.json", json.dumps([{"q": "from b", "a": "x"}]))
+    link = tmp_path / "rows" / "one.json"
+    link.unlink()
+    link.symlink_to("a.json")
+    assert _first_rows(own_loader.load([top]))["one"] == "from a"
+    link.unlink()
+    link.symlink_to("b.json")
+    workspace = own_loader.load([top])
+    assert own_loader.rows_reused == 2
+    assert _first_rows(workspace)["one"] == "from b"
+    assert (tmp_path / "rows" / "b.json") in workspace.files
+
+
+def test_rows_just_written_are_never_kept(tmp_path, own_loader, finds):
+    # without the clock moved on, every rows file is "just written": its version vouches for nothing
+    top = _rows_suite(tmp_path)
+    own_loader.load([top])
+    finds.clear()
+    own_loader.load([top])
+    assert own_loader.rows_reused == 0 and finds == ["one", "two", "three"]
