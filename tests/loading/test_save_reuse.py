@@ -22,6 +22,10 @@ from .conftest import write
 from .test_answers import DATASET, _suite
 
 NAMES = ("one", "two", "three")
+# the datasets of test_answers, renderable: with a retriever and an inferencer
+RENDERABLE = DATASET.replace("+ shared_suffix)))]", "+ shared_suffix),\n"
+                             "                        retriever=dict(type='ZeroRetriever'),\n"
+                             "                        inferencer=dict(type='GenInferencer')))]")
 
 
 @pytest.fixture
@@ -53,6 +57,7 @@ def finds(monkeypatch):
 def _rows_suite(folder):
     top = _suite(folder)
     for name in NAMES:
+        write(folder / f"{name}.py", RENDERABLE.format(name=name, text=name))
         write(folder / "rows" / f"{name}.json", json.dumps([{"q": f"{name} row", "a": "x"}]))
     write(folder / "workbench.toml", "[data]\n" + "".join(f'{n} = "rows/{n}.json"\n' for n in NAMES))
     return top
@@ -73,7 +78,7 @@ def test_a_save_finds_rows_only_for_the_dataset_it_changed(tmp_path, own_loader,
     # the very specs of last time, so what was made from them (content keys, pairs) is kept too
     assert all(a is b for a, b in zip(again.datasets, first.datasets, strict=True))
     assert again.files == first.files  # their rows files are still watched
-    write(tmp_path / "two.py", DATASET.format(name="two", text="edited"))
+    write(tmp_path / "two.py", RENDERABLE.format(name="two", text="edited"))
     saved = own_loader.load([top])
     assert finds == ["two"] and own_loader.rows_reused == 2
     assert saved.datasets[1].cfg["infer_cfg"]["prompt_template"]["template"] == "edited {q}!"
@@ -136,3 +141,57 @@ def test_rows_just_written_are_never_kept(tmp_path, own_loader, finds):
     finds.clear()
     own_loader.load([top])
     assert own_loader.rows_reused == 0 and finds == ["one", "two", "three"]
+
+
+class _CountedRepr(dict):
+    """A config that counts how often it is written out with ``repr``."""
+
+    reprs = 0
+
+    def __repr__(self) -> str:
+        type(self).reprs += 1
+        return super().__repr__()
+
+
+def test_a_spec_works_out_its_content_key_once():
+    from workbench.core.spec import DatasetSpec
+
+    _CountedRepr.reprs = 0
+    spec = DatasetSpec(abbr="d", cfg=_CountedRepr(path="x"), rows=[{"q": 1}], rows_version=("files", ()))
+    first = spec.content_key()
+    assert spec.content_key() is first and _CountedRepr.reprs == 1
+    # a spec built alike has an equal key (so the render cache reuses across loads), worked out anew
+    twin = DatasetSpec(abbr="d", cfg=_CountedRepr(path="x"), rows=[{"q": 1}], rows_version=("files", ()))
+    assert twin.content_key() == first and _CountedRepr.reprs == 2
+    assert twin == spec  # the kept key is no field: equality is the fields'
+    # one whose config differs keys apart
+    other = DatasetSpec(abbr="d", cfg=_CountedRepr(path="y"), rows=[{"q": 1}], rows_version=("files", ()))
+    assert other.content_key() != first
+    unvouched = DatasetSpec(abbr="d", cfg=_CountedRepr(path="x"), rows=[{"q": 1}])
+    assert unvouched.content_key() is None
+
+
+def test_a_save_renders_again_only_the_dataset_it_changed(tmp_path, own_loader, later):
+    from workbench.core.lazy_pairs import LazyPairs
+    from workbench.core.render import RenderCache
+
+    top = _rows_suite(tmp_path)
+    cache = RenderCache()
+
+    def first_inputs(workspace):
+        pairs = LazyPairs(workspace.datasets, workspace.models, cache=cache)
+        built = {d: pairs.get(d, "m") for d in NAMES}
+        assert not [p for p in built.values() if not hasattr(p, "sample")], built
+        return {d: p.sample(0).requests[0].model_input for d, p in built.items()}
+
+    before = own_loader.load([top])
+    assert first_inputs(before)["two"].startswith("two two row")
+    keys = [d.content_key() for d in before.datasets]
+    write(tmp_path / "two.py", RENDERABLE.format(name="two", text="edited"))
+    saved = own_loader.load([top])
+    hits = cache.hits
+    inputs = first_inputs(saved)
+    assert cache.hits - hits == 2  # one and three, unchanged; two rendered again
+    assert inputs["two"].startswith("edited two row") and inputs["one"].startswith("one one row")
+    # the unchanged datasets' keys are the very ones of last time: no config written out again
+    assert [d.content_key() is k for d, k in zip(saved.datasets, keys, strict=True)] == [True, False, True]
