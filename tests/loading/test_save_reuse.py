@@ -195,3 +195,43 @@ def test_a_save_renders_again_only_the_dataset_it_changed(tmp_path, own_loader, 
     assert inputs["two"].startswith("edited two row") and inputs["one"].startswith("one one row")
     # the unchanged datasets' keys are the very ones of last time: no config written out again
     assert [d.content_key() is k for d, k in zip(saved.datasets, keys, strict=True)] == [True, False, True]
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """How many times a workbench.toml was parsed."""
+    from workbench.loading.rows import sample_rows
+
+    calls: list[object] = []
+    real = sample_rows._parse_settings
+
+    def counted(folder, path):
+        calls.append(path)
+        return real(folder, path)
+
+    monkeypatch.setattr(sample_rows, "_parse_settings", counted)
+    return calls
+
+
+def test_an_unchanged_settings_file_is_parsed_once_and_an_edit_is_seen(tmp_path, later, parses):
+    from workbench.loading.rows.sample_rows import read_settings
+
+    settings = write(tmp_path / "workbench.toml", '[data]\none = "a.json"\n')
+    first = read_settings(tmp_path)
+    assert read_settings(tmp_path) is first and len(parses) == 1
+    stat = settings.stat()
+    time.sleep(0.05)  # past one kernel timestamp tick: the write's ctime is a new one
+    settings.write_text('[data]\none = "b.json"\n', encoding="utf-8")  # same size
+    os.utime(settings, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same mtime
+    assert read_settings(tmp_path).data == {"one": tmp_path / "b.json"} and len(parses) == 2
+    settings.unlink()
+    assert read_settings(tmp_path).path is None
+
+
+def test_a_settings_file_just_written_is_parsed_every_time(tmp_path, parses):
+    from workbench.loading.rows.sample_rows import read_settings
+
+    write(tmp_path / "workbench.toml", '[data]\none = "a.json"\n')
+    read_settings(tmp_path)
+    read_settings(tmp_path)
+    assert len(parses) == 2

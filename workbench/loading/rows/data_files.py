@@ -128,7 +128,7 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     if version is None or version != file_version(resolved):
         _record(resolved, None)  # changed while read: these rows have no version
         return rows
-    if _now_ns() - max(version[0], version[1]) < RACY_NS:
+    if just_written(version):
         _record(resolved, None)  # just written: the next write could keep the same version
         return rows
     with _ROWS_CACHE_LOCK:
@@ -153,6 +153,11 @@ def recording_files(paths: list[Path]) -> Iterator[None]:
         if version != first or version is None or now - max(version[0], version[1]) < RACY_NS:
             version = None
         _record(real_path(path), version)
+
+
+def just_written(version: tuple[int, ...]) -> bool:
+    """A file of this version may change again without its version showing it (see RACY_NS)."""
+    return _now_ns() - max(version[0], version[1]) < RACY_NS
 
 
 def _now_ns() -> int:

@@ -23,7 +23,7 @@ from typing import Any
 from ...core.errors import ConfigError
 from ...core.spec import OPENCOMPASS, RowsSource, type_module, type_name
 from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
-from .data_files import DATA_SUFFIXES, read_rows, recording_files
+from .data_files import DATA_SUFFIXES, file_version, just_written, read_rows, recording_files
 from .data_paths import PathLookup, lookup_data_path
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
@@ -77,14 +77,35 @@ class Settings:
     data: dict[str, Path] = field(default_factory=dict)
 
 
+#: The last ``workbench.toml`` read per path, with its version: a save of a config reads it again.
+_SETTINGS: dict[Path, tuple[tuple[int, ...], Settings]] = {}
+
+
 def read_settings(folder: Path) -> Settings:
-    """The settings file in ``folder`` (empty settings when there is none)."""
+    """The settings file in ``folder`` (empty settings when there is none).
+
+    An unchanged file (its ``file_version``, not just written) gives the very same settings
+    as last time without parsing it again: a suite's lists every dataset. Callers never
+    modify them."""
+    path = folder / SETTINGS_FILE
+    version = file_version(path)
+    if version is None:
+        if not path.is_file():
+            return Settings()
+    else:
+        kept = _SETTINGS.get(path)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+    settings = _parse_settings(folder, path)
+    if version is not None and version == file_version(path) and not just_written(version):
+        _SETTINGS[path] = (version, settings)
+    return settings
+
+
+def _parse_settings(folder: Path, path: Path) -> Settings:
     # lazy: only a folder with a settings file needs it
     import tomllib
 
-    path = folder / SETTINGS_FILE
-    if not path.is_file():
-        return Settings()
     try:
         text = read_regular_text(path, MAX_SETTINGS_BYTES, "settings")
     except OSError as exc:
