@@ -331,7 +331,6 @@ class Loader:
             if not isinstance(abbr, str):
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
-            bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
             framework, locations = self._derived_of(entry, source, derived or {})
             named = named_rows_file(abbr, data_args, settings)
             kept = self._named_rows(entry, named, named_before or {})
@@ -339,6 +338,7 @@ class Loader:
                 workspace.add_resolved(kept.resolved)
                 workspace.datasets.append(kept.spec)
                 return
+            bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
             with recording_reads() as reads:
                 found = find_rows(cfg, abbr, data_args, settings, bases, framework, framework_python)
         except ConfigError as exc:

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -100,7 +101,7 @@ def file_version(path: str | Path) -> tuple[int, ...] | None:
     the same size within one timestamp tick (a write updates the ctime too).
     """
     try:
-        stat = Path(path).stat()
+        stat = os.stat(path)
     except OSError:
         return None
     if not S_ISREG(stat.st_mode):
