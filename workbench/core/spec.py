@@ -79,6 +79,10 @@ class RowsSource:
         return {"kind": self.kind, "path": self.path, "data_id": self.data_id, "reader": self.reader}
 
 
+#: Where a spec keeps its content key once worked out (see DatasetSpec.content_key).
+_KEY = "_content_key"
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     abbr: str
@@ -96,11 +100,20 @@ class DatasetSpec:
 
     def content_key(self) -> Hashable | None:
         """Equal for two specs that render and display alike, so what was made from one can
-        be reused for the other; None when the rows' content cannot be vouched for."""
+        be reused for the other; None when the rows' content cannot be vouched for.
+
+        Worked out once per spec: a save keeps every dataset it did not change as the same
+        spec (the loader's), and the ``repr`` of a suite's configs is most of what keying its
+        render cache and tree costs. A spec's config is never changed once it is built (the
+        core copies what it changes), so its key cannot go stale."""
         if self.rows_version is None:
             return None
-        return ("dataset", self.abbr, self.framework, self.source, self.rows_origin, self.rows_source,
-                self.rows_version, repr(self.cfg), repr(dict(self.locations)))
+        found = self.__dict__.get(_KEY)
+        if found is None:
+            found = ("dataset", self.abbr, self.framework, self.source, self.rows_origin, self.rows_source,
+                     self.rows_version, repr(self.cfg), repr(dict(self.locations)))
+            object.__setattr__(self, _KEY, found)  # frozen: not a field, so eq, hash and repr ignore it
+        return found
 
 
 @dataclass(frozen=True)

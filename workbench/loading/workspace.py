@@ -30,8 +30,16 @@ from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .models.model_assets import asset_files, chat_template_value, model_assets
-from .rows.data_files import recording_reads
-from .rows.sample_rows import SETTINGS_FILE, DataArg, Settings, find_rows, read_settings, unknown_data_abbrs
+from .rows.data_files import file_version, recording_reads
+from .rows.sample_rows import (
+    SETTINGS_FILE,
+    DataArg,
+    Settings,
+    find_rows,
+    named_rows_file,
+    read_settings,
+    unknown_data_abbrs,
+)
 
 __all__ = ["DataArg", "Loader", "Workspace", "config_roots", "load_workspace"]
 
@@ -68,7 +76,10 @@ class Workspace:
         return next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
 
     def add_file(self, path: str | os.PathLike) -> None:
-        resolved = real_path(path)
+        self.add_resolved(real_path(path))
+
+    def add_resolved(self, resolved: Path) -> None:
+        """``add_file`` for a path whose symlinks are followed already."""
         if resolved not in self._seen:  # a suite adds hundreds: a set, not a scan of the list
             self._seen.add(resolved)
             self.files.append(resolved)
@@ -110,6 +121,19 @@ def _locations(entry: Mapping[str, Any]) -> dict[tuple, Source]:
     return {tuple(path): Source(file, line) for path, file, line in entry.get("locations") or ()}
 
 
+@dataclass(frozen=True)
+class _NamedRows:
+    """A dataset whose rows came from a file named outright (``--data``, ``workbench.toml``),
+    as the last load built it: the next load reuses ``spec`` for the same entry object when
+    the same file is named and its version is unchanged (one ``stat``, no path lookups)."""
+
+    entry: Mapping[str, Any]
+    named: Path
+    resolved: Path
+    version: tuple[int, ...]
+    spec: DatasetSpec
+
+
 def _error(data: Mapping[str, Any]) -> ConfigError:
     return ConfigError(data["message"], file=data.get("file"), line=data.get("line"),
                        hint=data.get("hint"))
@@ -140,6 +164,9 @@ class Loader:
         # resend is the very object of last time (config/answers.py)
         self._derived: dict[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] = {}
         self.derived_reused = 0  # entries of the last load that reused it
+        # datasets whose rows were read from a named file, by entry identity (see _NamedRows)
+        self._named: dict[int, _NamedRows] = {}
+        self.rows_reused = 0  # datasets of the last load that reused their spec and rows
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -196,7 +223,8 @@ class Loader:
         workspace = Workspace(configs=[str(c) for c in configs])
         epoch = self._epoch
         derived, self._derived = self._derived, {}
-        self.derived_reused = 0
+        named, self._named = self._named, {}
+        self.derived_reused = self.rows_reused = 0
         root_dirs = config_roots(roots)
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
@@ -214,7 +242,7 @@ class Loader:
             settings = self._settings(path.parent, workspace)
             for entry in result["datasets"]:
                 self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python,
-                                  derived)
+                                  derived, named)
             dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:
@@ -284,7 +312,7 @@ class Loader:
                      data_args: Sequence[DataArg], workspace: Workspace,
                      roots: Sequence[Path] = (), framework_python: str | None = None,
                      derived: Mapping[int, tuple[Mapping[str, Any], str, dict[tuple, Source]]] | None = None,
-                     ) -> None:
+                     named_before: Mapping[int, _NamedRows] | None = None) -> None:
         source = Source(entry["file"], entry["line"])
         if entry["error"]:
             workspace.errors.append(_error(entry["error"]))
@@ -303,8 +331,14 @@ class Loader:
             if not isinstance(abbr, str):
                 raise ConfigError(f"dataset abbr must be a string, got {abbr!r}",
                                   hint="abbr='my_dataset'")
-            bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
             framework, locations = self._derived_of(entry, source, derived or {})
+            named = named_rows_file(abbr, data_args, settings)
+            kept = self._named_rows(entry, named, named_before or {})
+            if kept is not None:
+                workspace.add_resolved(kept.resolved)
+                workspace.datasets.append(kept.spec)
+                return
+            bases = [*([Path(source.file).parent] if source.file else []), config.parent, *roots]
             with recording_reads() as reads:
                 found = find_rows(cfg, abbr, data_args, settings, bases, framework, framework_python)
         except ConfigError as exc:
@@ -326,10 +360,26 @@ class Loader:
             workspace.add_file(file)
         # What the rows were read from, exactly (None: a file changed while read, never cached).
         version = None if any(v is None for _, v in reads) else ("files", tuple(reads))
-        workspace.datasets.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework,
-                                              source=source, rows_origin=found.origin,
-                                              rows_source=found.source,
-                                              locations=locations, rows_version=version))
+        spec = DatasetSpec(abbr=abbr, cfg=cfg, rows=found.rows, framework=framework, source=source,
+                           rows_origin=found.origin, rows_source=found.source, locations=locations,
+                           rows_version=version)
+        workspace.datasets.append(spec)
+        if named is not None and found.files == [named] and len(reads) == 1 and reads[0][1] is not None:
+            self._named[id(entry)] = _NamedRows(entry, named, Path(reads[0][0]), reads[0][1], spec)
+
+    def _named_rows(self, entry: Mapping[str, Any], named: Path | None,
+                    before: Mapping[int, _NamedRows]) -> _NamedRows | None:
+        """Last load's dataset for this very entry, when its rows file is named the same and is
+        unchanged: the version ``stat`` follows symlinks, so a file edited, replaced, removed
+        or a link pointed elsewhere gives another version (or None) and is read again."""
+        kept = before.get(id(entry))
+        if kept is None or kept.entry is not entry or named is None or kept.named != named:
+            return None
+        if file_version(named) != kept.version:
+            return None
+        self._named[id(entry)] = kept
+        self.rows_reused += 1
+        return kept
 
     def _add_model(self, entry: Mapping[str, Any], config: Path, workspace: Workspace,
                    chat_template: str | None = None) -> None:

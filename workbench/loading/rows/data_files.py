@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -100,7 +101,7 @@ def file_version(path: str | Path) -> tuple[int, ...] | None:
     the same size within one timestamp tick (a write updates the ctime too).
     """
     try:
-        stat = Path(path).stat()
+        stat = os.stat(path)
     except OSError:
         return None
     if not S_ISREG(stat.st_mode):
@@ -128,7 +129,7 @@ def read_rows(path: str | Path) -> list[Any] | dict[str, list[Any]]:
     if version is None or version != file_version(resolved):
         _record(resolved, None)  # changed while read: these rows have no version
         return rows
-    if _now_ns() - max(version[0], version[1]) < RACY_NS:
+    if just_written(version):
         _record(resolved, None)  # just written: the next write could keep the same version
         return rows
     with _ROWS_CACHE_LOCK:
@@ -153,6 +154,11 @@ def recording_files(paths: list[Path]) -> Iterator[None]:
         if version != first or version is None or now - max(version[0], version[1]) < RACY_NS:
             version = None
         _record(real_path(path), version)
+
+
+def just_written(version: tuple[int, ...]) -> bool:
+    """A file of this version may change again without its version showing it (see RACY_NS)."""
+    return _now_ns() - max(version[0], version[1]) < RACY_NS
 
 
 def _now_ns() -> int:

@@ -23,7 +23,7 @@ from typing import Any
 from ...core.errors import ConfigError
 from ...core.spec import OPENCOMPASS, RowsSource, type_module, type_name
 from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
-from .data_files import DATA_SUFFIXES, read_rows, recording_files
+from .data_files import DATA_SUFFIXES, file_version, just_written, read_rows, recording_files
 from .data_paths import PathLookup, lookup_data_path
 from .framework_load import framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
@@ -77,14 +77,35 @@ class Settings:
     data: dict[str, Path] = field(default_factory=dict)
 
 
+#: The last ``workbench.toml`` read per path, with its version: a save of a config reads it again.
+_SETTINGS: dict[Path, tuple[tuple[int, ...], Settings]] = {}
+
+
 def read_settings(folder: Path) -> Settings:
-    """The settings file in ``folder`` (empty settings when there is none)."""
+    """The settings file in ``folder`` (empty settings when there is none).
+
+    An unchanged file (its ``file_version``, not just written) gives the very same settings
+    as last time without parsing it again: a suite's lists every dataset. Callers never
+    modify them."""
+    path = folder / SETTINGS_FILE
+    version = file_version(path)
+    if version is None:
+        if not path.is_file():
+            return Settings()
+    else:
+        kept = _SETTINGS.get(path)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+    settings = _parse_settings(folder, path)
+    if version is not None and version == file_version(path) and not just_written(version):
+        _SETTINGS[path] = (version, settings)
+    return settings
+
+
+def _parse_settings(folder: Path, path: Path) -> Settings:
     # lazy: only a folder with a settings file needs it
     import tomllib
 
-    path = folder / SETTINGS_FILE
-    if not path.is_file():
-        return Settings()
     try:
         text = read_regular_text(path, MAX_SETTINGS_BYTES, "settings")
     except OSError as exc:
@@ -146,11 +167,26 @@ class RowsFound:
     source: RowsSource | None = None
 
 
+def _data_arg_for(abbr: str, data: Sequence[DataArg]) -> DataArg | None:
+    """The ``--data`` value that gives this dataset its rows: ``ABBR=FILE``, else ``FILE``."""
+    return next((a for a in data if a.abbr == abbr), None) or next((a for a in data if a.abbr is None), None)
+
+
+def named_rows_file(abbr: str, data: Sequence[DataArg], settings: Settings) -> Path | None:
+    """The file ``find_rows`` reads for this dataset when one is named outright (``--data``,
+    then ``workbench.toml``), else None. Nothing is looked up on the way to it, so the same
+    name and an unchanged file (its ``file_version``) give the same rows: a reload may keep
+    them without finding them again."""
+    arg = _data_arg_for(abbr, data)
+    return arg.path if arg is not None else settings.data.get(abbr)
+
+
 def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settings: Settings,
               bases: Sequence[Path], framework: str = OPENCOMPASS,
               python: str | None = None) -> RowsFound:
     """The rows for one dataset; ConfigError when a named file is unreadable."""
-    for arg in [*(a for a in data if a.abbr == abbr), *(a for a in data if a.abbr is None)]:
+    arg = _data_arg_for(abbr, data)
+    if arg is not None:
         return RowsFound(read_rows(arg.path), str(arg.path), [arg.path], RowsSource("file", str(arg.path)))
     if abbr in settings.data:
         file = settings.data[abbr]
