@@ -5,7 +5,9 @@ app's): ``python -m benchmarks.suite_app CONFIG`` prints one JSON object. The ap
 headless (``App.run_test``) at 160×48 with its real watcher and workers; a key is timed
 from the moment it reaches the app (as a terminal sends it) until the first screen update
 after the final-input pane has been handed the new frame (a pane-focus key: after the
-focus has moved). Keys are pressed one at a time, as a reader steps through: before
+focus has moved), both stamped when they happen: the app usually paints in the same turn of
+its event loop, and a harness that noticed the change only when it next looked timed the
+update after that one. Keys are pressed one at a time, as a reader steps through: before
 each, the app is given the time a reader would take (at most 2 s) to build the frames one
 key away. Each key's process CPU time is recorded too: on a machine shared with other jobs
 the wall time includes waiting for a CPU, the CPU time does not.
@@ -38,15 +40,19 @@ def _p(values: list[float], q: float) -> float:
 
 async def measure(config: Path, save_target: Path | None, marker: str | None, saves: int,
                   keys_scale: float = 1.0) -> dict:
+    from textual.screen import Screen
+
     from workbench.tui.app import WorkbenchApp, create_app
     from workbench.tui.driving import wait_for
     from workbench.tui.session import Inputs
     from workbench.tui.widgets.main.view_pane import ViewPane
 
     shown: dict[str, float] = {}
+    paints: list[float] = []  # when each screen update was written, in order
     arrived = asyncio.Event()
     painted = asyncio.Event()
     original_show, original_display = ViewPane.show, WorkbenchApp._display
+    original_focus = Screen.set_focus
 
     def show(self, *args, **kwargs):
         result = original_show(self, *args, **kwargs)
@@ -58,11 +64,20 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
     def display(self, *args, **kwargs):
         result = original_display(self, *args, **kwargs)
         shown["painted"] = time.monotonic()
+        paints.append(shown["painted"])
         painted.set()
+        return result
+
+    def set_focus(self, *args, **kwargs):
+        before = self.focused
+        result = original_focus(self, *args, **kwargs)
+        if self.focused is not before:
+            shown["focused_at"] = time.monotonic()
         return result
 
     ViewPane.show = show  # type: ignore[method-assign]
     WorkbenchApp._display = display  # type: ignore[method-assign]
+    Screen.set_focus = set_focus  # type: ignore[method-assign]
     out: dict = {"keys": {}, "cpu": {}}
     try:
         started = time.monotonic()
@@ -77,22 +92,26 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
             tree = app.query_one("#tree")
             out["failed_in_tree"] = sum("✖ not loaded" in str(node.label) for node in tree.root.children)
 
-            async def timed(key: str, done) -> None:
-                """From the key reaching the app to the first screen update after ``done()``."""
+            async def timed(key: str, done, changed_at: str) -> None:
+                """From the key reaching the app to the first screen update after the change it
+                makes (the final-input pane handed its new frame, or the focus moved): stamped
+                when it happens, not when this loop next looks, since the app often paints it
+                in the same turn of the event loop, before this coroutine runs again."""
                 await _reading(pilot, app)
                 arrived.clear()
+                shown.pop(changed_at, None)
                 t0, c0 = time.monotonic(), time.process_time()
                 _send_key(app, key)
                 deadline = t0 + 60
                 while not done() and time.monotonic() < deadline:
                     await asyncio.sleep(0.0005)
-                ready = time.monotonic()
+                ready = shown.get(changed_at, time.monotonic())
                 painted.clear()
                 try:
-                    while shown.get("painted", 0) < ready:
+                    while not paints or paints[-1] < ready:
                         await asyncio.wait_for(painted.wait(), timeout=0.5)
                         painted.clear()
-                    end = shown["painted"]
+                    end = next(t for t in paints if t >= ready)
                 except TimeoutError:  # nothing on screen changed (a label key on one request)
                     end = ready
                 out["keys"].setdefault(name, []).append(end - t0)
@@ -101,12 +120,12 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
             for key, times in NAV_KEYS:
                 name = key
                 for _ in range(max(2, round(times * keys_scale))):
-                    await timed(key, arrived.is_set)
+                    await timed(key, arrived.is_set, "at")
             for key, times in FOCUS_KEYS:
                 name = f"focus {key}"
                 for _ in range(times):  # a pane key twice in a row moves nothing the second time
                     before = app.focused
-                    await timed(key, lambda before=before: app.focused is not before)
+                    await timed(key, lambda before=before: app.focused is not before, "focused_at")
             if save_target is not None and marker is not None:
                 out["saves"] = await _saves(app, pilot, save_target, marker, saves, arrived, shown)
                 out["save_resent"] = _resent(app)
@@ -114,6 +133,7 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
     finally:
         ViewPane.show = original_show  # type: ignore[method-assign]
         WorkbenchApp._display = original_display  # type: ignore[method-assign]
+        Screen.set_focus = original_focus  # type: ignore[method-assign]
     return out
 
 
