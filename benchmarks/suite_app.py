@@ -63,8 +63,7 @@ async def measure(config: Path, save_target: Path | None, marker: str | None, sa
 
     def display(self, *args, **kwargs):
         result = original_display(self, *args, **kwargs)
-        shown["painted"] = time.monotonic()
-        paints.append(shown["painted"])
+        paints.append(time.monotonic())
         painted.set()
         return result
 

@@ -119,15 +119,6 @@ def request_text(request: Request) -> str:
     return f'{dumps(head)[:-1]}, "prompt_list": {prompt}, {dumps(fields)[1:]}'
 
 
-def sample_json(sample: Sample) -> dict[str, Any]:
-    return {
-        "index": sample.index,
-        "source_index": sample.source_index,
-        "ice_indices": list(sample.ice_indices),
-        "requests": [request_json(r) for r in sample.requests],
-    }
-
-
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
     """Which route gave the pair's dataset its rows (see ``RowsSource``)."""
     source = getattr(pair.dataset, "rows_source", None)
