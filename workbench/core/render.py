@@ -22,6 +22,7 @@ from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
+from .inferencers.sample_splice import SampleSplicer, splices
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.model_input import ModelAdapter
@@ -61,6 +62,9 @@ class RenderOptions:
     # a second, provenance-carrying render, so exports ask for them only where they are shown
     # (a sample rendered with provenance, as the panes do, always has them)
     token_sections: bool = False
+    # later samples splice their rows into requests rendered once per example set
+    # (inferencers/sample_splice.py); off only to check the splice against the real render
+    splice: bool = True
 
 
 @contextmanager
@@ -213,6 +217,9 @@ class PairRenderer:
                                              self.options.embeddings, self.notes, dataset.source.file)
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
+        # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
+        self._splicer = SampleSplicer(self.plan, fast, model, self.limiter, self.notes) \
+            if self.options.splice and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)
 
@@ -435,7 +442,11 @@ class PairRenderer:
             return self._first
         engine = self.engine(provenance)
         ice_idx = self.picks[index]
-        requests: list[Request] = self.plan.requests(engine, index, ice_idx)
+        splicer = self._splicer if not provenance else None
+        if splicer is None:
+            requests: list[Request] = self.plan.requests(engine, index, ice_idx)
+        else:
+            requests = splicer.requests(index, ice_idx, lambda: self.plan.requests(engine, index, ice_idx))
         if self.model_text is not None:
             if provenance:
                 traced = requests

@@ -10,9 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Request:
-    """One call the model would get."""
+    """One call the model would get.
+
+    Made tens of thousands of times a render, so its ``__init__`` is written out: a frozen
+    dataclass's generated one sets each field through ``object.__setattr__``, which costs
+    more than the rest of a spliced request (inferencers/sample_splice.py).
+    """
 
     prompt_list: Any  # str, or PromptList (items as the framework builds them)
     model_input: Any  # str for "lm"; [{role, prompt}] for "api"; [{role, content}] for chat
@@ -24,13 +29,25 @@ class Request:
     tokens: Any = None  # core.tokens.counting.TokenCount: what the model gets (total, per section, how)
     truncation: Any = None  # core.inferencers.truncation.Truncation: a max_seq_len loop ran for it
 
+    def __init__(self, prompt_list: Any, model_input: Any, label: Any = None, turn: int | None = None,
+                 model_text: str | None = None, depends_on: tuple[int, ...] = (),
+                 extra: tuple[tuple[str, Any], ...] = (), tokens: Any = None, truncation: Any = None) -> None:
+        self.__dict__.update(prompt_list=prompt_list, model_input=model_input, label=label, turn=turn,
+                             model_text=model_text, depends_on=depends_on, extra=extra, tokens=tokens,
+                             truncation=truncation)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Sample:
     index: int  # position in the test split
     source_index: int  # position in the data file's split, before ranges
     ice_indices: tuple[int, ...]
     requests: tuple[Request, ...]
+
+    def __init__(self, index: int, source_index: int, ice_indices: tuple[int, ...],
+                 requests: tuple[Request, ...]) -> None:  # written out, as Request's is
+        self.__dict__.update(index=index, source_index=source_index, ice_indices=ice_indices,
+                             requests=requests)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ the core.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..errors import RenderError
@@ -70,8 +70,22 @@ class PromptList(list):
     # The pairs that filled it from ``filled_from``, and the output column's token when its
     # value was masked (a stand-in, not the row's): token sections replay the fill on a twin
     # of the template that knows where its characters came from (models/section_replay.py).
-    fill_pairs: FillPairs | None = None
     fill_masked: str | None = None
+    _fill_pairs: FillPairs | None = None
+    # A spliced prompt's pairs, made when first read: (make, its argument); only token
+    # sections read them (inferencers/sample_splice.py)
+    _fill_pairs_from: tuple[Callable[[Any], FillPairs], Any] | None = None
+
+    @property
+    def fill_pairs(self) -> FillPairs | None:
+        if self._fill_pairs is None and self._fill_pairs_from is not None:
+            make, argument = self._fill_pairs_from
+            self._fill_pairs = make(argument)
+        return self._fill_pairs
+
+    @fill_pairs.setter
+    def fill_pairs(self, pairs: FillPairs | None) -> None:
+        self._fill_pairs = pairs
 
     def format(self, pairs: FillPairs) -> PromptList:
         """Fill every string item and role prompt; items that do not change are shared."""

@@ -1,0 +1,194 @@
+"""Samples spliced into a pair's skeleton equal the real render, request by request.
+
+A pair renders its requests once per (example set, row columns) with stand-ins for the row's
+values, then splices each later row in (core/inferencers/sample_splice.py). Every config here
+is rendered with the splice and without it: every field of every request (PromptList items
+and what they were filled from and with, the model's input and text, token counts by section,
+the max_seq_len record) and every warning with its count must be the same, and the splice
+must actually have served (counted), except where a rule says the real render must run.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from workbench.core.inferencers import sample_splice
+from workbench.core.inferencers.sample_splice import OPEN, Refused, _Compiler, stand_in
+from workbench.core.render import PairRenderer, RenderOptions
+from workbench.core.spec import DatasetSpec, ModelSpec
+
+from .test_section_replay import INFER, ROWS, _model
+
+FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
+
+
+def _dataset(infer_cfg: dict, rows: dict, columns: list[str], output: str = "answer") -> DatasetSpec:
+    cfg = {"abbr": "d", "reader_cfg": {"input_columns": columns, "output_column": output},
+           "infer_cfg": infer_cfg}
+    return DatasetSpec(abbr="d", cfg=cfg, rows=copy.deepcopy(rows))
+
+
+def _both(dataset: DatasetSpec, model: ModelSpec | None, **options) -> tuple[PairRenderer, PairRenderer]:
+    spliced = PairRenderer(dataset, model, RenderOptions(**options))
+    real = PairRenderer(dataset, model, RenderOptions(splice=False, **options))
+    return spliced, real
+
+
+def _differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
+    out = []
+    for i in range(len(real)):
+        a, b = spliced.sample(i), real.sample(i)
+        if a != b:
+            out.append(f"sample {i}: {a} != {b}")
+        for k, (x, y) in enumerate(zip(a.requests, b.requests)):
+            if type(x.prompt_list) is not type(y.prompt_list):
+                out.append(f"sample {i} request {k}: prompt list types differ")
+            for name in FILL_ATTRIBUTES:
+                if getattr(x.prompt_list, name, None) != getattr(y.prompt_list, name, None):
+                    out.append(f"sample {i} request {k}: {name} differs")
+    notes = [(m, spliced.notes.count(m)) for m in spliced.notes.messages]
+    if notes != [(m, real.notes.count(m)) for m in real.notes.messages]:
+        out.append(f"warnings differ: {notes} != {real.notes.messages}")
+    return out
+
+
+def _spliced(pair: PairRenderer) -> int:
+    return pair._splicer.spliced if pair._splicer is not None else 0
+
+
+CASES = [(infer, model) for infer in ("dialogue", "leaky", "string") for model in ("meta", "plain", "chat", "api")]
+CASES += [("ppl", "meta"), ("ppl", "plain"), ("chat_turns", "chat"), ("chat_turns", "api")]
+
+
+@pytest.mark.parametrize("sections", [False, True])
+@pytest.mark.parametrize(("infer", "model"), CASES)
+def test_spliced_samples_equal_the_real_render(infer, model, sections, tmp_path):
+    """The rows of these fixtures hold a later column's ``{answer}`` (every third), some are
+    long enough for max_seq_len 300 to drop examples: those are rendered for real."""
+    dataset = _dataset(INFER[infer], ROWS, ["question", "note"])
+    spliced, real = _both(dataset, _model(model, tmp_path), token_sections=sections)
+    assert not _differences(spliced, real)
+    assert _spliced(real) == 0
+
+
+def test_every_row_after_the_first_two_is_spliced(tmp_path):
+    """Without braces in the rows and without a limit, only the first sighting of the example
+    set and the check of its skeleton are rendered for real."""
+    rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
+            for split in ROWS}
+    for infer, model in (("dialogue", "meta"), ("dialogue", "chat"), ("dialogue", "api"), ("dialogue", "plain"),
+                         ("string", "meta"), ("ppl", "meta"), ("ppl", "plain")):
+        spliced, real = _both(_dataset(INFER[infer], rows, ["question", "note"]),
+                              _model(model, tmp_path / model, max_seq_len=None))
+        assert not _differences(spliced, real)
+        assert _spliced(spliced) == len(real) - 2, (infer, model)
+
+
+def test_a_row_with_braces_is_rendered_for_real(tmp_path):
+    spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
+                          _model("meta", tmp_path, max_seq_len=None))
+    assert not _differences(spliced, real)
+    # the first row is the example set's first sighting, the first row after it without
+    # braces checks the skeleton: the rest without braces are spliced
+    plain = [i for i, r in enumerate(ROWS["test"]) if i and "{" not in r["question"]]
+    assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain) - 1
+
+
+def test_rows_too_long_for_max_seq_len_are_rendered_for_real(tmp_path):
+    rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
+            for split in ROWS}
+    spliced, real = _both(_dataset(INFER["dialogue"], rows, ["question", "note"]), _model("meta", tmp_path))
+    assert not _differences(spliced, real)
+    cut = [i for i in range(2, len(real)) if real.sample(i).requests[0].truncation.dropped]
+    assert cut and _spliced(spliced) == len(real) - 2 - len(cut)
+    fits = next(i for i in range(3, len(real)) if i not in cut)
+    record = spliced.sample(fits).requests[0].truncation
+    assert len(record.steps) == 1 and record.kept == record.retrieved == (0, 1, 2)
+
+
+GEN = {"retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}
+
+
+def _string_template(template: str) -> dict:
+    return {"prompt_template": {"type": "PromptTemplate", "template": template}, **GEN}
+
+
+def test_a_value_that_could_complete_a_later_field_is_never_spliced():
+    """``{b_{a}}``: the value of ``a`` completes ``{b_x}``, which the next column fills."""
+    rows = [{"a": "x", "b_x": f"B{i}", "answer": "1"} for i in range(6)]
+    spliced, real = _both(_dataset(_string_template("[{b_{a}}]"), {"train": rows, "test": rows}, ["a", "b_x"]),
+                          None)
+    assert not _differences(spliced, real)
+    assert real.sample(3).requests[0].model_input == "[B3]"
+    assert _spliced(spliced) == 0
+
+
+def test_a_value_inside_braces_that_completes_no_field_is_spliced():
+    """JSON in a prompt puts values between braces; no column's name fits around them."""
+    rows = [{"q": f"question {i}", "answer": "1"} for i in range(6)]
+    spliced, real = _both(_dataset(_string_template('Reply as {"answer": "...", "q": "{q}"}'),
+                                   {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real)
+    assert _spliced(spliced) == len(real) - 2
+
+
+@pytest.mark.parametrize("value", [f"a {OPEN} b", stand_in(0), "tab\tand\nnewline", "", "x" * 5000])
+def test_hostile_and_odd_values_render_as_they_would(value):
+    rows = [{"q": value if i % 2 else f"row {i}", "n": i, "answer": "1"} for i in range(8)]
+    spliced, real = _both(_dataset(_string_template("Q: {q} ({n})"), {"train": rows, "test": rows}, ["q", "n"]),
+                          None)
+    assert not _differences(spliced, real)
+    assert real.sample(1).requests[0].model_input == f"Q: {value} (1)"
+
+
+def test_warnings_of_every_row_keep_their_counts(tmp_path):
+    """An API model drops a plain string item with a warning that quotes it, one per row: a
+    render that warns is never spliced, so every row's warning is there."""
+    infer = copy.deepcopy(INFER["dialogue"])
+    infer["prompt_template"]["template"]["begin"].append("Note: {note}")
+    spliced, real = _both(_dataset(infer, ROWS, ["question", "note"]), _model("api", tmp_path, max_seq_len=None))
+    assert not _differences(spliced, real)
+    assert _spliced(spliced) == 0
+    dropped = [m for m in spliced.notes.messages if "string item 'Note: n" in m]
+    assert len(dropped) == len(real)
+
+
+def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
+    """The first splice of every skeleton is checked against the real render of that row."""
+    rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
+    real_build = sample_splice.Skeleton.requests
+
+    def wrong(self, values):
+        return real_build(self, [v + "!" for v in values])
+
+    monkeypatch.setattr(sample_splice.Skeleton, "requests", wrong)
+    spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real)
+    assert _spliced(spliced) == 0
+
+
+def test_the_comparison_sees_a_wrong_splice(monkeypatch):
+    """With the check switched off, the wrong splice above must show as differences."""
+    rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
+    real_build = sample_splice.Skeleton.requests
+    monkeypatch.setattr(sample_splice.Skeleton, "requests", lambda self, values: real_build(self, [v + "!" for v in values]))
+    monkeypatch.setattr(sample_splice, "_same", lambda a, b: True)
+    spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
+    assert _differences(spliced, real)
+
+
+def test_a_damaged_stand_in_refuses_the_skeleton():
+    compiler = _Compiler(2, frozenset({"a", "b"}))
+    assert compiler.text(f"x{stand_in(0)}y{stand_in(1)}", filled=True) is not None
+    for damaged in (stand_in(0).strip(), stand_in(1).upper(), stand_in(0)[:-2], stand_in(5)):
+        with pytest.raises(Refused):
+            compiler.text(f"x{damaged}y", filled=True)
+
+
+def test_inferencers_that_read_the_row_are_not_spliced(tmp_path):
+    """ChatInferencer builds its chat from the row itself, not from filled templates."""
+    spliced, real = _both(_dataset(INFER["chat_turns"], ROWS, ["question", "note"]), _model("chat", tmp_path))
+    assert spliced._splicer is None
+    assert not _differences(spliced, real)
