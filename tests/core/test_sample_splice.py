@@ -11,6 +11,7 @@ must actually have served (counted), except where a rule says the real render mu
 from __future__ import annotations
 
 import copy
+import pickle
 
 import pytest
 
@@ -192,3 +193,18 @@ def test_inferencers_that_read_the_row_are_not_spliced(tmp_path):
     spliced, real = _both(_dataset(INFER["chat_turns"], ROWS, ["question", "note"]), _model("chat", tmp_path))
     assert spliced._splicer is None
     assert not _differences(spliced, real)
+
+
+def test_spliced_samples_pickle_and_copy():
+    """``--jobs`` sends samples back from other processes; what they were filled with (made
+    only when read) goes with them."""
+    rows = {k: [{**r, "question": "q"} for r in v] for k, v in ROWS.items()}
+    pair = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]), None, RenderOptions())
+    samples = list(pair.samples())
+    assert _spliced(pair) == len(pair) - 2
+    last = samples[-1].requests[0].prompt_list
+    assert "_fill_pairs_from" in last.__dict__
+    for sample in (pickle.loads(pickle.dumps(samples[-1])), copy.deepcopy(samples[-1])):
+        assert sample == samples[-1]
+        for name in FILL_ATTRIBUTES:
+            assert getattr(sample.requests[0].prompt_list, name) == getattr(last, name)

@@ -87,6 +87,13 @@ class PromptList(list):
     def fill_pairs(self, pairs: FillPairs | None) -> None:
         self._fill_pairs = pairs
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied with its pairs made (how to make them is a compiled function)."""
+        state = dict(self.__dict__)
+        if state.pop("_fill_pairs_from", None) is not None:
+            state["_fill_pairs"] = self.fill_pairs
+        return state
+
     def format(self, pairs: FillPairs) -> PromptList:
         """Fill every string item and role prompt; items that do not change are shared."""
         out = PromptList()
