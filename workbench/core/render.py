@@ -102,13 +102,19 @@ def _no_infer_cfg(dataset: DatasetSpec) -> RenderError:
 
 
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
+    if origin is None:
+        return [(_token(k), v if isinstance(v, str) else str(v)) for k, v in row.items()]
     out: FillPairs = []
     for k, v in row.items():
         text = v if isinstance(v, str) else str(v)
-        if origin is not None:
-            text = PStr(text, origin(str(k)))
-        out.append(("{" + str(k) + "}", text))
+        out.append((_token(k), PStr(text, origin(str(k)))))
     return out
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: a column True is not a column 1
+def _token(column: Any) -> str:
+    """``{column}``: rows of a split share their columns, so each token is made once."""
+    return "{" + str(column) + "}"
 
 
 def _row_pairs(rows: Sequence[Mapping[str, Any]],

@@ -38,6 +38,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ..errors import RenderError
@@ -285,6 +286,7 @@ def _compiled(source: str) -> Any:
     return compile(source, "<sample splice>", "exec")
 
 _FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
+_first, _second = itemgetter(0), itemgetter(1)
 
 
 class Skeleton:
@@ -329,7 +331,6 @@ class SampleSplicer:
                  pair_notes: Notes) -> None:
         self._plan = plan
         self._engine = engine
-        self._test_row = engine.test_row
         self._model_spec = model_spec
         self._limiter = limiter
         self._pair_notes = pair_notes
@@ -342,16 +343,17 @@ class SampleSplicer:
     def requests(self, index: int, ice_idx: Sequence[int],
                  render: Callable[[], list[Request]]) -> list[Request]:
         """The sample's requests: spliced when a checked skeleton serves, else ``render()``."""
-        row = self._test_row(index)
-        key = (tuple(ice_idx), tuple(row))
+        # the row's fill pairs, the very objects the real render fills with (token sections
+        # check that each filled value is one of them)
+        pairs = self._engine.test_pairs(index)
+        key = (tuple(ice_idx), tuple(map(_first, pairs)))
         skeleton = self._skeletons.get(key)
         if skeleton is None:
             with self._lock:
                 skeleton = self._learn(key, index)
             if skeleton is None:
                 return render()
-        # the texts the fill writes (``str`` of a non-text value, as the render's pairs have it)
-        values = list(map(str, row.values()))
+        values = list(map(_second, pairs))
         joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
             return render()
