@@ -390,9 +390,11 @@ class SampleSplicer:
             return None
         stand_ins = [(t, stand_in(n)) for n, (t, _) in enumerate(pairs)]
         notes = Notes()
+        # the recording limiter answers fit and fit_clp, all that a plan asks of a limiter
+        recording: Any = _RecordingLimiter() if self._limiter is not None else None
         engine = replace(self._engine, notes=notes, model=ModelAdapter(self._model_spec, notes, False),
                          test_pairs=lambda index: stand_ins, test_row=lambda index: _RefusingRow(),
-                         limiter=_RecordingLimiter() if self._limiter is not None else None)
+                         limiter=recording)
         engine.ice = self._engine.ice  # type: ignore[method-assign]  # the pair's cached examples
         before = [(m, self._pair_notes.count(m)) for m in self._pair_notes.messages]
         try:
