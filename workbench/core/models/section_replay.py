@@ -21,34 +21,17 @@ retrievers, inferencers or render, and nothing outside the core.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..errors import RenderError
-from ..provenance import ICE, META, ROW, UNKNOWN_ORIGIN, Origin, PStr, spans_of
 from ..result import Request
-from ..templates.prompt_list import FillPairs, PromptList
-from ..tokens.counting import section_of
-from .meta_template import APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker, to_chat_messages
+from ..templates.prompt_list import FillPairs, PromptList, is_section_marker
+from ..tokens.counting import SectionCoded, codes_of
+from .meta_template import CHAT_ROLES, APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker
 from .model_input import CHAT, ModelAdapter
 
-#: One code character per section, and the one origin a run of each stands for.
-_CODE = {"meta_template": "m", "in_context_examples": "i", "test_row": "t", "other": "o"}
-_ORIGIN = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
-_RUNS = re.compile("m+|i+|t+|o+")
 #: Twins kept per pair (a pair has one prepared template per example set and label).
 MAX_TWINS = 1024
-
-
-def codes_of(text: str) -> str:
-    """One section code per character of ``text`` (a plain string is all "other")."""
-    return "".join(_CODE[section_of(origin.kind, origin.detail)] * length
-                   for length, origin in spans_of(text))
-
-
-def with_codes(text: str, codes: str) -> PStr:
-    """``text`` carrying one provenance run per stretch of one section code."""
-    return PStr(text, spans=tuple([(len(run), _ORIGIN[run[0]]) for run in _RUNS.findall(codes)]))
 
 
 def _text(item: Any) -> str | None:
@@ -182,7 +165,7 @@ class SectionReplay:
             parsed = _through(layout, item) if isinstance(layout, _Coded) else _messages(layout, item)
             if parsed is None:
                 return None
-        return to_chat_messages(parsed) if adapter.kind == CHAT else parsed
+        return _chat_messages(parsed) if adapter.kind == CHAT else parsed
 
 
 class _Coded:
@@ -208,7 +191,7 @@ def _coded_layout(parser: Any, twin: PromptList, mode: str) -> Any:
             for entry in messages.entries]
 
 
-def _through(layout: _Coded, item: Any) -> PStr | None:
+def _through(layout: _Coded, item: Any) -> SectionCoded | None:
     """Constants and slot texts in turn, as a compiled layout applies them."""
     constants, codes = layout.constants, layout.codes
     texts, coded = [constants[0]], [codes[0]]
@@ -218,7 +201,7 @@ def _through(layout: _Coded, item: Any) -> PStr | None:
             return None
         texts += (got[0], constants[k + 1])
         coded += (got[1], codes[k + 1])
-    return with_codes("".join(texts), "".join(coded))
+    return SectionCoded("".join(texts), "".join(coded))
 
 
 def _messages(entries: list[Any], item: Any) -> PromptList | None:
@@ -236,7 +219,7 @@ def _messages(entries: list[Any], item: Any) -> PromptList | None:
     return PromptList(out)
 
 
-def _joined(twin: PromptList, item: Any) -> PStr | None:
+def _joined(twin: PromptList, item: Any) -> SectionCoded | None:
     """``join_without_meta`` on texts with codes: non-empty texts, '\\n' after every item but
     bare markers."""
     texts: list[str] = []
@@ -258,4 +241,29 @@ def _joined(twin: PromptList, item: Any) -> PStr | None:
             texts.append(got[0])
             codes.append(got[1])
         sep = True
-    return with_codes("".join(texts), "".join(codes))
+    return SectionCoded("".join(texts), "".join(codes))
+
+
+def _chat_messages(parsed: Any) -> list[dict] | None:
+    """``to_chat_messages`` on texts with codes: the '\\n' that joins two messages of one role is
+    the framework's (section "other"). None where it would fail: the provenance render says why."""
+    if isinstance(parsed, str):
+        return [{"role": "user", "content": parsed}]
+    messages: list[dict] = []
+    for item in parsed:
+        if not isinstance(item, dict) or is_section_marker(item):
+            return None
+        prompt = item.get("prompt")
+        if not prompt:
+            continue
+        role = CHAT_ROLES.get(item.get("role"))  # type: ignore[arg-type]
+        if role is None or not isinstance(prompt, str):
+            return None
+        if not isinstance(prompt, SectionCoded):
+            prompt = SectionCoded(prompt, codes_of(prompt))
+        if messages and messages[-1]["role"] == role:
+            last = messages[-1]["content"]
+            messages[-1]["content"] = SectionCoded(f"{last}\n{prompt}", f"{last.codes}o{prompt.codes}")
+        else:
+            messages.append({"role": role, "content": prompt})
+    return messages
