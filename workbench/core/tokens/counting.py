@@ -102,15 +102,10 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
-def _run_end(codes: str, start: int) -> int:
-    """Where the run of ``codes[start]`` that starts at ``start`` ends."""
-    end = len(codes)
-    for other in SECTION_CODES.values():
-        if other != codes[start]:
-            found = codes.find(other, start, end)
-            if found >= 0:
-                end = found
-    return end
+def _row_end(codes: str, start: int) -> int:
+    """Where the run of test-row codes that starts at ``start`` ends."""
+    found = _NOT_ROW.search(codes, start)
+    return found.start() if found is not None else len(codes)
 
 
 def _cut_before(text: str, at: int) -> int:
@@ -161,12 +156,11 @@ def _line_sections(line: str, codes: str) -> tuple[int, ...]:
     starts = list(accumulate(map(len, pieces), initial=0))
     before = list(accumulate(map(_estimate_piece, pieces), initial=0))
     last = len(pieces)
-    pos = counted = 0
-    while pos < len(codes):
-        end = _run_end(codes, pos)
-        upto = before[bisect_left(starts, end, 0, last)]
-        out[_CODE_SLOTS[codes[pos]]] += upto - counted
-        counted, pos = upto, end
+    counted = 0
+    for run in _CODE_RUNS.finditer(codes):
+        upto = before[bisect_left(starts, run.end(), 0, last)]
+        out[_CODE_SLOTS[codes[run.start()]]] += upto - counted
+        counted = upto
     return tuple(out)
 
 
@@ -233,14 +227,16 @@ class Estimate:
         pos = 0
         start = codes.find("t")
         while start >= 0:  # (str.find, not a regex: the codes are as long as the text)
-            end = _run_end(codes, start)
             cut = max(_cut_before(plain, start), pos)
-            stop = _cut_after(plain, end)
+            stop = _cut_after(plain, _row_end(codes, start))
+            start = codes.find("t", stop)
+            while start >= 0 and _cut_before(plain, start) <= stop:  # the next value's line follows
+                stop = _cut_after(plain, _row_end(codes, start))
+                start = codes.find("t", stop)
             if cut > pos:
                 got.append(_stretch_sections(plain[pos:cut], codes[pos:cut]))
             got.append(_by_lines(plain[cut:stop], codes[cut:stop]))
             pos = stop
-            start = codes.find("t", pos)
         if pos < len(plain) or not got:
             got.append(_stretch_sections(plain[pos:], codes[pos:]))
         return tuple(map(sum, zip(*got)))
@@ -392,6 +388,7 @@ _CODE_NAMES = {code: name for name, code in SECTION_CODES.items()}
 _CODE_SLOTS = {code: SECTIONS.index(name) for name, code in SECTION_CODES.items()}
 _CODE_ORIGINS = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
 _CODE_RUNS = re.compile("m+|i+|t+|o+")
+_NOT_ROW = re.compile("[^t]")
 
 
 def codes_of(text: str) -> str:
