@@ -415,8 +415,8 @@ class SectionCoded(PStr):
         self.codes = codes
         return self
 
-    @property  # type: ignore[override]
-    def spans(self) -> tuple[Span, ...]:
+    @property
+    def spans(self) -> tuple[Span, ...]:  # type: ignore[override]
         return tuple([(len(run), _CODE_ORIGINS[run[0]]) for run in _CODE_RUNS.findall(self.codes)])
 
 
