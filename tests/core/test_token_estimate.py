@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from workbench.core.tokens.counting import (
     _PIECES,
+    SECTION_CODES,
     SECTIONS,
     Estimate,
-    SectionMap,
     count_tokens,
     estimate_whole,
 )
@@ -48,36 +48,70 @@ def test_known_counts():
     assert estimate.count("a\n \nb") == 3
 
 
-def _sections_token_by_token(text: str, section_map: SectionMap) -> dict[str, int]:
+def _codes(length: int, marks: list[tuple[int, str]]) -> str:
+    """Section codes of a text of ``length``: each mark's section from its start on ("other" before)."""
+    codes = ["o"] * length
+    for start, name in sorted(marks, key=lambda m: m[0]):
+        codes[start:] = SECTION_CODES[name] * max(0, length - start)
+    return "".join(codes)
+
+
+def _sections_token_by_token(text: str, codes: str) -> dict[str, int]:
     """The definition: each token belongs to the section of its first character."""
+    names = {code: name for name, code in SECTION_CODES.items()}
     counts = dict.fromkeys(SECTIONS, 0)
     for start in Estimate().token_starts(text):
         assert start is not None
-        counts[section_map.at(start)] += 1
+        counts[names[codes[start]]] += 1
     return counts
 
 
 @settings(max_examples=400, deadline=None)
 @given(text=texts, marks=st.lists(st.tuples(st.integers(0, 80), st.sampled_from(SECTIONS)), max_size=8))
 def test_sections_line_by_line_equal_token_by_token(text, marks):
-    section_map = SectionMap()
-    for start, name in sorted(marks, key=lambda m: m[0]):
-        section_map.mark(start, name)
-    counted = count_tokens(Estimate(), text, section_map, add_special_tokens=True)
-    assert counted.as_dict() == _sections_token_by_token(text, section_map)
+    codes = _codes(len(text), marks)
+    counted = count_tokens(Estimate(), text, codes, add_special_tokens=True)
+    assert counted.as_dict() == _sections_token_by_token(text, codes)
     assert counted.total == estimate_whole(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(texts, min_size=1, max_size=4), marks=st.lists(
+    st.tuples(st.integers(0, 200), st.sampled_from(SECTIONS)), max_size=6), shift=texts)
+def test_cached_lines_count_for_their_own_sections(lines, marks, shift):
+    """Lines are counted once and cached by their text and codes: the same lines again, at
+    another offset (after ``shift``) and cut by other sections, still count as defined."""
+    text = "\n".join(lines)
+    codes = _codes(len(text), marks)
+    first = count_tokens(Estimate(), text, codes, add_special_tokens=False)
+    assert first.as_dict() == _sections_token_by_token(text, codes)
+    moved = shift + "\n" + text
+    for moved_codes in (_codes(len(moved), [(len(shift) + 1 + at, name) for at, name in marks]),
+                        _codes(len(moved), [(0, "test_row"), *marks])):
+        again = count_tokens(Estimate(), moved, moved_codes, add_special_tokens=False)
+        assert again.as_dict() == _sections_token_by_token(moved, moved_codes)
+
+
+def test_the_same_line_in_another_section_counts_there():
+    """A cached line's tokens go to the section its codes say, not the one it had before."""
+    line = "Question: Tom has 3 apples.\n"
+    text = line * 3
+    as_example = count_tokens(Estimate(), text, "i" * len(text), add_special_tokens=False)
+    as_row = count_tokens(Estimate(), text, "t" * len(text), add_special_tokens=False)
+    split = "i" * len(line) + "i" * 10 + "t" * (len(line) - 10) + "m" * len(line)
+    cut = count_tokens(Estimate(), text, split, add_special_tokens=False)
+    assert as_example.as_dict()["in_context_examples"] == as_row.as_dict()["test_row"] == as_row.total
+    assert cut.as_dict() == _sections_token_by_token(text, split)
+    assert cut.as_dict()["test_row"] and cut.as_dict()["meta_template"] and cut.total == as_row.total
 
 
 def test_sections_of_a_chat_prompt():
     text = "<|im_start|>user\nQuestion: Tom has 3 apples.\nAnswer:<|im_end|>\n"
-    section_map = SectionMap()
-    section_map.mark(0, "meta_template")
-    section_map.mark(len("<|im_start|>user\n"), "other")
-    section_map.mark(len("<|im_start|>user\nQuestion: "), "test_row")
-    section_map.mark(text.index("\nAnswer:"), "other")
-    section_map.mark(text.index("<|im_end|>"), "meta_template")
-    counted = count_tokens(Estimate(), text, section_map, add_special_tokens=True)
-    assert counted.as_dict() == _sections_token_by_token(text, section_map)
+    codes = _codes(len(text), [(0, "meta_template"), (len("<|im_start|>user\n"), "other"),
+                               (len("<|im_start|>user\nQuestion: "), "test_row"),
+                               (text.index("\nAnswer:"), "other"), (text.index("<|im_end|>"), "meta_template")])
+    counted = count_tokens(Estimate(), text, codes, add_special_tokens=True)
+    assert counted.as_dict() == _sections_token_by_token(text, codes)
     # " Tom" starts at the template's space, so it is the template's: " has", " 3", " apples" (2), "."
     assert counted.as_dict()["test_row"] == 5
     assert counted.total == Estimate().count(text)

@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import RenderError
-from ..provenance import slice_spans, spans_of
 from ..render_notes import Notes
 from ..result import Request
 from ..spec import ModelSpec, type_name
@@ -27,9 +26,9 @@ from ..tokens.chat_template import ChatTemplate, ChatTemplateError, builtin_temp
 from ..tokens.counting import (
     Counter,
     Estimate,
-    SectionMap,
     TokenCount,
     WordCount,
+    codes_of,
     count_tokens,
     tokenizers_available,
 )
@@ -250,22 +249,19 @@ class ModelText:
         return replace(request, model_text=text, tokens=tokens)
 
     def _sent(self, request: Request, traced: Request | None,
-              text: str | None) -> tuple[str, SectionMap | None]:
+              text: str | None) -> tuple[str, str | None]:
+        """The text counted and its characters' section codes (None: no provenance)."""
         source = traced.model_input if traced is not None else None
         value = request.model_input
         if isinstance(value, str):
-            return value, (SectionMap.of(spans_of(source)) if isinstance(source, str) else None)
+            return value, (codes_of(source) if isinstance(source, str) else None)
         traced_contents = [_content(m) for m in source] if isinstance(source, list) else None
         if text is not None:
             return text, (_locate(text, traced_contents) if traced_contents is not None else None)
         joined = "".join(_content(m) for m in value) if isinstance(value, list) else ""
         if traced_contents is None:
             return joined, None
-        sections = SectionMap()
-        pos = 0
-        for piece in traced_contents:
-            pos = sections.mark_spans(pos, spans_of(piece))
-        return joined, sections
+        return joined, "".join([codes_of(piece) for piece in traced_contents])
 
     def _check_bos(self, sent: str, add_special: bool) -> None:
         bos = self._bos()
@@ -305,28 +301,32 @@ def _content(message: Any) -> str:
     return message if isinstance(message, str) else ""
 
 
-def _locate(text: str, contents: Sequence[str]) -> SectionMap:
-    """Sections of a chat template's output: each message's text where it is found, in order;
+def _locate(text: str, contents: Sequence[str]) -> str:
+    """The section codes of a chat template's output: each message's text where it is found, in order;
     everything else is the template's own markup (counted with the meta template)."""
-    sections = SectionMap()
-    sections.mark(0, "meta_template")
+    codes: list[str] = []
     pos = 0
     for piece in contents:
-        # found as plain text; only the runs of the part found are sliced (slicing the
-        # provenance string itself would build a new one per message)
-        plain = piece if type(piece) is str else str.__str__(piece)
-        stripped = plain.strip()
-        for candidate, offset in ((plain, 0), (stripped, len(plain) - len(plain.lstrip()))):
-            if not candidate:
-                continue
-            found = text.find(candidate, pos)
-            if found < 0:
-                continue
-            sections.mark_spans(found, slice_spans(spans_of(piece), offset, offset + len(candidate)))
-            pos = found + len(candidate)
-            sections.mark(pos, "meta_template")
-            break
-    return sections
+        # found as plain text; only the codes of the part found are kept
+        found, offset, length = _find(text, piece if type(piece) is str else str.__str__(piece), pos)
+        if found >= 0:
+            codes += ("m" * (found - pos), codes_of(piece)[offset:offset + length])
+            pos = found + length
+    codes.append("m" * (len(text) - pos))
+    return "".join(codes)
+
+
+def _find(text: str, plain: str, pos: int) -> tuple[int, int, int]:
+    """Where a message's text is in the template's output from ``pos`` on, whole or stripped:
+    (where, offset of the part found in the message, its length); where is -1 if nowhere."""
+    stripped = plain.strip()
+    for candidate, offset in ((plain, 0), (stripped, len(plain) - len(plain.lstrip()))):
+        if not candidate:
+            continue
+        found = text.find(candidate, pos)
+        if found >= 0:
+            return found, offset, len(candidate)
+    return -1, 0, 0
 
 
 __all__ = ["OVERRIDE_KEY", "ChatTemplateError", "ModelText", "TokenCount", "oc_prompt_str", "uses_tiktoken"]

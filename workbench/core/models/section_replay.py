@@ -21,34 +21,17 @@ retrievers, inferencers or render, and nothing outside the core.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..errors import RenderError
-from ..provenance import ICE, META, ROW, UNKNOWN_ORIGIN, Origin, PStr, spans_of
 from ..result import Request
-from ..templates.prompt_list import FillPairs, PromptList
-from ..tokens.counting import section_of
-from .meta_template import APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker, to_chat_messages
+from ..templates.prompt_list import FillPairs, PromptList, is_section_marker
+from ..tokens.counting import SectionCoded, codes_of
+from .meta_template import CHAT_ROLES, APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker
 from .model_input import CHAT, ModelAdapter
 
-#: One code character per section, and the one origin a run of each stands for.
-_CODE = {"meta_template": "m", "in_context_examples": "i", "test_row": "t", "other": "o"}
-_ORIGIN = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
-_RUNS = re.compile("m+|i+|t+|o+")
 #: Twins kept per pair (a pair has one prepared template per example set and label).
 MAX_TWINS = 1024
-
-
-def codes_of(text: str) -> str:
-    """One section code per character of ``text`` (a plain string is all "other")."""
-    return "".join(_CODE[section_of(origin.kind, origin.detail)] * length
-                   for length, origin in spans_of(text))
-
-
-def with_codes(text: str, codes: str) -> PStr:
-    """``text`` carrying one provenance run per stretch of one section code."""
-    return PStr(text, spans=tuple([(len(run), _ORIGIN[run[0]]) for run in _RUNS.findall(codes)]))
 
 
 def _text(item: Any) -> str | None:
@@ -64,13 +47,18 @@ def _text(item: Any) -> str | None:
 class _Twin:
     """A prepared template's provenance, as texts and section codes per item; its layouts."""
 
-    __slots__ = ("codes", "layouts", "source", "texts", "twin")
+    __slots__ = ("changing", "layouts", "source", "texts", "twin")
 
     def __init__(self, source: PromptList, twin: PromptList, texts: dict[int, tuple[str, str]]) -> None:
         self.source = source  # the fast render's prepared template (held: its id names it)
         self.twin = twin  # the provenance render's, item for item the same text
         self.texts = texts  # item index -> its text (plain) and the codes of its text
+        self.changing = frozenset(source.fill_plan())  # the items a row's fill may change
         self.layouts: dict[str, Any] = {}  # mode -> the parser's compiled layout, or None
+
+    def fixed(self, i: int) -> tuple[str, str] | None:
+        """The text and codes of item ``i`` when no row changes them (None: ask each row)."""
+        return None if i in self.changing else self.texts.get(i)
 
 
 def _fill_codes(text: str, codes: str, pairs: list[tuple[str, str, str]]) -> tuple[str, str]:
@@ -147,7 +135,7 @@ class SectionReplay:
                 pairs.append((token, value, "t"))
             else:
                 return None
-        changing = set(source.fill_plan())
+        changing = twin.changing
 
         def item(i: int) -> tuple[str, str] | None:
             got = twin.texts.get(i)
@@ -175,50 +163,67 @@ class SectionReplay:
             parsed: Any = joined
         else:
             if mode not in twin.layouts:
-                twin.layouts[mode] = _coded_layout(parser, twin.twin, mode)
+                twin.layouts[mode] = _coded_layout(parser, twin, mode)
             layout = twin.layouts[mode]
             if layout is None:
                 return None
             parsed = _through(layout, item) if isinstance(layout, _Coded) else _messages(layout, item)
             if parsed is None:
                 return None
-        return to_chat_messages(parsed) if adapter.kind == CHAT else parsed
+        return _chat_messages(parsed) if adapter.kind == CHAT else parsed
 
 
 class _Coded:
-    """Constant texts (with their codes) around numbered slots: one compiled text of a layout."""
+    """One compiled text of a layout, for one twin: constant texts (with their codes) around
+    numbered slots, where the slots no row changes are joined in with the constants once, so
+    a row lays out only its own items. ``whole``: the text when no slot is left."""
 
-    __slots__ = ("codes", "constants", "slots")
+    __slots__ = ("parts", "whole")
 
-    def __init__(self, constants: list[str], slots: list[int]) -> None:
-        self.constants = [str.__str__(c) for c in constants]
-        self.codes = [codes_of(c) for c in constants]
-        self.slots = slots
+    def __init__(self, constants: list[str], slots: list[int], twin: _Twin) -> None:
+        texts, codes = [str.__str__(constants[0])], [codes_of(constants[0])]
+        parts: list[tuple[str, str] | int] = []
+        for k, slot in enumerate(slots):
+            got = twin.fixed(slot)
+            if got is None:
+                parts += (("".join(texts), "".join(codes)), slot)
+                texts, codes = [], []
+            else:
+                texts.append(got[0])
+                codes.append(got[1])
+            texts.append(str.__str__(constants[k + 1]))
+            codes.append(codes_of(constants[k + 1]))
+        parts.append(("".join(texts), "".join(codes)))
+        self.parts = parts
+        self.whole = SectionCoded(*parts[0]) if len(parts) == 1 else None  # type: ignore[misc]
 
 
-def _coded_layout(parser: Any, twin: PromptList, mode: str) -> Any:
-    """The parser's compiled layout of the twin, its constants coded once (None: it walks)."""
+def _coded_layout(parser: Any, twin: _Twin, mode: str) -> Any:
+    """The parser's compiled layout of the twin, coded once (None: the parser walks it)."""
     if isinstance(parser, LMParser):
-        layout = _Layout.compile(parser, twin, mode)
-        return None if layout is None else _Coded(layout.constants, layout.slots)
-    messages = _MessagesLayout.compile(parser, twin, mode)
+        layout = _Layout.compile(parser, twin.twin, mode)
+        return None if layout is None else _Coded(layout.constants, layout.slots, twin)
+    messages = _MessagesLayout.compile(parser, twin.twin, mode)
     if messages is None:
         return None
-    return [entry if not isinstance(entry, tuple) else (entry[0], _Coded(entry[1], entry[2]))
+    return [entry if not isinstance(entry, tuple) else (entry[0], _Coded(entry[1], entry[2], twin))
             for entry in messages.entries]
 
 
-def _through(layout: _Coded, item: Any) -> PStr | None:
-    """Constants and slot texts in turn, as a compiled layout applies them."""
-    constants, codes = layout.constants, layout.codes
-    texts, coded = [constants[0]], [codes[0]]
-    for k, slot in enumerate(layout.slots):
-        got = item(slot)
-        if got is None:
-            return None
-        texts += (got[0], constants[k + 1])
-        coded += (got[1], codes[k + 1])
-    return with_codes("".join(texts), "".join(coded))
+def _through(layout: _Coded, item: Any) -> SectionCoded | None:
+    """The layout's text with the row's items in its slots, as a compiled layout applies them."""
+    if layout.whole is not None:
+        return layout.whole
+    texts, coded = [], []
+    for part in layout.parts:
+        if type(part) is int:
+            got = item(part)
+            if got is None:
+                return None
+            part = got
+        texts.append(part[0])  # type: ignore[index]
+        coded.append(part[1])  # type: ignore[index]
+    return SectionCoded("".join(texts), "".join(coded))
 
 
 def _messages(entries: list[Any], item: Any) -> PromptList | None:
@@ -236,7 +241,7 @@ def _messages(entries: list[Any], item: Any) -> PromptList | None:
     return PromptList(out)
 
 
-def _joined(twin: PromptList, item: Any) -> PStr | None:
+def _joined(twin: PromptList, item: Any) -> SectionCoded | None:
     """``join_without_meta`` on texts with codes: non-empty texts, '\\n' after every item but
     bare markers."""
     texts: list[str] = []
@@ -258,4 +263,29 @@ def _joined(twin: PromptList, item: Any) -> PStr | None:
             texts.append(got[0])
             codes.append(got[1])
         sep = True
-    return with_codes("".join(texts), "".join(codes))
+    return SectionCoded("".join(texts), "".join(codes))
+
+
+def _chat_messages(parsed: Any) -> list[dict] | None:
+    """``to_chat_messages`` on texts with codes: the '\\n' that joins two messages of one role is
+    the framework's (section "other"). None where it would fail: the provenance render says why."""
+    if isinstance(parsed, str):
+        return [{"role": "user", "content": parsed}]
+    messages: list[dict] = []
+    for item in parsed:
+        if not isinstance(item, dict) or is_section_marker(item):
+            return None
+        prompt = item.get("prompt")
+        if not prompt:
+            continue
+        role = CHAT_ROLES.get(item.get("role"))  # type: ignore[arg-type]
+        if role is None or not isinstance(prompt, str):
+            return None
+        if not isinstance(prompt, SectionCoded):
+            prompt = SectionCoded(prompt, codes_of(prompt))
+        if messages and messages[-1]["role"] == role:
+            last = messages[-1]["content"]
+            messages[-1]["content"] = SectionCoded(f"{last}\n{prompt}", f"{last.codes}o{prompt.codes}")
+        else:
+            messages.append({"role": role, "content": prompt})
+    return messages

@@ -14,15 +14,15 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any, Protocol
 
 from ..errors import RenderError
-from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, Span
+from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, UNKNOWN_ORIGIN, Origin, PStr, Span, spans_of
 
 #: Section names of :class:`TokenCount` (in display order).
 SECTIONS = ("meta_template", "in_context_examples", "test_row", "other")
@@ -102,24 +102,66 @@ def _estimate_text(text: str) -> int:
     return sum(map(_estimate_line_and_newline, parts[:-1])) + _estimate_line(parts[-1])
 
 
-@lru_cache(maxsize=1 << 12)
-def _line_tokens(line: str) -> tuple[list[int], list[int]]:
-    """Where each estimate piece of ``line`` starts, and the tokens of the pieces before each.
+def _row_end(codes: str, start: int) -> int:
+    """Where the run of test-row codes that starts at ``start`` ends."""
+    found = _NOT_ROW.search(codes, start)
+    return found.start() if found is not None else len(codes)
 
-    The pieces tile the line (every character alone is a piece, so a piece starts wherever the
-    last one ended): each starts where the ones before it end, all found and summed in C.
-    Cached: a row's line holds several section boundaries, and every model renders the row.
-    """
+
+def _cut_before(text: str, at: int) -> int:
+    """The last line cut (see ``_LINE_END``) at or before ``at``: 0 if none."""
+    found = text.rfind("\n", 0, at)
+    while found >= 0 and not _LINE_END.match(text, found):
+        found = text.rfind("\n", 0, found)
+    return found + 1
+
+
+def _cut_after(text: str, at: int) -> int:
+    """The first line cut after ``at - 1`` (so at or after ``at``): the text's end if none."""
+    found = text.find("\n", at - 1)
+    while found >= 0 and not _LINE_END.match(text, found):
+        found = text.find("\n", found + 1)
+    return found + 1 if found >= 0 else len(text)
+
+
+def _by_lines(text: str, codes: str) -> tuple[int, ...]:
+    """``text``'s tokens by section, its lines' summed (each line's looked up by its text and
+    codes, both sliced in C: a line repeats, and may change section from one request to the next)."""
+    parts = _LINE_END.split(text)
+    lines = list(map(str.__add__, parts[:-1], repeat("\n")))
+    lines.append(parts[-1])
+    ends = list(accumulate(map(len, lines)))
+    line_codes = map(codes.__getitem__, map(slice, [0, *ends], ends))
+    return tuple(map(sum, zip(*map(_line_sections, lines, line_codes))))
+
+
+@lru_cache(maxsize=256)
+def _stretch_sections(text: str, codes: str) -> tuple[int, ...]:
+    """``_by_lines`` of whole lines that repeat in every request of a pair (a pair's few
+    stretches: 256 are kept)."""
+    return _by_lines(text, codes)
+
+
+@lru_cache(maxsize=1 << 15)
+def _line_sections(line: str, codes: str) -> tuple[int, ...]:
+    """The estimated tokens of ``line`` by section (``SECTIONS`` order), ``codes`` its
+    characters' section codes: a piece worth n tokens gives them to its first character's."""
+    out = [0] * len(SECTIONS)
+    if not codes or codes.count(codes[0]) == len(codes):  # one section: the line's count
+        out[_CODE_SLOTS[codes[0]] if codes else -1] = _estimate_line(line)
+        return tuple(out)
+    # the pieces' starts and the tokens before each, summed in C: a run of one code has the
+    # tokens that start before its end less those that start before its start
     pieces = _PIECES.findall(line)
-    return (list(accumulate(map(len, pieces), initial=0)),
-            list(accumulate(map(_estimate_piece, pieces), initial=0)))
-
-
-def _tokens_before(line: str, offset: int) -> int:
-    """How many estimated tokens of ``line`` start before ``offset`` (a piece worth n tokens
-    starts n of them)."""
-    starts, tokens = _line_tokens(line)
-    return tokens[bisect_left(starts, offset, 0, len(starts) - 1)]
+    starts = list(accumulate(map(len, pieces), initial=0))
+    before = list(accumulate(map(_estimate_piece, pieces), initial=0))
+    last = len(pieces)
+    counted = 0
+    for run in _CODE_RUNS.finditer(codes):
+        upto = before[bisect_left(starts, run.end(), 0, last)]
+        out[_CODE_SLOTS[codes[run.start()]]] += upto - counted
+        counted = upto
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -169,35 +211,35 @@ class Estimate:
         self._last = (plain, n)
         return n
 
-    def count_sections(self, text: str, section_map: SectionMap, sections: dict[str, int]) -> int:
-        """Add each section's tokens to ``sections``; the total, as ``len(token_starts(text))``.
+    def count_sections(self, text: str, codes: str) -> tuple[int, ...]:
+        """Each section's tokens, in ``SECTIONS`` order (their sum is the count of ``text``),
+        given the section code of each character of ``text``.
 
-        A section's count is the tokens starting before its run's end less those starting
-        before its start. The tokens before a position are those of the whole lines before
-        the line holding it (lines are counted on their own, see ``_LINE_END``, and cached:
-        the examples and the system prompt repeat in every request), summed once, plus that
-        line's tokens starting before it. So a text costs what its plain count does,
-        plus a lookup at each section boundary.
+        A text's tokens are its lines' (see ``_LINE_END``), so any stretch of whole lines
+        counts on its own. The test row's values are what changes from one request of a pair
+        to the next: the lines around each stretch of them are counted line by line, and the
+        whole lines between (the system prompt, the in-context examples, the meta template's
+        text: the same in every request) are one stretch, counted once and looked up by its
+        text and codes after that.
         """
         plain = text if type(text) is str else str.__str__(text)
-        parts = _LINE_END.split(plain)
-        lines = [part + "\n" for part in parts]
-        lines[-1] = parts[-1]
-        before_line = list(accumulate(map(_estimate_line, lines), initial=0))
-        line_at = list(accumulate(map(len, lines), initial=0))
-        bounds, names = section_map.runs()
-        before = 0  # tokens starting before the last boundary
-        for k in range(1, len(bounds)):
-            at = min(bounds[k], len(plain))
-            i = bisect_right(line_at, at) - 1
-            upto = before_line[i]
-            if at > line_at[i]:
-                upto += _tokens_before(lines[i], at - line_at[i])
-            sections[names[k - 1]] += upto - before
-            before = upto
-        total = before_line[-1]
-        sections[names[-1]] += total - before
-        return total
+        got = []
+        pos = 0
+        start = codes.find("t")
+        while start >= 0:  # (str.find, not a regex: the codes are as long as the text)
+            cut = max(_cut_before(plain, start), pos)
+            stop = _cut_after(plain, _row_end(codes, start))
+            start = codes.find("t", stop)
+            while start >= 0 and _cut_before(plain, start) <= stop:  # the next value's line follows
+                stop = _cut_after(plain, _row_end(codes, start))
+                start = codes.find("t", stop)
+            if cut > pos:
+                got.append(_stretch_sections(plain[pos:cut], codes[pos:cut]))
+            got.append(_by_lines(plain[cut:stop], codes[cut:stop]))
+            pos = stop
+        if pos < len(plain) or not got:
+            got.append(_stretch_sections(plain[pos:], codes[pos:]))
+        return tuple(map(sum, zip(*got)))
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
         return None
@@ -340,74 +382,68 @@ def section_of(origin_kind: str, detail: str | None) -> str:
     return "other"
 
 
-class SectionMap:
-    """Which section each character of a text belongs to, as runs (start offset, section)."""
-
-    def __init__(self) -> None:
-        self._starts: list[int] = []
-        self._names: list[str] = []
-
-    def mark(self, start: int, name: str) -> None:
-        """From ``start`` on (at or after the last mark), characters belong to ``name``."""
-        if self._starts and self._starts[-1] == start:
-            self._names[-1] = name
-            if len(self._names) > 1 and self._names[-2] == name:
-                self._starts.pop()
-                self._names.pop()
-            return
-        if self._names and self._names[-1] == name:
-            return
-        self._starts.append(start)
-        self._names.append(name)
-
-    def mark_spans(self, offset: int, spans: Sequence[Span]) -> int:
-        """Mark provenance runs laid out from ``offset``; returns where they end."""
-        pos = offset
-        for length, origin in spans:
-            if length > 0:
-                self.mark(pos, section_of(origin.kind, origin.detail))
-                pos += length
-        return pos
-
-    def runs(self) -> tuple[list[int], list[str]]:
-        """The runs' start offsets and names, from offset 0 on (text before the first mark is "other")."""
-        if self._starts and self._starts[0] == 0:
-            return self._starts, self._names
-        return [0, *self._starts], ["other", *self._names]
-
-    def at(self, pos: int) -> str:
-        i = bisect_right(self._starts, pos) - 1
-        return self._names[i] if i >= 0 else "other"
-
-    @classmethod
-    def of(cls, spans: Sequence[Span]) -> SectionMap:
-        out = cls()
-        out.mark_spans(0, spans)
-        return out
+#: One code character per section, and the one origin a run of each stands for.
+SECTION_CODES = {"meta_template": "m", "in_context_examples": "i", "test_row": "t", "other": "o"}
+_CODE_NAMES = {code: name for name, code in SECTION_CODES.items()}
+_CODE_SLOTS = {code: SECTIONS.index(name) for name, code in SECTION_CODES.items()}
+_CODE_ORIGINS = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
+_CODE_RUNS = re.compile("m+|i+|t+|o+")
+_NOT_ROW = re.compile("[^t]")
 
 
-def count_tokens(counter: Counter, text: str, section_map: SectionMap | None,
+def codes_of(text: str) -> str:
+    """One section code per character of ``text`` (a plain string is all "other")."""
+    if isinstance(text, SectionCoded):
+        return text.codes
+    return "".join([SECTION_CODES[section_of(origin.kind, origin.detail)] * length
+                    for length, origin in spans_of(text)])
+
+
+class SectionCoded(PStr):
+    """A provenance string that knows only each character's section, as a string of codes.
+
+    What a section replay builds (core/models/section_replay.py): the codes are joined as the
+    text is, in C, and counted with it (``count_tokens``), where provenance runs would cost
+    Python calls per run at every step. It is still a :class:`PStr`: anything that asks for
+    its runs gets one per stretch of a code.
+    """
+
+    codes: str
+
+    def __new__(cls, text: str, codes: str) -> SectionCoded:
+        self = str.__new__(cls, text)
+        self.codes = codes
+        return self
+
+    @property
+    def spans(self) -> tuple[Span, ...]:  # type: ignore[override]
+        return tuple([(len(run), _CODE_ORIGINS[run[0]]) for run in _CODE_RUNS.findall(self.codes)])
+
+
+def count_tokens(counter: Counter, text: str, codes: str | None,
                  add_special_tokens: bool, added_section: str = "meta_template") -> TokenCount:
-    """The count of ``text`` and, with per-character sections, how many tokens each section has.
+    """The count of ``text`` and, given each character's section code (see ``SECTION_CODES``),
+    how many tokens each section has.
 
     A token belongs to the section of its first character; tokens the tokenizer adds
     (BOS/EOS) belong to ``added_section``.
     """
-    if section_map is None:
+    if codes is None:
         return TokenCount(total=counter.count(text, add_special_tokens), exact=counter.exact,
                           method=counter.method, sections=())
-    sections = dict.fromkeys(SECTIONS, 0)
+    if len(codes) != len(text):  # (never, when the codes were made for the text: then the last goes on)
+        codes = codes[:len(text)] + (codes[-1:] or "o") * (len(text) - len(codes))
     if isinstance(counter, Estimate):  # adds no tokens of its own: counted line by line
-        total = counter.count_sections(text, section_map, sections)
-        return TokenCount(total=total, exact=False, method=counter.method, sections=tuple(sections.items()))
+        counts = counter.count_sections(text, codes)
+        return TokenCount(total=sum(counts), exact=False, method=counter.method,
+                          sections=tuple(zip(SECTIONS, counts)))
+    sections = dict.fromkeys(SECTIONS, 0)
     starts = counter.token_starts(text, add_special_tokens)
+    last = len(codes) - 1
     for start in starts:
         if start is None:
             sections[added_section] += 1
-        elif section_map is not None:
-            sections[section_map.at(start)] += 1
         else:
-            sections["other"] += 1
-    total = len(starts)
-    kept = tuple(sections.items()) if section_map is not None else ()
-    return TokenCount(total=total, exact=counter.exact, method=counter.method, sections=kept)
+            sections[_CODE_NAMES[codes[min(start, last)]] if last >= 0 else "other"] += 1
+    return TokenCount(total=len(starts), exact=counter.exact, method=counter.method,
+                      sections=tuple(sections.items()))

@@ -11,7 +11,6 @@ other front end), commands or ``cli``.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
-from ...core.inert_text import visible
+from ...core.inert_text import printable, visible
 from ...core.models.wire import body_text, wire_of
 from ...core.result import RenderResult, Request, Sample
 from ..render_filter import label_text
@@ -77,41 +76,69 @@ def request_tags(sample: Sample, request: Request) -> list[str]:
     return tags
 
 
-def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
-                       options: TextOptions) -> None:
+#: What a piece of a request's text is: written as is, a name, or untrusted text.
+_LITERAL, _NAME, _BODY = 0, 1, 2
+
+
+def _request_parts(pair: Any, sample: Sample, request: Request) -> tuple[list[str], list[int]]:
+    """The pieces of one request's text, unescaped, and what each is (``_LITERAL`` ...)."""
     head = f"{pair.dataset_abbr} · {pair.model_abbr or '(no model)'} · " + " · ".join(
         request_tags(sample, request))
-    out.write(f"=== {options.name(head)} ===\n")
-    notes = getattr(pair, "notes", None)
+    texts = ["=== ", head, " ===\n"]
+    kinds = [_LITERAL, _NAME, _LITERAL]
     value = request.model_input
     if isinstance(value, str):
-        out.write(options.show(value, notes))
-        out.write("\n")
+        texts += (value, "\n")
+        kinds += (_BODY, _LITERAL)
     else:
         for message in value:
             role, body = message_body(message)
             if role is not None:
-                out.write(f"[{options.name(role)}]\n")
-            out.write(options.show(body, notes))
-            out.write("\n")
+                texts += ("[", role, "]\n")
+                kinds += (_LITERAL, _NAME, _LITERAL)
+            texts += (body, "\n")
+            kinds += (_BODY, _LITERAL)
     if request.model_text is not None:
-        out.write("--- chat template text ---\n")
-        out.write(options.show(request.model_text, notes))
-        out.write("\n")
+        texts += ("--- chat template text ---\n", request.model_text, "\n")
+        kinds += (_LITERAL, _BODY, _LITERAL)
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
         parts = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in tokens.sections)
         line = f"{tokens.label} · {tokens.method}" + (f" · {parts}" if parts else "")
-        out.write(f"--- {options.name(line)} ---\n")
+        texts += ("--- ", line, " ---\n")
+        kinds += (_LITERAL, _NAME, _LITERAL)
     truncation = getattr(request, "truncation", None)
     if truncation is not None:
-        out.write(f"--- {options.name(truncation.describe())} ---\n")
+        texts += ("--- ", truncation.describe(), " ---\n")
+        kinds += (_LITERAL, _NAME, _LITERAL)
     wire = wire_of(request)
     if wire is not None:
         estimated = "" if wire.exact else " (max_tokens from an estimated token count)"
-        out.write(f"--- {options.name(f'on the wire: POST {wire.endpoint}{estimated}')} ---\n")
-        out.write(options.show(body_text(wire), notes))
-        out.write("\n")
+        texts += ("--- ", f"on the wire: POST {wire.endpoint}{estimated}", " ---\n", body_text(wire), "\n")
+        kinds += (_LITERAL, _NAME, _LITERAL, _BODY, _LITERAL)
+    return texts, kinds
+
+
+def request_text(pair: Any, sample: Sample, request: Request, options: TextOptions) -> str:
+    """One request as the text format writes it.
+
+    Its pieces are joined unescaped and the whole checked once: a request holding nothing to
+    escape (almost every one) is written as it is, without a check and a write per piece; any
+    other, and ``--whitespace``, escapes piece by piece as before.
+    """
+    texts, kinds = _request_parts(pair, sample, request)
+    joined = "".join(texts)
+    if not options.whitespace and (
+            _SURROGATE.search(joined) is None if options.raw else printable(joined)):
+        return joined
+    notes = getattr(pair, "notes", None)
+    return "".join(text if kind == _LITERAL else options.name(text) if kind == _NAME
+                   else options.show(text, notes) for text, kind in zip(texts, kinds))
+
+
+def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
+                       options: TextOptions) -> None:
+    out.write(request_text(pair, sample, request, options))
 
 
 @dataclass(frozen=True)
@@ -121,10 +148,7 @@ class TextSample:
     options: TextOptions
 
     def __call__(self, pair: Any, sample: Sample) -> str:
-        buffer = io.StringIO()
-        for request in sample.requests:
-            write_request_text(pair, sample, request, buffer, self.options)
-        return buffer.getvalue()
+        return "".join([request_text(pair, sample, request, self.options) for request in sample.requests])
 
 
 def write_render_text(result: RenderResult, out: TextIO,
@@ -138,8 +162,8 @@ def write_render_text(result: RenderResult, out: TextIO,
                 if isinstance(sample, Serialized):
                     out.write(sample.text)
                     continue
-                for request in sample.requests:
-                    write_request_text(pair, sample, request, out, options)
+                out.write("".join([request_text(pair, sample, request, options)
+                                   for request in sample.requests]))
         except RenderError as exc:
             result.errors.append(stopped_error(pair, exc))
     return collect_warnings(result)
