@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import operator
 import re
+import threading
 from collections.abc import Iterable
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
@@ -28,22 +31,144 @@ SCHEMA = "prompt-workbench/render@1"
 _UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, default=to_json).encode
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
-def dumps(value: Any, indent: int | None = None) -> str:
-    # Without indent, json uses its C encoder; PromptLists and PStr (list and str
-    # subclasses) encode as they are, anything else through to_json. One encoder serves
-    # every call without indent (json.dumps would build one a call).
-    if indent is None:
-        text = _ENCODE(value)
-    else:
-        text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
+def _safe(text: str) -> str:
+    """Encoded JSON with every _UNSAFE character written as \\uXXXX. Per character, so the
+    pieces of a document can be made safe one by one and joined (the joins are ASCII)."""
     if text.isascii() and "\x7f" not in text:  # the usual case, checked at C speed
         return text
     if text.isprintable():  # every character _UNSAFE names is one isprintable refuses
         return text
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE.sub(_escape, text)
+
+
+class _Compact:
+    """``json.dumps(value, ensure_ascii=False, default=to_json)``, the C encoder built once.
+
+    ``JSONEncoder.encode`` builds a new C encoder (and its closures) every call: a third of the
+    cost of a request's small values. One per thread here, since its circular-reference marks
+    are per encoder (cleared when an encode fails part-way, as json's own would be dropped).
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def _encoder(self) -> tuple[Any, dict]:
+        marks: dict = {}
+        if c_make_encoder is None:  # no C accelerator: json's own, as dumps would
+            plain = json.JSONEncoder(ensure_ascii=False, default=to_json)
+            encoder = (lambda value, _level: plain.iterencode(value)), marks
+        else:
+            encoder = c_make_encoder(marks, to_json, encode_basestring, None, ": ", ", ",
+                                     False, False, True), marks
+        self._local.encoder = encoder
+        return encoder
+
+    def __call__(self, value: Any) -> str:
+        if isinstance(value, str):
+            return encode_basestring(value)
+        if value is None:
+            return "null"
+        encoder = getattr(self._local, "encoder", None) or self._encoder()
+        try:
+            return "".join(encoder[0](value, 0))
+        except BaseException:
+            encoder[1].clear()
+            raise
+
+
+_compact = _Compact()
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """``json.dumps`` with non-ASCII text as it is and _UNSAFE characters escaped.
+
+    PromptLists and PStr (list and str subclasses) encode as they are, anything else through
+    ``to_json``.
+    """
+    if indent is None:
+        return _safe(_compact(value))
+    return _safe(json.dumps(value, ensure_ascii=False, indent=indent, default=to_json))
+
+
+class LongText:
+    """``dumps`` of the long strings one field carries request after request (the model input,
+    the chat template's text), remembering the JSON of the prefix they share.
+
+    Consecutive requests of a pair usually start alike: the same instructions and in-context
+    examples, then the row. The escapes are per character, so a string's JSON is its prefix's
+    JSON, unclosed, followed by the rest's, unopened. When a string does not start with the
+    remembered prefix, it is encoded whole and the prefix it shares with the one before (found by
+    halving, each step one comparison at C speed) is remembered instead, when long enough to pay.
+    """
+
+    def __init__(self, least: int = 256) -> None:
+        self._least = least
+        self._prefix: tuple[str, str] = ("", '"')  # (prefix, its JSON without the closing quote)
+        self._last = ""
+
+    def __call__(self, value: Any) -> str:
+        if type(value) is not str:  # PStr, None, a list of messages: as usual
+            return dumps(value)
+        prefix, opened = self._prefix
+        if prefix and value.startswith(prefix):
+            return opened + dumps(value[len(prefix):])[1:]
+        text = dumps(value)
+        shared = _shared_prefix(self._last, value)
+        if shared >= self._least:
+            head = value[:shared]
+            self._prefix = (head, dumps(head)[:-1])
+        self._last = value
+        return text
+
+
+class MessagesJson:
+    """``dumps`` of a chat model's input, a list of messages (``{"role": .., "content": ..}``), the
+    JSON of each message remembered by value: the system prompt and the in-context examples
+    recur in request after request, as new but equal strings. A string input goes to ``text``;
+    a list holding anything but dicts of strings encodes as usual."""
+
+    def __init__(self, text: LongText, limit: int = 1 << 12) -> None:
+        self._text = text
+        self._seen: dict[tuple[tuple[str, str], ...], str] = {}
+        self._limit = limit
+
+    def __call__(self, value: Any) -> str:
+        if type(value) is not list:
+            return self._text(value)
+        seen = self._seen
+        parts = []
+        for message in value:
+            if type(message) is not dict:
+                return dumps(value)
+            key = tuple(message.items())
+            for name, text in key:
+                if type(name) is not str or type(text) is not str:
+                    return dumps(value)
+            got = seen.get(key)
+            if got is None:
+                if len(seen) >= self._limit:
+                    seen.clear()
+                got = seen[key] = dumps(message)
+            parts.append(got)
+        return "[" + ", ".join(parts) + "]"
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    """How many first characters ``a`` and ``b`` have in common."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while low < high - 1:  # a[:low] == b[:low], a[:high] != b[:high]
+        middle = (low + high) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def request_json(request: Request) -> dict[str, Any]:
@@ -58,65 +183,140 @@ def request_json(request: Request) -> dict[str, Any]:
         out["depends_on_turns"] = list(request.depends_on)
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
-        out["tokens"] = {"total": tokens.total, "exact": tokens.exact, "method": tokens.method,
-                         "sections": dict(tokens.sections) if tokens.sections else None}
+        out["tokens"] = _tokens_json(tokens)
     truncation = getattr(request, "truncation", None)
     if truncation is not None:
-        out["truncation"] = {"max_seq_len": truncation.max_seq_len,
-                             "retrieved": list(truncation.retrieved), "kept": list(truncation.kept),
-                             "dropped": list(truncation.dropped), "overflow": truncation.overflow,
-                             "steps": [list(step) for step in truncation.steps],
-                             "inherited": truncation.inherited, "exact": truncation.exact,
-                             "method": truncation.method, "why": truncation.describe()}
+        out["truncation"] = _truncation_json(truncation)
     out["wire"] = None  # an API model's HTTP request (core.models.wire), below
     for key, value in request.extra:
-        out[key] = value.to_json() if hasattr(value, "to_json") else to_json(value)
+        out[key] = _extra_json(value)
     return out
 
 
+def _tokens_json(tokens: Any) -> dict[str, Any]:
+    return {"total": tokens.total, "exact": tokens.exact, "method": tokens.method,
+            "sections": dict(tokens.sections) if tokens.sections else None}
+
+
+def _tokens_text(tokens: Any) -> str:
+    """``dumps(_tokens_json(tokens))``, written directly for the usual count (no sections)."""
+    total, exact = tokens.total, tokens.exact
+    if type(total) is int and type(exact) is bool and not tokens.sections:
+        return (f'{{"total": {total}, "exact": {"true" if exact else "false"}, '
+                f'"method": {dumps(tokens.method)}, "sections": null}}')
+    return dumps(_tokens_json(tokens))
+
+
+def _truncation_json(truncation: Any) -> dict[str, Any]:
+    return {"max_seq_len": truncation.max_seq_len,
+            "retrieved": list(truncation.retrieved), "kept": list(truncation.kept),
+            "dropped": list(truncation.dropped), "overflow": truncation.overflow,
+            "steps": [list(step) for step in truncation.steps],
+            "inherited": truncation.inherited, "exact": truncation.exact,
+            "method": truncation.method, "why": truncation.describe()}
+
+
+def _extra_json(value: Any) -> Any:
+    return value.to_json() if hasattr(value, "to_json") else to_json(value)
+
+
 class PromptListJson:
-    """``dumps`` of a prompt list, its shared items encoded once.
+    """``dumps`` of a prompt list, what a prepared template shares encoded once.
 
     A filled prepared template shares every item no row changes (the in-context examples,
     the system prompt) with the template, which is cached and never changed: the same
-    objects in every request that uses it. Their JSON is kept by identity (the item held, so
-    its id names it); items the fill made, and lists that are not such fills, encode as usual.
+    objects in every request that uses it. Which positions are shared (compared by identity,
+    at C speed) and the template make a *layout*: the JSON of each run of shared items, with
+    its brackets and separators, worked out once; a request then encodes only the items its
+    row filled and joins them between the runs. Lists that are not such fills encode as usual.
     The text is what ``dumps`` of the whole list gives: a list is its items' JSON joined by
     ", " in brackets, and the escapes are per character.
     """
 
-    def __init__(self, limit: int = 1 << 16) -> None:
-        self._seen: dict[int, tuple[Any, str]] = {}
+    def __init__(self, limit: int = 1 << 12) -> None:
+        # (id(template), which positions are shared) -> (template, runs, filled positions)
+        self._layouts: dict[tuple[int, bytes], tuple[Any, tuple[str, ...], tuple[int, ...]]] = {}
         self._limit = limit
 
     def __call__(self, prompt: Any) -> str:
         source = getattr(prompt, "filled_from", None)
         if source is None or len(source) != len(prompt):
             return dumps(prompt)
-        seen = self._seen
-        parts = []
-        for item, shared in zip(prompt, source):
-            if item is not shared:
-                parts.append(dumps(item))
-                continue
-            got = seen.get(id(item))
-            if got is None or got[0] is not item:
-                if len(seen) >= self._limit:
-                    seen.clear()
-                got = seen[id(item)] = (item, dumps(item))
-            parts.append(got[1])
-        return "[" + ", ".join(parts) + "]"
+        shared = bytes(map(operator.is_, prompt, source))
+        layout = self._layouts.get((id(source), shared))
+        if layout is None or layout[0] is not source:
+            layout = self._layout(source, shared)
+        runs, filled = layout[1], layout[2]
+        if not filled:
+            return runs[0]
+        parts = [runs[0]]
+        for i, run in zip(filled, runs[1:]):
+            parts.append(dumps(list.__getitem__(prompt, i)))
+            parts.append(run)
+        return "".join(parts)
+
+    def _layout(self, source: Any, shared: bytes) -> tuple[Any, tuple[str, ...], tuple[int, ...]]:
+        runs: list[str] = []
+        filled: list[int] = []
+        run = "["
+        for i, same in enumerate(shared):
+            if i:
+                run += ", "
+            if same:
+                run += dumps(list.__getitem__(source, i))
+            else:
+                runs.append(run)
+                filled.append(i)
+                run = ""
+        runs.append(run + "]")
+        if len(self._layouts) >= self._limit:
+            self._layouts.clear()
+        layout = self._layouts[(id(source), shared)] = (source, tuple(runs), tuple(filled))
+        return layout
 
 
 _prompt_list_json = PromptListJson()
+_model_input_json = MessagesJson(LongText())
+_model_text_json = LongText()
+
+# the keys a request always has, before its extras (an extra of the same name takes its place)
+_FIXED = frozenset(("label", "turn", "prompt_list", "model_input", "model_text", "depends_on_turns",
+                    "tokens", "truncation"))
 
 
 def request_text(request: Request) -> str:
-    """``dumps(request_json(request))``, its prompt list through :class:`PromptListJson`."""
-    fields = request_json(request)
-    head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
-    prompt = _prompt_list_json(fields.pop("prompt_list"))
-    return f'{dumps(head)[:-1]}, "prompt_list": {prompt}, {dumps(fields)[1:]}'
+    """``dumps(request_json(request))``, its fields encoded one by one and joined: no dict
+    built and walked per request, its prompt list through :class:`PromptListJson`."""
+    extra = request.extra
+    if extra and any(not isinstance(key, str) or key in _FIXED for key, _ in extra):
+        fields = request_json(request)  # an extra replaces a field: the general way keeps its place
+        head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
+        prompt = _prompt_list_json(fields.pop("prompt_list"))
+        return f'{dumps(head)[:-1]}, "prompt_list": {prompt}, {dumps(fields)[1:]}'
+    label, turn = request.label, request.turn
+    if label is None and turn is None:
+        parts = ['{"label": null, "turn": null, "prompt_list": ']
+    else:
+        parts = ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
+    parts += [_prompt_list_json(request.prompt_list),
+              ', "model_input": ', _model_input_json(request.model_input),
+              ', "model_text": ', _model_text_json(request.model_text)]
+    if request.depends_on:
+        parts += [', "depends_on_turns": ', dumps(list(request.depends_on))]
+    tokens = getattr(request, "tokens", None)
+    if tokens is not None:
+        parts += [', "tokens": ', _tokens_text(tokens)]
+    truncation = getattr(request, "truncation", None)
+    if truncation is not None:
+        parts += [', "truncation": ', dumps(_truncation_json(truncation))]
+    if not extra:
+        parts.append(', "wire": null}')
+    else:
+        tail: dict[str, Any] = {"wire": None}
+        for key, value in extra:
+            tail[key] = _extra_json(value)
+        parts += [", ", dumps(tail)[1:]]
+    return "".join(parts)
 
 
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
@@ -169,6 +369,29 @@ class JsonSample:
         return sample_text(sample, SAMPLE_INDENT)
 
 
+class _Chunks:
+    """The document's pieces joined and written about 64 KB at a time: a write per piece (two a
+    sample) cost a call, an encode and a system call each."""
+
+    def __init__(self, out: TextIO, size: int = 1 << 16) -> None:
+        self.out = out
+        self.size = size
+        self.parts: list[str] = []
+        self.held = 0
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.held += len(text)
+        if self.held >= self.size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.out.write("".join(self.parts))
+            self.parts.clear()
+            self.held = 0
+
+
 def write_render_json(result: RenderResult, out: TextIO,
                       samples_of=lambda pair: pair.samples()) -> RenderResult:
     """Write the document sample by sample, so memory stays flat on large renders.
@@ -176,6 +399,15 @@ def write_render_json(result: RenderResult, out: TextIO,
     A pair that fails part-way keeps what was written and gains an error entry.
     Returns the result with those late errors and warnings added.
     """
+    buffered = _Chunks(out)
+    try:
+        _write_document(result, buffered, samples_of)
+    finally:
+        buffered.flush()
+    return result
+
+
+def _write_document(result: RenderResult, out: _Chunks, samples_of: Any) -> None:
     out.write("{\n")
     out.write(f'  "schema": {dumps(SCHEMA)},\n')
     out.write(f'  "config": {dumps(result.config)},\n')
@@ -194,8 +426,8 @@ def write_render_json(result: RenderResult, out: TextIO,
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                text = sample.text if isinstance(sample, Serialized) else sample_text(sample, SAMPLE_INDENT)
-                out.write(text)
+                out.write(sample.text if isinstance(sample, Serialized) else
+                          sample_text(sample, SAMPLE_INDENT))
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write(f'\n      ],\n      "lengths": {dumps(lengths.summary(pair).summary())}\n    }}')
@@ -205,7 +437,6 @@ def write_render_json(result: RenderResult, out: TextIO,
     _write_list(out, "errors", (error_json(e) for e in result.errors), last=False)
     _write_list(out, "warnings", (warning_json(g) for g in group_warnings(result.warnings)), last=True)
     out.write("}\n")
-    return result
 
 
 def stopped_error(pair: Any, exc: RenderError) -> PairError:
@@ -233,7 +464,7 @@ def _merge_warnings(first: list[PairWarning], more: Iterable[PairWarning]) -> li
     return merged
 
 
-def _write_list(out: TextIO, key: str, items: Iterable[dict], last: bool) -> None:
+def _write_list(out: _Chunks, key: str, items: Iterable[dict], last: bool) -> None:
     items = [dumps(i) for i in items]
     body = "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
     out.write(f'  "{key}": {body}')
