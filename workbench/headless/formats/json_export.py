@@ -35,63 +35,50 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
-def _safe(text: str) -> str:
-    """Encoded JSON with every _UNSAFE character written as \\uXXXX. Per character, so the
-    pieces of a document can be made safe one by one and joined (the joins are ASCII)."""
-    if text.isascii() and "\x7f" not in text:  # the usual case, checked at C speed
-        return text
-    if text.isprintable():  # every character _UNSAFE names is one isprintable refuses
-        return text
-    return _UNSAFE.sub(_escape, text)
+_threads = threading.local()  # each thread's C encoder (its circular-reference marks are its own)
 
 
-class _Compact:
-    """``json.dumps(value, ensure_ascii=False, default=to_json)``, the C encoder built once.
-
-    ``JSONEncoder.encode`` builds a new C encoder (and its closures) every call: a third of the
-    cost of a request's small values. One per thread here, since its circular-reference marks
-    are per encoder (cleared when an encode fails part-way, as json's own would be dropped).
-    """
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def _encoder(self) -> tuple[Any, dict]:
-        marks: dict = {}
-        if c_make_encoder is None:  # no C accelerator: json's own, as dumps would
-            plain = json.JSONEncoder(ensure_ascii=False, default=to_json)
-            encoder = (lambda value, _level: plain.iterencode(value)), marks
-        else:
-            encoder = c_make_encoder(marks, to_json, encode_basestring, None, ": ", ", ",
-                                     False, False, True), marks
-        self._local.encoder = encoder
-        return encoder
-
-    def __call__(self, value: Any) -> str:
-        if isinstance(value, str):
-            return encode_basestring(value)
-        if value is None:
-            return "null"
-        encoder = getattr(self._local, "encoder", None) or self._encoder()
-        try:
-            return "".join(encoder[0](value, 0))
-        except BaseException:
-            encoder[1].clear()
-            raise
-
-
-_compact = _Compact()
+def _encoder() -> Any:
+    """``JSONEncoder(ensure_ascii=False, default=to_json)``'s C encoder, built once a thread:
+    ``JSONEncoder.encode`` builds a new one (and its closures) every call, a third of the cost of
+    a request's small values. Its marks are cleared when an encode fails part-way, as json's own
+    encoder would be dropped."""
+    marks: dict = {}
+    if c_make_encoder is None:  # no C accelerator: json's own, as dumps would
+        plain = json.JSONEncoder(ensure_ascii=False, default=to_json)
+        encoder = lambda value, _level: plain.iterencode(value)  # noqa: E731
+    else:
+        encoder = c_make_encoder(marks, to_json, encode_basestring, None, ": ", ", ", False, False, True)
+    _threads.encoder, _threads.marks = encoder, marks
+    return encoder
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
-    """``json.dumps`` with non-ASCII text as it is and _UNSAFE characters escaped.
+    """``json.dumps`` with non-ASCII text as it is and _UNSAFE characters written as \\uXXXX.
 
     PromptLists and PStr (list and str subclasses) encode as they are, anything else through
-    ``to_json``.
+    ``to_json``. One Python call for the usual values: the export makes hundreds of thousands.
     """
-    if indent is None:
-        return _safe(_compact(value))
-    return _safe(json.dumps(value, ensure_ascii=False, indent=indent, default=to_json))
+    if isinstance(value, str):
+        text = encode_basestring(value)
+    elif value is None:
+        return "null"
+    elif indent is None:
+        try:
+            encoder = _threads.encoder
+        except AttributeError:
+            encoder = _encoder()
+        try:
+            text = "".join(encoder(value, 0))
+        except BaseException:
+            _threads.marks.clear()
+            raise
+    else:
+        text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
+    # the usual case checked at C speed; every character _UNSAFE names is one isprintable refuses
+    if (text.isascii() and "\x7f" not in text) or text.isprintable():
+        return text
+    return _UNSAFE.sub(_escape, text)
 
 
 class LongText:
