@@ -272,19 +272,28 @@ _FIXED = frozenset(("label", "turn", "prompt_list", "model_input", "model_text",
 
 
 def request_text(request: Request) -> str:
-    """``dumps(request_json(request))``, its fields encoded one by one and joined: no dict
-    built and walked per request, its prompt list through :class:`PromptListJson`."""
+    """``dumps(request_json(request))``: see :func:`request_parts`."""
+    parts: list[str] = []
+    request_parts(request, parts)
+    return "".join(parts)
+
+
+def request_parts(request: Request, parts: list[str]) -> None:
+    """Add the pieces of ``dumps(request_json(request))`` to ``parts``, its fields encoded one by
+    one: no dict built and walked per request, its prompt list through :class:`PromptListJson`,
+    and nothing joined that the caller will join again."""
     extra = request.extra
     if extra and any(not isinstance(key, str) or key in _FIXED for key, _ in extra):
         fields = request_json(request)  # an extra replaces a field: the general way keeps its place
         head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
         prompt = _prompt_list_json(fields.pop("prompt_list"))
-        return f'{dumps(head)[:-1]}, "prompt_list": {prompt}, {dumps(fields)[1:]}'
+        parts += [dumps(head)[:-1], ', "prompt_list": ', prompt, ", ", dumps(fields)[1:]]
+        return
     label, turn = request.label, request.turn
     if label is None and turn is None:
-        parts = ['{"label": null, "turn": null, "prompt_list": ']
+        parts.append('{"label": null, "turn": null, "prompt_list": ')
     else:
-        parts = ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
+        parts += ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
     parts += [_prompt_list_json(request.prompt_list),
               ', "model_input": ', _model_input_json(request.model_input),
               ', "model_text": ', _model_text_json(request.model_text)]
@@ -303,7 +312,6 @@ def request_text(request: Request) -> str:
         for key, value in extra:
             tail[key] = _extra_json(value)
         parts += [", ", dumps(tail)[1:]]
-    return "".join(parts)
 
 
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
@@ -333,17 +341,30 @@ def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
 def sample_text(sample: Sample, indent: str) -> str:
     """One sample: its fields on a line, then one compact line per request (fast to write,
     and a request stays greppable)."""
+    parts: list[str] = []
+    sample_parts(sample, indent, parts)
+    return "".join(parts)
+
+
+def sample_parts(sample: Sample, indent: str, parts: list[str]) -> None:
+    """Add the pieces of :func:`sample_text` to ``parts`` (the writer joins them 64 KB at a time)."""
     if type(sample.index) is int and type(sample.source_index) is int and all(
             type(i) is int for i in sample.ice_indices):  # what dumps would write, without it
-        head = (f'{{"index": {sample.index}, "source_index": {sample.source_index}, '
-                f'"ice_indices": [{", ".join(map(str, sample.ice_indices))}]')
+        parts.append(f'{{"index": {sample.index}, "source_index": {sample.source_index}, '
+                     f'"ice_indices": [{", ".join(map(str, sample.ice_indices))}]')
     else:
-        head = dumps({"index": sample.index, "source_index": sample.source_index,
-                      "ice_indices": list(sample.ice_indices)})[:-1]
+        parts.append(dumps({"index": sample.index, "source_index": sample.source_index,
+                            "ice_indices": list(sample.ice_indices)})[:-1])
     if not sample.requests:
-        return head + ', "requests": []}'
-    lines = f",\n{indent}  ".join(map(request_text, sample.requests))
-    return f'{head}, "requests": [\n{indent}  {lines}\n{indent}]}}'
+        parts.append(', "requests": []}')
+        return
+    between = f",\n{indent}  "
+    parts.append(f', "requests": [\n{indent}  ')
+    for r, request in enumerate(sample.requests):
+        if r:
+            parts.append(between)
+        request_parts(request, parts)
+    parts.append(f"\n{indent}]}}")
 
 
 SAMPLE_INDENT = "        "
@@ -369,6 +390,13 @@ class _Chunks:
     def write(self, text: str) -> None:
         self.parts.append(text)
         self.held += len(text)
+        if self.held >= self.size:
+            self.flush()
+
+    def write_sample(self, sample: Sample) -> None:
+        start = len(self.parts)
+        sample_parts(sample, SAMPLE_INDENT, self.parts)
+        self.held += sum(map(len, self.parts[start:]))
         if self.held >= self.size:
             self.flush()
 
@@ -413,8 +441,10 @@ def _write_document(result: RenderResult, out: _Chunks, samples_of: Any) -> None
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                out.write(sample.text if isinstance(sample, Serialized) else
-                          sample_text(sample, SAMPLE_INDENT))
+                if isinstance(sample, Serialized):
+                    out.write(sample.text)
+                else:
+                    out.write_sample(sample)
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write(f'\n      ],\n      "lengths": {dumps(lengths.summary(pair).summary())}\n    }}')
