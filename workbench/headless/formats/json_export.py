@@ -113,34 +113,37 @@ class LongText:
 
 
 class MessagesJson:
-    """``dumps`` of a chat model's input, a list of messages (``{"role": .., "content": ..}``), the
-    JSON of each message remembered by value: the system prompt and the in-context examples
-    recur in request after request, as new but equal strings. A string input goes to ``text``;
-    a list holding anything but dicts of strings encodes as usual."""
+    """``dumps`` of a chat model's input, a list of messages (``{"role": .., "content": ..}``),
+    reusing the JSON of the messages the request before had at the same places: the system
+    prompt and the in-context examples recur request after request, as new but equal strings.
+    A message is compared by its items, copied when it was encoded (a history's messages can
+    change in place between requests). A string input goes to ``text``; a list holding
+    anything but dicts of strings encodes as usual."""
 
-    def __init__(self, text: LongText, limit: int = 1 << 12) -> None:
+    def __init__(self, text: LongText) -> None:
         self._text = text
-        self._seen: dict[tuple[tuple[str, str], ...], str] = {}
-        self._limit = limit
+        self._last: tuple[list[tuple], list[str]] = ([], [])
 
     def __call__(self, value: Any) -> str:
         if type(value) is not list:
             return self._text(value)
-        seen = self._seen
-        parts = []
-        for message in value:
+        last_items, last_json = self._last
+        known = len(last_items)
+        items: list[tuple] = []
+        parts: list[str] = []
+        for i, message in enumerate(value):
             if type(message) is not dict:
                 return dumps(value)
-            key = tuple(message.items())
-            for name, text in key:
+            pairs = tuple(message.items())
+            items.append(pairs)
+            if i < known and pairs == last_items[i]:  # equal to strings checked before
+                parts.append(last_json[i])
+                continue
+            for name, text in pairs:
                 if type(name) is not str or type(text) is not str:
                     return dumps(value)
-            got = seen.get(key)
-            if got is None:
-                if len(seen) >= self._limit:
-                    seen.clear()
-                got = seen[key] = dumps(message)
-            parts.append(got)
+            parts.append(dumps(message))
+        self._last = (items, parts)
         return "[" + ", ".join(parts) + "]"
 
 
