@@ -36,6 +36,19 @@ class Request:
                              model_text=model_text, depends_on=depends_on, extra=extra, tokens=tokens,
                              truncation=truncation)
 
+    def evolve(self, **changes: Any) -> Request:
+        """``dataclasses.replace(self, **changes)`` at a quarter of its cost (it walks the fields
+        and calls ``__init__``): a render makes one for every request it finishes."""
+        unknown = changes.keys() - _REQUEST_FIELDS
+        if unknown:
+            raise TypeError(f"Request has no field {sorted(unknown)[0]!r}")
+        made = object.__new__(Request)
+        object.__setattr__(made, "__dict__", {**self.__dict__, **changes})
+        return made
+
+
+_REQUEST_FIELDS = frozenset(Request.__dataclass_fields__)
+
 
 @dataclass(frozen=True, init=False)
 class Sample:

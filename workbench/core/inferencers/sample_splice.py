@@ -119,7 +119,7 @@ class _Compiler:
         self.names = names  # the columns a fill replaces (see _refuse_enclosed)
         self.consts: list[str] = []  # constant texts, ext[columns + k]
         self.namespace: dict[str, Any] = {"J": "".join, "PL": PromptList, "R": Request, "T": Truncation,
-                                          "Unfit": Unfit}
+                                          "Unfit": Unfit, "NEW": object.__new__, "SET": object.__setattr__}
         self.lines: list[str] = []
         self.longest = 0  # the most characters and stand-ins of one text (the fill's size bound)
         self.slots = 0
@@ -273,8 +273,15 @@ class _Compiler:
                 f"exact=limiter.exact, method=limiter.method, "
                 f"inherited={len(fit.retrieved) - len(fit.kept)})",
             ]
-        return (f"R(prompt_list={prompt}, model_input={self.expression(request.model_input)}, "
-                f"label={self.constant(label)}, extra={self.expression(request.extra)}, truncation={cut})")
+        # a Request made as Request.evolve makes one (its __init__ costs as much as the rest);
+        # the fields checked above to hold their defaults keep them
+        given = {"prompt_list": prompt, "model_input": self.expression(request.model_input),
+                 "label": self.constant(label), "extra": self.expression(request.extra), "truncation": cut}
+        fields = ", ".join(f"{name!r}: {given.get(name) or self.constant(field.default)}"
+                           for name, field in Request.__dataclass_fields__.items())
+        made = self.temp()
+        self.lines += [f"{made} = NEW(R)", f"SET({made}, '__dict__', {{{fields}}})"]
+        return made
 
 
 _CONSTANT_TYPES = (type(None), bool, int, float)

@@ -246,7 +246,7 @@ class ModelText:
         if text is None and self.kind == CHAT:
             tokens = replace(tokens, method=tokens.method + "; message contents only, no chat template")
         self._check_bos(sent, add_special)
-        return replace(request, model_text=text, tokens=tokens)
+        return request.evolve(model_text=text, tokens=tokens)
 
     def _sent(self, request: Request, traced: Request | None,
               text: str | None) -> tuple[str, str | None]:
