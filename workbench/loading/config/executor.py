@@ -305,7 +305,8 @@ class Executor:
         A suite copies tens of thousands of values on every load, so the walk is one tight
         closure: leaves (most of them strings) return first, lookups are bound once."""
         lines = self.dict_lines
-        at = self.at
+        lines_of = lines.get
+        keep = self.keepalive.append
         new_dict = ConfigDict.__new__  # ConfigDict() less its __init__, which has nothing to do
         set_item = dict.__setitem__
         items = dict.items
@@ -324,9 +325,10 @@ class Executor:
             made = new_dict(ConfigDict)
             for key, item in items(node):
                 set_item(made, key, copy(item))
-            where = lines.get(id(node))
-            if where:
-                at(made, *where)
+            where = lines_of(id(node))
+            if where:  # self.at(made, *where), inlined: ``made`` is new, so never recorded yet
+                lines[id(made)] = where
+                keep(made)
             return made
 
         return copy(value)
