@@ -46,6 +46,10 @@ class MadeHere:  # a type defined in a config: noted
     pass
 
 
+class Tag(str):  # a subclass of a plain type is not on the walk's fast path, and stays as it is
+    pass
+
+
 def entry(lines: Lines):
     shared = lines.at(ConfigDict(type=FrameworkRef("opencompass.openicl.PromptTemplate"), template="{q}"), 3)
     Pair = collections.namedtuple("Pair", "a b")
@@ -55,7 +59,7 @@ def entry(lines: Lines):
         infer_cfg=lines.at(ConfigDict(prompt_template=shared, ice_template=shared,
                                       inferencer=lines.at(dict(type=MadeHere, labels=(1, 2.5, None)), 8)), 6),
         eval_cfg={(1, "k"): lines.at([dict(type=len), dict(type=FrameworkRef("other.Eval"))], 9),
-                  2: Pair(lines.at({"x": True}, 10), "b"), "f": str.upper, "n": -0.0},
+                  2: Pair(lines.at({"x": True}, 10), "b"), "f": str.upper, "n": -0.0, Tag("k"): [Tag("v"), True, 1]},
     ), 1)
 
 
@@ -71,6 +75,7 @@ def test_one_walk_gives_what_the_three_walks_gave_in_their_order():
                                           ("infer_cfg", "ice_template"), ("eval_cfg", 2, 0)}
     assert set(got[2]) == {"mypkg.datasets.Thing", "other.Eval", f"{__name__}.MadeHere"}
     assert type(got[0]["eval_cfg"][2]) is tuple and got[0]["eval_cfg"][2][0] == {"x": True}
+    assert [type(v) for v in got[0]["eval_cfg"]["k"]] == [Tag, bool, int]
 
 
 @pytest.mark.parametrize("make", ["cycle", "deep", "deep_ref"])

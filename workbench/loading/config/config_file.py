@@ -130,6 +130,7 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
     budget = _Budget(MAX_VALUES)
     path: list[Any] = []
     leaves = (bool, int, str, float)
+    plain_types = {str, int, float, bool, type(None)}  # most values: kept as they are, no call
     containers = (dict, list, tuple)
     get = dict.get
     items_of = dict.items
@@ -151,21 +152,32 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
             if where is not None:
                 locations.append([tuple(path), where[0], where[1]])
         seen.add(ident)
+        inner = depth + 1
         if isinstance(node, dict):
-            _type_note(get(node, "type"), found)
+            kind = get(node, "type")
+            if kind is not None and type(kind) is not str:
+                _type_note(kind, found)
             pairs = []
             for key, item in reversed(items_of(node)):
-                key = plain_key(key)
+                if type(key) is not str:
+                    key = plain_key(key)
+                if type(item) in plain_types:
+                    pairs.append((key, item))
+                    continue
                 path.append(key)
-                pairs.append((key, walk(item, depth + 1)))
+                pairs.append((key, walk(item, inner)))
                 path.pop()
             pairs.reverse()
             made: Any = dict(pairs)
         else:
             converted = []
             for n in range(len(node) - 1, -1, -1):
+                item = node[n]
+                if type(item) in plain_types:
+                    converted.append(item)
+                    continue
                 path.append(n)
-                converted.append(walk(node[n], depth + 1))
+                converted.append(walk(item, inner))
                 path.pop()
             converted.reverse()
             made = converted if isinstance(node, list) else tuple(converted)
