@@ -239,7 +239,6 @@ class WorkbenchApp(SearchKeys, App[int]):
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
     def _load(self, generation: int, known: frozenset[Path], view: FrameRequest,
               shown: frozenset[str] = frozenset()) -> None:
-        self._collector.release()  # what the last load kept may be garbage now (tui/collector.py)
         preload = self.config.preload
         if generation == 1 and preload is not None:
             loaded = replace(preload.result(), generation=generation)

@@ -4,9 +4,11 @@ A suite is millions of long-lived objects (rows, pairs, built frames). CPython's
 collections walk all of them: 50–120 ms each, several a second while keys are pressed,
 which was most of a key's worst case. So the app freezes what it just built to last (a
 load's pairs once checked, the frames built ahead): frozen objects are never walked, and
-still freed by reference counting when dropped. What froze is unfrozen before the next load
-(which replaces it), and, after the reader has been idle for a moment, collected once
-(cycles among frozen objects are only found then), so memory stays bounded in a long session.
+still freed by reference counting when dropped. What froze stays frozen through the next
+load (unfrozen there, a suite's millions of objects were walked by the next full collection,
+80–250 ms, which now and then landed in a save), and after the reader has been idle for a
+moment it is collected once (cycles among frozen objects are only found then), so memory
+stays bounded in a long session.
 
 May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
 the other tui modules; not headless (the other front end), commands or ``cli``.
@@ -34,11 +36,6 @@ class Collector:
         with self._lock:
             gc.freeze()
             self._frozen_since_collect = True
-
-    def release(self) -> None:
-        """Before a load: what was kept may become garbage; the collector sees it again."""
-        with self._lock:
-            gc.unfreeze()
 
     def due(self, last_key: float, now: float | None = None) -> bool:
         """Whether an idle collection should run (the reader has not pressed a key for a while)."""

@@ -305,28 +305,30 @@ class Executor:
         A suite copies tens of thousands of values on every load, so the walk is one tight
         closure: leaves (most of them strings) return first, lookups are bound once."""
         lines = self.dict_lines
-        at = self.at
+        lines_of = lines.get
+        keep = self.keepalive.append
         new_dict = ConfigDict.__new__  # ConfigDict() less its __init__, which has nothing to do
         set_item = dict.__setitem__
         items = dict.items
-        leaf = (str, int, float, bool, type(None))
+        leaf = {str, int, float, bool, type(None)}  # checked before a call: most values are these
 
         def copy(node: Any) -> Any:
             kind = type(node)
             if kind in leaf:
                 return node
             if kind is list:
-                return [copy(v) for v in node]
+                return [v if type(v) in leaf else copy(v) for v in node]
             if kind is tuple:
-                return tuple([copy(v) for v in node])
+                return tuple([v if type(v) in leaf else copy(v) for v in node])
             if not isinstance(node, dict):
                 return node
             made = new_dict(ConfigDict)
             for key, item in items(node):
-                set_item(made, key, copy(item))
-            where = lines.get(id(node))
-            if where:
-                at(made, *where)
+                set_item(made, key, item if type(item) in leaf else copy(item))
+            where = lines_of(id(node))
+            if where:  # self.at(made, *where), inlined: ``made`` is new, so never recorded yet
+                lines[id(made)] = where
+                keep(made)
             return made
 
         return copy(value)
