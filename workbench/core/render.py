@@ -224,7 +224,7 @@ class PairRenderer:
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = SampleSplicer(self.plan, fast, model, self.limiter, self.notes) \
+        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
             if self.options.splice and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)

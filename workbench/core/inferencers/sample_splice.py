@@ -38,7 +38,6 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any
 
 from ..errors import RenderError
@@ -293,7 +292,6 @@ def _compiled(source: str) -> Any:
     return compile(source, "<sample splice>", "exec")
 
 _FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
-_first, _second = itemgetter(0), itemgetter(1)
 
 
 class Skeleton:
@@ -334,10 +332,11 @@ class SampleSplicer:
 
     MAX_SKELETONS = 64
 
-    def __init__(self, plan: Plan, engine: Engine, model_spec: Any, limiter: Limiter | None,
-                 pair_notes: Notes) -> None:
+    def __init__(self, plan: Plan, engine: Engine, rows: Sequence[Mapping[str, Any]], model_spec: Any,
+                 limiter: Limiter | None, pair_notes: Notes) -> None:
         self._plan = plan
         self._engine = engine
+        self._rows = rows  # the test rows, as the engine's pairs are made from them
         self._model_spec = model_spec
         self._limiter = limiter
         self._pair_notes = pair_notes
@@ -350,18 +349,20 @@ class SampleSplicer:
     def requests(self, index: int, ice_idx: Sequence[int],
                  render: Callable[[], list[Request]]) -> list[Request]:
         """The sample's requests: spliced when a checked skeleton serves, else ``render()``."""
-        # the row's fill pairs, the very objects the real render fills with (token sections
-        # check that each filled value is one of them)
-        pairs = self._engine.test_pairs(index)
-        key = (tuple(ice_idx), tuple(map(_first, pairs)))
+        row = self._rows[index]
+        key = (tuple(ice_idx), tuple(row))  # the columns, in the order the fill replaces them
         skeleton = self._skeletons.get(key)
         if skeleton is None:
             with self._lock:
                 skeleton = self._learn(key, index)
             if skeleton is None:
                 return render()
-        values = list(map(_second, pairs))
-        joined = "".join(values)
+        values = list(row.values())
+        try:
+            joined = "".join(values)
+        except TypeError:  # a number (say the row's idx): filled as its str, as the render's pairs are
+            values = [v if isinstance(v, str) else str(v) for v in values]
+            joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
             return render()
         spliced = skeleton.requests(values)

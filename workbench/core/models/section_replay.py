@@ -114,7 +114,8 @@ class SectionReplay:
         """``request`` with a model input that carries its sections, or None (render it again).
 
         ``row_pairs`` are the fast render's pairs of the test row: a fill value must be one of
-        them (the same object) or the masked output column's stand-in, as in the provenance
+        them (the same object, or an equal text: a spliced sample makes its own ``str`` of a
+        number) or the masked output column's stand-in, as in the provenance
         render, where the row's values carry the test row's origin and the stand-in none.
         ``adapter`` is the provenance render's model (its parser's layouts).
         """
@@ -131,7 +132,7 @@ class SectionReplay:
         for token, value in filled.fill_pairs:
             if token == masked:
                 pairs.append((token, value, "o"))
-            elif row.get(token) is value:
+            elif row.get(token) is value or row.get(token) == value:
                 pairs.append((token, value, "t"))
             else:
                 return None
