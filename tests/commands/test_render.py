@@ -105,7 +105,7 @@ def test_out_writes_the_file_atomically(ws, tmp_path):
 
 
 def test_jobs_give_identical_output(ws, monkeypatch):
-    monkeypatch.setattr(render_command, "serial_reason", lambda total: None)  # split this small render
+    monkeypatch.setattr(render_command, "serial_reason", lambda total, jobs: None)  # split this small render
     for fmt in ("json", "text", "markdown"):
         serial = run_cli("render", "eval.py", "-f", fmt, cwd=ws)
         parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "3", cwd=ws)
@@ -115,14 +115,22 @@ def test_jobs_give_identical_output(ws, monkeypatch):
 
 
 def test_splitting_that_cannot_pay_is_said(monkeypatch):
-    assert render_command.serial_reason(10).startswith("10 samples render faster in one process")
-    monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    monkeypatch.setattr(render_command.os, "getloadavg", lambda: (1.2, 1.0, 1.0))
-    assert render_command.serial_reason(50_000) == "the machine's 2 CPUs are busy (load average 1.2)"
+    assert render_command.serial_reason(10, 2).startswith("10 samples render faster in one process")
+    monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(render_command.os, "getloadavg", lambda: (2.0, 1.0, 1.0))
+    assert render_command.serial_reason(50_000, 2) == "the machine's 4 CPUs are busy (load average 2.0)"
     monkeypatch.setattr(render_command.os, "getloadavg", lambda: (0.3, 1.0, 1.0))
-    assert render_command.serial_reason(50_000) is None
+    assert render_command.serial_reason(50_000, 2) is None
+    assert render_command.serial_reason(50_000, 3) is None
+    assert render_command.serial_reason(50_000, 4) == (
+        "4 workers and the main process writing what they render need 5 CPUs, and this process may "
+        "use 4 (--jobs 3 fits)")
+    # two CPUs: the writer and two workers share them, which costs more than it saves
+    monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert render_command.serial_reason(50_000, 2) == (
+        "2 workers and the main process writing what they render need 3 CPUs, and this process may use 2")
     monkeypatch.setattr(render_command.os, "sched_getaffinity", lambda pid: {0})
-    assert render_command.serial_reason(50_000) == "this process may use one CPU only"
+    assert render_command.serial_reason(50_000, 2) == "this process may use one CPU only"
 
 
 def test_jobs_on_a_small_render_run_serially_and_say_so(ws):
@@ -225,7 +233,7 @@ def test_a_pair_failing_part_way_keeps_what_rendered(late_failure):
 
 @pytest.mark.parametrize("fmt", ["json", "text", "markdown"])
 def test_jobs_stop_at_the_same_sample(late_failure, fmt, monkeypatch):
-    monkeypatch.setattr(render_command, "serial_reason", lambda total: None)  # split this small render
+    monkeypatch.setattr(render_command, "serial_reason", lambda total, jobs: None)  # split this small render
     serial = run_cli("render", "eval.py", "-f", fmt, cwd=late_failure)
     parallel = run_cli("render", "eval.py", "-f", fmt, "--jobs", "2", cwd=late_failure)
     assert (parallel.code, parallel.out, parallel.err) == (serial.code, serial.out, serial.err)

@@ -165,7 +165,7 @@ def test_processes_that_cannot_start_are_one_line(sample_ws, monkeypatch):
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse)
     monkeypatch.setattr(stream, "worker_count", lambda jobs, samples: 2)
-    monkeypatch.setattr(render_command, "serial_reason", lambda total: None)  # split even a small render
+    monkeypatch.setattr(render_command, "serial_reason", lambda total, jobs: None)  # split even a small render
     out = sample_ws / "kept.json"
     out.write_text("the old render\n")
     done = run_cli("render", "eval.py", "--jobs", "2", "-o", str(out), cwd=sample_ws)
