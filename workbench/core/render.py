@@ -36,7 +36,7 @@ from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
 from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
-from .templates.prompt_list import FillPairs, PromptType, iter_texts
+from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token, iter_texts
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
@@ -103,18 +103,12 @@ def _no_infer_cfg(dataset: DatasetSpec) -> RenderError:
 
 def _pairs(row: Mapping[str, Any], origin: Callable[[str], Origin] | None) -> FillPairs:
     if origin is None:
-        return [(_token(k), v if isinstance(v, str) else str(v)) for k, v in row.items()]
+        return fill_pairs(row)
     out: FillPairs = []
     for k, v in row.items():
         text = v if isinstance(v, str) else str(v)
-        out.append((_token(k), PStr(text, origin(str(k)))))
+        out.append((fill_token(k), PStr(text, origin(str(k)))))
     return out
-
-
-@lru_cache(maxsize=4096, typed=True)  # typed: a column True is not a column 1
-def _token(column: Any) -> str:
-    """``{column}``: rows of a split share their columns, so each token is made once."""
-    return "{" + str(column) + "}"
 
 
 def _row_pairs(rows: Sequence[Mapping[str, Any]],

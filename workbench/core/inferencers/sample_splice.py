@@ -4,8 +4,9 @@ Within a pair, the requests of every sample whose in-context examples are the sa
 Zero retriever: all of them) differ only where the test row's values were filled in: the
 templates, the examples, the meta template and the parser are the same.  So the requests are
 rendered once per (examples, row columns) with a numbered stand-in for each value (a
-:class:`Skeleton`), and each later row is a few ``str.format`` calls: what a render costs
-goes from the ~100 Python calls of the whole pipeline to the handful that copy the row in.
+:class:`Skeleton`, compiled into one Python function), and each later row is one call of
+it: what a render costs goes from the ~100 Python calls of the whole pipeline to the objects
+a request is made of.
 
 Sound by rule, not by hope; a sample is rendered for real when any of these fails:
 
@@ -60,7 +61,8 @@ def stand_in(n: int) -> str:
 
 
 class Refused(BaseException):
-    """The skeleton's render looked at the row beyond its filled values.
+    """A skeleton cannot vouch for its rows: its render looked at the row beyond its filled
+    values, changed a stand-in, or made something the compiler does not copy.
 
     A BaseException so that no ``except Exception`` on the way can swallow it."""
 
@@ -291,6 +293,7 @@ def _compiled(source: str) -> Any:
     """Pairs of a suite share their templates' shapes, so most skeletons' sources are alike."""
     return compile(source, "<sample splice>", "exec")
 
+
 _FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
 
 
@@ -393,7 +396,8 @@ class SampleSplicer:
         return skeleton
 
     def _build(self, ice_idx: Sequence[int], pairs: Sequence[tuple[str, str]]) -> Skeleton | None:
-        names = frozenset([t[1:-1] for t, _ in pairs] + [str(self._engine.output_column)])
+        output = self._engine.output_column  # mask_output fills it last, even when the row lacks it
+        names = frozenset([t[1:-1] for t, _ in pairs] + ([str(output)] if output is not None else []))
         if any(OPEN in t or CLOSE in t for t, _ in pairs):
             return None
         stand_ins = [(t, stand_in(n)) for n, (t, _) in enumerate(pairs)]

@@ -132,7 +132,7 @@ class SectionReplay:
         for token, value in filled.fill_pairs:
             if token == masked:
                 pairs.append((token, value, "o"))
-            elif row.get(token) is value or row.get(token) == value:
+            elif row.get(token) == value:
                 pairs.append((token, value, "t"))
             else:
                 return None

@@ -13,6 +13,7 @@ the core.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..errors import RenderError
@@ -33,7 +34,13 @@ def fill_pairs(entry: Mapping[str, Any]) -> FillPairs:
     column order, so a value that itself contains ``{other}`` is filled by a
     later column: the order is part of the behaviour.
     """
-    return [("{" + str(k) + "}", v if isinstance(v, str) else str(v)) for k, v in entry.items()]
+    return [(fill_token(k), v if isinstance(v, str) else str(v)) for k, v in entry.items()]
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: a column True is not a column 1
+def fill_token(column: Any) -> str:
+    """``{column}``: rows of a split share their columns, so each token is made once."""
+    return "{" + str(column) + "}"
 
 
 def safe_format(text: str, pairs: FillPairs) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from ...core.errors import ConfigError
 from .analysis import is_stdlib
 from .executor import FRAMEWORK_ROOTS, Executor
-from .plain_data import MAX_DEPTH, MAX_VALUES, _Budget, dotted_name, plain_key, to_plain
+from .plain_data import MAX_DEPTH, MAX_VALUES, ValueBudget, dotted_name, plain_key, to_plain
 from .stand_ins import FrameworkRef
 
 
@@ -127,7 +127,7 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
     locations: list[list[Any]] = []
     found: dict[str, str] = {}  # notes, added to ``notes`` only when the whole walk succeeds
     seen: set[int] = set()
-    budget = _Budget(MAX_VALUES)
+    budget = ValueBudget(MAX_VALUES)
     path: list[Any] = []
     leaves = (bool, int, str, float)
     plain_types = {str, int, float, bool, type(None)}  # most values: kept as they are, no call

@@ -39,7 +39,7 @@ def dotted_name(value: Any) -> str:
 MAX_VALUES = 2_000_000
 
 
-class _Budget:
+class ValueBudget:
     """How many values a conversion may still make."""
 
     __slots__ = ("left",)
@@ -56,7 +56,7 @@ class _Budget:
 
 
 def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0,
-             _budget: _Budget | None = None) -> Any:
+             _budget: ValueBudget | None = None) -> Any:
     """A config value as plain data; classes, functions and markers become dotted names.
 
     Anything else (a set, an object made in the config) becomes its ``repr``: the
@@ -66,7 +66,7 @@ def to_plain(value: Any, _seen: set[int] | None = None, _depth: int = 0,
     if value is None or isinstance(value, (bool, int, str, float)):
         return value
     seen = _seen if _seen is not None else set()
-    budget = _budget if _budget is not None else _Budget(MAX_VALUES)
+    budget = _budget if _budget is not None else ValueBudget(MAX_VALUES)
     if _depth > MAX_DEPTH:
         raise ConfigError(f"the config nests values more than {MAX_DEPTH} levels deep")
     if isinstance(value, (dict, list, tuple)):
