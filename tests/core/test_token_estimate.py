@@ -40,6 +40,33 @@ def test_cached_lines_do_not_leak_between_texts(head, tail):
     assert estimate.count(tail + head) == estimate_whole(tail + head)
 
 
+@settings(max_examples=300, deadline=None)
+@given(head=texts, tails=st.lists(texts, min_size=2, max_size=5))
+def test_texts_sharing_a_head_count_as_one_pass(head, tails):
+    """A text that starts with the lines the ones before it shared counts as the head's count
+    plus its rest's: equal to the one-pass count whatever the rest starts with."""
+    estimate = Estimate()
+    estimate.LEAST_HEAD = 2  # heads as short as the generated texts
+    for tail in tails:
+        assert estimate.count(head + tail) == estimate_whole(head + tail)
+
+
+def test_a_kept_head_is_not_split_again(monkeypatch):
+    from workbench.core.tokens import counting
+
+    head = "".join(f"Example {i}: a question of some words, then its answer.\n" for i in range(12))
+    texts = [f"{head}Question {n}: what is {n} and {n}?\nAnswer:" for n in range(3)]
+    estimate = Estimate()
+    estimate.count(texts[0])
+    estimate.count(texts[1])  # shares the head with the first: kept
+    split: list[int] = []
+    real = counting._estimate_text
+    monkeypatch.setattr(counting, "_estimate_text", lambda text: split.append(len(text)) or real(text))
+    assert estimate.count(texts[2]) == estimate_whole(texts[2])
+    assert split == [len(texts[2]) - len(head)]  # only the rest, after the head's last line
+    assert estimate.count(" " + texts[2][1:]) == estimate_whole(" " + texts[2][1:])  # no head: whole
+
+
 def test_known_counts():
     estimate = Estimate()
     assert estimate.count("") == 0

@@ -22,6 +22,7 @@ from itertools import accumulate, repeat
 from typing import Any, Protocol
 
 from ..errors import RenderError
+from ..prefix import shared_prefix
 from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, UNKNOWN_ORIGIN, Origin, PStr, Span, spans_of
 
 #: Section names of :class:`TokenCount` (in display order).
@@ -198,8 +199,20 @@ class Estimate:
     #: request's token count then counts the same text again (compared, not hashed: equal
     #: texts of other lengths differ at once)
     _last: tuple[str, int] | None = None
+    #: whole lines the texts counted lately start with, and their count (see ``count``)
+    _head: tuple[str, int] = ("", 0)
+    #: the shortest head worth keeping (shorter, the split it saves costs less than finding it)
+    LEAST_HEAD = 256
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
+        """The estimate of ``text``.
+
+        A text's estimate is its lines' (see ``_LINE_END``), so a text that starts with whole
+        lines counted before counts as their count plus the rest's. A pair's requests start
+        alike (the instructions, the in-context examples, then the row): the lines two texts
+        in a row share are kept as the *head*, and a text starting with it (one comparison at
+        C speed) has only its rest split and looked up.
+        """
         # where the characters came from does not change the count: a provenance-carrying
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
@@ -207,9 +220,28 @@ class Estimate:
         last = self._last
         if last is not None and last[0] == plain:
             return last[1]
-        n = _estimate_text(plain)
+        head, head_count = self._head
+        cut = len(head)
+        if cut and plain.startswith(head) and len(plain) > cut and not plain[cut].isspace():
+            n = head_count + _estimate_text(plain[cut:])
+        else:
+            n = self._count_learning(plain, last[0] if last is not None else "")
         self._last = (plain, n)
         return n
+
+    def _count_learning(self, plain: str, before: str) -> int:
+        """``plain``'s estimate, keeping as the head the whole lines it shares with ``before``
+        when they are long enough to pay (counted in two parts: no more work than one)."""
+        shared = shared_prefix(before, plain)
+        # the last cut whose following character both texts have: a text starting with the
+        # head cuts there too when its next character is not a space
+        cut = _cut_before(plain, shared - 1) if shared > self.LEAST_HEAD else 0
+        if cut < self.LEAST_HEAD:
+            return _estimate_text(plain)
+        head = plain[:cut]
+        head_count = _estimate_text(head)
+        self._head = (head, head_count)
+        return head_count + _estimate_text(plain[cut:])
 
     def count_sections(self, text: str, codes: str) -> tuple[int, ...]:
         """Each section's tokens, in ``SECTIONS`` order (their sum is the count of ``text``),

@@ -16,6 +16,7 @@ from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
+from ...core.prefix import shared_prefix
 from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Request, Sample
 from ...core.templates.prompt_list import to_json
@@ -104,7 +105,7 @@ class LongText:
         if prefix and value.startswith(prefix):
             return opened + dumps(value[len(prefix):])[1:]
         text = dumps(value)
-        shared = _shared_prefix(self._last, value)
+        shared = shared_prefix(self._last, value)
         if shared >= self._least:
             head = value[:shared]
             self._prefix = (head, dumps(head)[:-1])
@@ -145,20 +146,6 @@ class MessagesJson:
             parts.append(dumps(message))
         self._last = (items, parts)
         return "[" + ", ".join(parts) + "]"
-
-
-def _shared_prefix(a: str, b: str) -> int:
-    """How many first characters ``a`` and ``b`` have in common."""
-    low, high = 0, min(len(a), len(b))
-    if a[:high] == b[:high]:
-        return high
-    while low < high - 1:  # a[:low] == b[:low], a[:high] != b[:high]
-        middle = (low + high) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle
-    return low
 
 
 def request_json(request: Request) -> dict[str, Any]:
