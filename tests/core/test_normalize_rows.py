@@ -22,7 +22,7 @@ CASES = {
 
 
 def _general(rows, monkeypatch):
-    monkeypatch.setattr(dataset_reader, "_uniform", lambda rows: None)
+    monkeypatch.setattr(dataset_reader, "_uniform", lambda rows, copy=True: None)
     try:
         return normalize_rows(rows)
     finally:
@@ -49,3 +49,20 @@ def test_only_the_usual_file_takes_the_fast_way():
 def test_a_row_that_is_not_an_object_still_fails_with_its_position():
     with pytest.raises(dataset_reader.RenderError, match="row 1 is a list"):
         normalize_rows([{"q": "a"}, ["q", "b"]])
+
+
+@pytest.mark.parametrize("framework", ["opencompass", "ais_bench"])
+def test_splits_never_share_the_files_rows(framework):
+    """Rows that need no change are not copied by normalize_rows(copy=False): the splits copy
+    them once, adding idx and subdivision, so the file's rows stay as they were."""
+    from workbench.core.dataset_reader import ReaderConfig, build_splits
+
+    source = {"train": [{"q": f"t{i}", "a": "1"} for i in range(3)], "test": [{"q": f"r{i}", "a": "2"} for i in range(3)]}
+    before = {k: [dict(r) for r in v] for k, v in source.items()}
+    splits = build_splits(source, ReaderConfig(input_columns=["q"], output_column="a"), "demo", framework)
+    assert [r["idx"] for r in splits.test] == [0, 1, 2]
+    assert all(r is not s for r in splits.test for s in source["test"])
+    assert all(r is not s for r in splits.train for s in source["train"])
+    assert source == before
+    flat = build_splits(source["test"], ReaderConfig(input_columns=["q"], output_column="a"), "demo", framework)
+    assert all(r is not s for r in flat.test for s in source["test"]) and source == before

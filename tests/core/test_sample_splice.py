@@ -156,15 +156,22 @@ def test_warnings_of_every_row_keep_their_counts(tmp_path):
     assert len(dropped) == len(real)
 
 
+def _splice_wrongly(monkeypatch):
+    """Every skeleton splices each row's values with a "!" added."""
+    real_init = sample_splice.Skeleton.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        build, constants = self.build, len(self.consts)
+        self.build = lambda ext: build([v + "!" for v in ext[:len(ext) - constants]] + ext[len(ext) - constants:])
+
+    monkeypatch.setattr(sample_splice.Skeleton, "__init__", init)
+
+
 def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
     """The first splice of every skeleton is checked against the real render of that row."""
     rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
-    real_build = sample_splice.Skeleton.requests
-
-    def wrong(self, values):
-        return real_build(self, [v + "!" for v in values])
-
-    monkeypatch.setattr(sample_splice.Skeleton, "requests", wrong)
+    _splice_wrongly(monkeypatch)
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
     assert _spliced(spliced) == 0
@@ -173,8 +180,7 @@ def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
 def test_the_comparison_sees_a_wrong_splice(monkeypatch):
     """With the check switched off, the wrong splice above must show as differences."""
     rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
-    real_build = sample_splice.Skeleton.requests
-    monkeypatch.setattr(sample_splice.Skeleton, "requests", lambda self, values: real_build(self, [v + "!" for v in values]))
+    _splice_wrongly(monkeypatch)
     monkeypatch.setattr(sample_splice, "_same", lambda a, b: True)
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert _differences(spliced, real)

@@ -71,7 +71,7 @@ class Splits:
     test_source: list[int]  # each test row's position in the file's split (before ranges)
 
 
-def normalize_rows(rows: Sequence[Any], where: str = "rows") -> list[Row]:
+def normalize_rows(rows: Sequence[Any], where: str = "rows", copy: bool = True) -> list[Row]:
     """Rows as ``datasets``' JSON reader would hold them: every column in every row.
 
     Columns are the union of keys in order of first appearance; a missing value is
@@ -79,8 +79,11 @@ def normalize_rows(rows: Sequence[Any], where: str = "rows") -> list[Row]:
     and dicts are typed the same way inside (dicts in a column share the union of their
     keys, in order of first appearance, missing ones None). A column Arrow could not type
     (text beside numbers) is kept as written, since the workbench's own files allow it.
+
+    ``copy=False``: rows that need no change may come back as the same dicts (for a caller
+    that copies them itself).
     """
-    uniform = _uniform(rows)
+    uniform = _uniform(rows, copy)
     if uniform is not None:
         return uniform
     columns: dict[str, None] = {}
@@ -108,7 +111,7 @@ def normalize_rows(rows: Sequence[Any], where: str = "rows") -> list[Row]:
 _TYPED = (float, list, tuple, dict)
 
 
-def _uniform(rows: Sequence[Any]) -> list[Row] | None:
+def _uniform(rows: Sequence[Any], copy: bool = True) -> list[Row] | None:
     """``normalize_rows`` of the usual file, at C speed: plain dicts with the same text columns
     in the same order and no value a type would change (None: take the general way)."""
     if not rows or set(map(type, rows)) != {dict}:
@@ -122,7 +125,7 @@ def _uniform(rows: Sequence[Any]) -> list[Row] | None:
     for column in columns:
         if any(issubclass(t, _TYPED) for t in set(map(type, map(itemgetter(column), rows)))):
             return None
-    return list(map(dict, rows))
+    return list(map(dict, rows)) if copy else list(rows)
 
 
 def _typed_column(rows: Sequence[Any], column: str) -> Any:
@@ -176,13 +179,8 @@ def select_range(rows: list[Row], positions: list[int], size: Any, name: str) ->
 
 def _with_meta(rows: list[Row], subdivision: str) -> list[Row]:
     """``BaseDataset`` maps every row to add ``subdivision`` and ``idx`` (last, or in place)."""
-    out = []
-    for i, row in enumerate(rows):
-        new = dict(row)
-        new["subdivision"] = subdivision
-        new["idx"] = i
-        out.append(new)
-    return out
+    # (a key the row has keeps its place: a display's later key updates the earlier one)
+    return [{**row, "subdivision": subdivision, "idx": i} for i, row in enumerate(rows)]
 
 
 def build_splits(
@@ -196,7 +194,8 @@ def build_splits(
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise RenderError(f"dataset n={n!r} must be a positive int")
     if isinstance(source, Mapping):
-        loaded = {str(k): normalize_rows(v, f"split {k!r}") for k, v in source.items()}
+        # (the rows are copied below, with their idx and subdivision)
+        loaded = {str(k): normalize_rows(v, f"split {k!r}", copy=False) for k, v in source.items()}
         train_key = reader.train_split if reader.train_split in loaded else "train"
         test_key = reader.test_split if reader.test_split in loaded else "test"
         for key, wanted in ((train_key, reader.train_split), (test_key, reader.test_split)):
@@ -211,7 +210,7 @@ def build_splits(
         # its train/test rows stand in (they are handed over under the reader's name).
         names = {test_key: f"{abbr}_{reader.test_split}", train_key: f"{abbr}_{reader.train_split}"}
     else:
-        rows = normalize_rows(source)
+        rows = normalize_rows(source, copy=False)
         per_split = {"": rows}
         train_key = test_key = ""
         names = {"": abbr}

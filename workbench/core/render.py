@@ -49,6 +49,7 @@ SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
+_new, _set = object.__new__, object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,9 @@ class PairRenderer:
         with about(INFERENCER):
             self.plan.check(fast)
         with about(RETRIEVER):
-            self.picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
-                                             self.options.embeddings, self.notes, dataset.source.file)
+            picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
+                                        self.options.embeddings, self.notes, dataset.source.file)
+        self.picks = _interned(picks)
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
@@ -440,13 +442,13 @@ class PairRenderer:
     def sample(self, index: int, provenance: bool = False) -> Sample:
         if not provenance and index == 0 and hasattr(self, "_first"):
             return self._first
-        engine = self.engine(provenance)
         ice_idx = self.picks[index]
         splicer = self._splicer if not provenance else None
         if splicer is None:
-            requests: list[Request] = self.plan.requests(engine, index, ice_idx)
-        else:
-            requests = splicer.requests(index, ice_idx, lambda: self.plan.requests(engine, index, ice_idx))
+            requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
+        else:  # (the engine looked up only for a real render: a spliced sample needs none)
+            requests = splicer.requests(index, ice_idx,
+                                        lambda: self.plan.requests(self.engine(False), index, ice_idx))
         if self.model_text is not None:
             if provenance:
                 traced = requests
@@ -461,8 +463,10 @@ class PairRenderer:
             requests = [self._with_recorded_output(index, r) for r in requests]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
-        return Sample(index=index, source_index=self.splits.test_source[index],
-                      ice_indices=tuple(ice_idx), requests=tuple(requests))
+        made = _new(Sample)  # Sample(...) less a call of its __init__: a render makes one a row
+        _set(made, "__dict__", {"index": index, "source_index": self.splits.test_source[index],
+                                "ice_indices": tuple(ice_idx), "requests": tuple(requests)})
+        return made
 
     def _with_recorded_output(self, index: int, request: Request) -> Request:
         """The answer a run recorded for this request (``--run``), shown beside it."""
@@ -540,6 +544,21 @@ class PairRenderer:
         if self.tally is not None:
             for message in self.tally.messages(len(self)):
                 self.notes.warn(message)
+
+
+def _interned(picks: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """Each sample's example indices as a tuple, one object per distinct set (a FixK
+    retriever's one for every row): a sample and the splicer's key take it as it is."""
+    distinct: dict[tuple[int, ...], tuple[int, ...]] = {}
+    out = []
+    last: Any = None
+    made: tuple[int, ...] = ()
+    for p in picks:
+        if p is not last:  # (a retriever that picks the same for every row hands one object)
+            key = tuple(p)
+            last, made = p, distinct.setdefault(key, key)
+        out.append(made)
+    return out
 
 
 def error_source(exc: RenderError, dataset: DatasetSpec, model: ModelSpec | None) -> Source:

@@ -48,6 +48,7 @@ class Request:
 
 
 _REQUEST_FIELDS = frozenset(Request.__dataclass_fields__)
+_set_dict = object.__setattr__  # a frozen dataclass's fields, all set at once
 
 
 @dataclass(frozen=True, init=False)
@@ -59,8 +60,8 @@ class Sample:
 
     def __init__(self, index: int, source_index: int, ice_indices: tuple[int, ...],
                  requests: tuple[Request, ...]) -> None:  # written out, as Request's is
-        self.__dict__.update(index=index, source_index=source_index, ice_indices=ice_indices,
-                             requests=requests)
+        _set_dict(self, "__dict__", {"index": index, "source_index": source_index,
+                                     "ice_indices": ice_indices, "requests": requests})
 
 
 @dataclass(frozen=True)

@@ -274,14 +274,18 @@ class _Compiler:
                 f"exact=limiter.exact, method=limiter.method, "
                 f"inherited={len(fit.retrieved) - len(fit.kept)})",
             ]
-        # a Request made as Request.evolve makes one (its __init__ costs as much as the rest);
-        # the fields checked above to hold their defaults keep them
-        given = {"prompt_list": prompt, "model_input": self.expression(request.model_input),
-                 "label": self.constant(label), "extra": self.expression(request.extra), "truncation": cut}
-        fields = ", ".join(f"{name!r}: {given.get(name) or self.constant(field.default)}"
-                           for name, field in Request.__dataclass_fields__.items())
-        made = self.temp()
-        self.lines += [f"{made} = NEW(R)", f"SET({made}, '__dict__', {{{fields}}})"]
+        # a Request made as Request.evolve makes one (its __init__ costs as much as the rest):
+        # its fields a copy of the constant ones (the fields checked above to hold their
+        # defaults keep them), then those that change set in place (the fields' order kept)
+        changing = {"prompt_list": prompt, "model_input": self._changing(request.model_input, False),
+                    "extra": self._changing(request.extra, False), "truncation": None if fit is None else cut}
+        fixed = {name: getattr(request, name) if name in ("model_input", "extra", "label") else field.default
+                 for name, field in Request.__dataclass_fields__.items()}
+        fields, made = self.temp(), self.temp()
+        self.lines.append(f"{fields} = {self.constant(fixed)}.copy()")
+        self.lines += [f"{fields}[{name!r}] = {source}" for name, source in changing.items()
+                       if source is not None]
+        self.lines += [f"{made} = NEW(R)", f"SET({made}, '__dict__', {fields})"]
         return made
 
 
@@ -303,18 +307,15 @@ class Skeleton:
     def __init__(self, requests: Sequence[Request], compiler: _Compiler, limiter: Limiter | None) -> None:
         made = [compiler.request(r, limiter is not None) for r in requests]
         compiler.namespace["limiter"] = limiter
-        self._build = compiler.function(f"[{', '.join(made)}]")
+        #: the row's values and then ``consts`` in, its requests out (raises Unfit where a
+        #: prompt is longer than max_seq_len)
+        self.build = compiler.function(f"({', '.join(made)},)")  # a tuple, as a Sample holds them
         self.consts = compiler.consts
+        self.checked = False  # its first splice compared with the real render
+        self.not_str: tuple[int, ...] = ()  # the columns its rows hold as numbers (made str)
         # a row whose values could take a fill past its size bound is filled for real (and fails)
         token = max((len(n) + 2 for n in compiler.names), default=2)
         self.most = (MAX_FILLED_CHARS - compiler.longest) // max(compiler.slots, 1) - token
-
-    def requests(self, values: list[str]) -> list[Request] | None:
-        """The row's requests, or None where the real render must run (a prompt too long)."""
-        try:
-            return self._build(values + self.consts)  # type: ignore[no-any-return]
-        except Unfit:
-            return None
 
 
 def splices(plan: Plan, engine: Engine) -> bool:
@@ -345,12 +346,11 @@ class SampleSplicer:
         self._pair_notes = pair_notes
         self._seen: set[tuple] = set()
         self._skeletons: dict[tuple, Skeleton | None] = {}
-        self._unchecked: set[tuple] = set()
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
 
     def requests(self, index: int, ice_idx: Sequence[int],
-                 render: Callable[[], list[Request]]) -> list[Request]:
+                 render: Callable[[], Sequence[Request]]) -> Sequence[Request]:
         """The sample's requests: spliced when a checked skeleton serves, else ``render()``."""
         row = self._rows[index]
         key = (tuple(ice_idx), tuple(row))  # the columns, in the order the fill replaces them
@@ -360,25 +360,30 @@ class SampleSplicer:
                 skeleton = self._learn(key, index)
             if skeleton is None:
                 return render()
-        values = list(row.values())
+        # a number (say the row's idx) is filled as its str, as the render's pairs are: the
+        # columns the skeleton's row had as other types made str, and any other found by join
+        values = [*row.values()]
+        for at in skeleton.not_str:
+            values[at] = str(values[at])
         try:
             joined = "".join(values)
-        except TypeError:  # a number (say the row's idx): filled as its str, as the render's pairs are
-            values = [v if isinstance(v, str) else str(v) for v in values]
+        except TypeError:
+            values = list(map(str, values))
             joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
             return render()
-        spliced = skeleton.requests(values)
-        if spliced is None:
+        try:
+            spliced = skeleton.build(values + skeleton.consts)
+        except Unfit:
             return render()
-        if key in self._unchecked:
-            self._unchecked.discard(key)
+        if not skeleton.checked:
+            skeleton.checked = True
             real = render()
             if not _same(spliced, real):
                 self._skeletons[key] = None
             return real
         self.spliced += 1
-        return spliced
+        return spliced  # type: ignore[no-any-return]
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
@@ -392,7 +397,8 @@ class SampleSplicer:
             return None
         skeleton = self._skeletons[key] = self._build(key[0], self._engine.test_pairs(index))
         if skeleton is not None:
-            self._unchecked.add(key)
+            skeleton.not_str = tuple(at for at, value in enumerate(self._rows[index].values())
+                                     if type(value) is not str)
         return skeleton
 
     def _build(self, ice_idx: Sequence[int], pairs: Sequence[tuple[str, str]]) -> Skeleton | None:

@@ -36,11 +36,13 @@ class Retriever:
 
     def pick(self, train: Sequence[Mapping], test: Sequence[Mapping], input_columns: Sequence[str],
              embeddings: EmbedderLookup | None = None, notes: Notes | None = None,
-             config_file: str | None = None) -> list[list[int]]:
-        """``embeddings`` finds the local sentence-embedding model TopK/VoteK rank with."""
+             config_file: str | None = None) -> Sequence[Sequence[int]]:
+        """Each test row's example indices (one shared tuple for every row where the retriever
+        picks the same for all); ``embeddings`` finds the local sentence-embedding model
+        TopK/VoteK rank with."""
         name = self.type_name
         if name == "ZeroRetriever":
-            return [[] for _ in test]
+            return [()] * len(test)
         if name == "FixKRetriever":
             ids = self.params["fix_id_list"]
             if not isinstance(ids, (list, tuple)):
@@ -57,7 +59,7 @@ class Retriever:
                         hint="fix_id_list indexes the train split; give more train rows "
                         "or smaller indices",
                     )
-            return [ids for _ in test]
+            return [tuple(ids)] * len(test)
         if name == "RandomRetriever":
             # imported here only for start-up time: most renders never pick at random
             from ..replicas.numpy_random import random_retriever_picks
