@@ -159,15 +159,26 @@ def _export(dataset: DatasetSpec, requests: int) -> Callable[[], int]:
 
 
 def measure(repeat: int = 3) -> list[dict]:
-    """Rates in requests per second (medians), and their ratio to the floor."""
+    """Rates in requests per second (medians), and their ratio to the floor.
+
+    The floor and the renders are measured in rounds, one run of each a round, and each
+    ratio is the median of its rounds' ratios: a machine shared with other jobs changes speed
+    from one second to the next, and runs measured side by side see the same machine (measured
+    one block after the other, a slow spell lands on one side only)."""
     out = []
     for dataset, floor, per_row in ((gsm_dataset(), gsm_floor, 1), (mmlu_dataset(), mmlu_floor, 4)):
-        floor_rate = _rate(floor(dataset), repeat)
-        prompts = _rate(_render(dataset, RenderOptions(measure=False)), repeat)
-        full = _rate(_render(dataset, RenderOptions()), repeat)
+        work = {"floor": floor(dataset), "prompts": _render(dataset, RenderOptions(measure=False)),
+                "with_tokens": _render(dataset, RenderOptions())}
+        rates: dict[str, list[float]] = {name: [] for name in work}
+        for _ in range(repeat):
+            for name, run in work.items():
+                rates[name].append(_rate(run, 1))
         export = _rate(_export(dataset, ROWS * per_row), 1)
-        out.append({"config": dataset.abbr, "floor": floor_rate, "prompts": prompts,
-                    "with_tokens": full, "json_export": export})
+        row = {"config": dataset.abbr, **{name: statistics.median(r) for name, r in rates.items()},
+               "json_export": export}
+        row["ratios"] = {name: statistics.median(f / r for f, r in zip(rates["floor"], rates[name]))
+                         for name in ("prompts", "with_tokens")}
+        out.append(row)
     return out
 
 

@@ -214,3 +214,19 @@ def test_spliced_samples_pickle_and_copy():
         assert sample == samples[-1]
         for name in FILL_ATTRIBUTES:
             assert getattr(sample.requests[0].prompt_list, name) == getattr(last, name)
+
+
+def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypatch):
+    """Samples whose example sets alternate (and come as equal but distinct tuples) each get
+    the skeleton of their own set: the splicer's memo of the last set serves only that set."""
+    from workbench.core import render
+
+    sets = [(0, 1), (1, 2)]
+    monkeypatch.setattr(render, "_interned", lambda picks: [
+        sets[i % 2] if i % 3 else tuple(list(sets[i % 2])) for i in range(len(picks))])
+    infer = copy.deepcopy(INFER["dialogue"])
+    infer["retriever"] = {"type": "FixKRetriever", "fix_id_list": [0, 1, 2]}
+    spliced, real = _both(_dataset(infer, ROWS, ["question"]), _model("meta", None, max_seq_len=None))
+    assert not _differences(spliced, real)
+    assert [s.ice_indices for s in map(spliced.sample, range(4))] == [(0, 1), (1, 2), (0, 1), (1, 2)]
+    assert _spliced(spliced) == 5  # rows 4, 6, 8 and 5, 7: each set is seen, then learnt and checked

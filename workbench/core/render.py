@@ -446,9 +446,8 @@ class PairRenderer:
         splicer = self._splicer if not provenance else None
         if splicer is None:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
-        else:  # (the engine looked up only for a real render: a spliced sample needs none)
-            requests = splicer.requests(index, ice_idx,
-                                        lambda: self.plan.requests(self.engine(False), index, ice_idx))
+        else:
+            requests = splicer.requests(index, ice_idx, self._rendered)
         if self.model_text is not None:
             if provenance:
                 traced = requests
@@ -467,6 +466,11 @@ class PairRenderer:
         _set(made, "__dict__", {"index": index, "source_index": self.splits.test_source[index],
                                 "ice_indices": tuple(ice_idx), "requests": tuple(requests)})
         return made
+
+    def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
+        """The sample's requests rendered for real (the splicer's way out; the engine is looked
+        up only here: a spliced sample needs none)."""
+        return self.plan.requests(self.engine(False), index, ice_idx)
 
     def _with_recorded_output(self, index: int, request: Request) -> Request:
         """The answer a run recorded for this request (``--run``), shown beside it."""

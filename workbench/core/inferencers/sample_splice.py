@@ -348,18 +348,31 @@ class SampleSplicer:
         self._skeletons: dict[tuple, Skeleton | None] = {}
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
+        # a split's rows are normalised to one shape (the same columns in the same order), so
+        # a key's columns are known once; a split of several shapes keys each row's own
+        shapes = set(map(tuple, rows))
+        self._columns: tuple | None = shapes.pop() if len(shapes) == 1 else None
+        # the last example set spliced with a checked skeleton, and that skeleton (one tuple:
+        # the app's threads read it while another may write it)
+        self._last: tuple[Any, Skeleton | None] = (None, None)
 
     def requests(self, index: int, ice_idx: Sequence[int],
-                 render: Callable[[], Sequence[Request]]) -> Sequence[Request]:
-        """The sample's requests: spliced when a checked skeleton serves, else ``render()``."""
+                 render: Callable[[int, Sequence[int]], Sequence[Request]]) -> Sequence[Request]:
+        """The sample's requests: spliced when a checked skeleton serves, else
+        ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per sample)."""
         row = self._rows[index]
-        key = (tuple(ice_idx), tuple(row))  # the columns, in the order the fill replaces them
-        skeleton = self._skeletons.get(key)
-        if skeleton is None:
-            with self._lock:
-                skeleton = self._learn(key, index)
+        last_ice, skeleton = self._last
+        if last_ice is not ice_idx or skeleton is None:
+            columns = self._columns  # in the order the fill replaces them
+            key = (tuple(ice_idx), columns if columns is not None else tuple(row))
+            skeleton = self._skeletons.get(key)
             if skeleton is None:
-                return render()
+                with self._lock:
+                    skeleton = self._learn(key, index)
+                if skeleton is None:
+                    return render(index, ice_idx)
+            if skeleton.checked and columns is not None:
+                self._last = (ice_idx, skeleton)
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the skeleton's row had as other types made str, and any other found by join
         values = [*row.values()]
@@ -371,16 +384,16 @@ class SampleSplicer:
             values = list(map(str, values))
             joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
-            return render()
+            return render(index, ice_idx)
         try:
             spliced = skeleton.build(values + skeleton.consts)
         except Unfit:
-            return render()
-        if not skeleton.checked:
+            return render(index, ice_idx)
+        if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
             skeleton.checked = True
-            real = render()
+            real = render(index, ice_idx)
             if not _same(spliced, real):
-                self._skeletons[key] = None
+                self._skeletons[(tuple(ice_idx), self._columns or tuple(row))] = None
             return real
         self.spliced += 1
         return spliced  # type: ignore[no-any-return]
