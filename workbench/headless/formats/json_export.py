@@ -21,7 +21,7 @@ from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Request, Sample
 from ...core.templates.prompt_list import to_json
 from ...core.warning_groups import WarningGroup, group_warnings
-from ..stream import Serialized
+from ..stream import Chunks, Serialized
 from .lengths_export import LengthsCollector
 
 SCHEMA = "prompt-workbench/render@1"
@@ -367,21 +367,9 @@ class JsonSample:
         return sample_text(sample, SAMPLE_INDENT)
 
 
-class _Chunks:
-    """The document's pieces joined and written about 64 KB at a time: a write per piece (two a
-    sample) cost a call, an encode and a system call each."""
-
-    def __init__(self, out: TextIO, size: int = 1 << 16) -> None:
-        self.out = out
-        self.size = size
-        self.parts: list[str] = []
-        self.held = 0
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-        self.held += len(text)
-        if self.held >= self.size:
-            self.flush()
+class _Chunks(Chunks):
+    """The document's pieces joined and written about 64 KB at a time (a write per piece, two
+    a sample, cost a call, an encode and a system call each); a sample's pieces added as made."""
 
     def write_sample(self, sample: Sample) -> None:
         start = len(self.parts)
@@ -389,12 +377,6 @@ class _Chunks:
         self.held += sum(map(len, self.parts[start:]))
         if self.held >= self.size:
             self.flush()
-
-    def flush(self) -> None:
-        if self.parts:
-            self.out.write("".join(self.parts))
-            self.parts.clear()
-            self.held = 0
 
 
 def write_render_json(result: RenderResult, out: TextIO,

@@ -22,7 +22,7 @@ from ...core.inert_text import printable, visible
 from ...core.models.wire import body_text, wire_of
 from ...core.result import RenderResult, Request, Sample
 from ..render_filter import label_text
-from ..stream import Serialized
+from ..stream import Chunks, Serialized
 from .json_export import collect_warnings, stopped_error
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
@@ -156,15 +156,19 @@ def write_render_text(result: RenderResult, out: TextIO,
                       options: TextOptions | None = None) -> RenderResult:
     """Every request of every pair; a pair that fails part-way gains an error entry."""
     options = options or TextOptions()
-    for pair in result.pairs:
-        try:
-            for sample in samples_of(pair):
-                if isinstance(sample, Serialized):
-                    out.write(sample.text)
-                    continue
-                out.write("".join([request_text(pair, sample, request, options)
-                                   for request in sample.requests]))
-        except RenderError as exc:
-            result.errors.append(stopped_error(pair, exc))
+    buffered = Chunks(out)  # a sample's text held until about 64 KB are, then written in one
+    try:
+        for pair in result.pairs:
+            try:
+                for sample in samples_of(pair):
+                    if isinstance(sample, Serialized):
+                        buffered.write(sample.text)
+                        continue
+                    buffered.write("".join([request_text(pair, sample, request, options)
+                                            for request in sample.requests]))
+            except RenderError as exc:
+                result.errors.append(stopped_error(pair, exc))
+    finally:
+        buffered.flush()
     return collect_warnings(result)
 
