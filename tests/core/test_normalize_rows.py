@@ -66,3 +66,14 @@ def test_splits_never_share_the_files_rows(framework):
     assert source == before
     flat = build_splits(source["test"], ReaderConfig(input_columns=["q"], output_column="a"), "demo", framework)
     assert all(r is not s for r in flat.test for s in source["test"]) and source == before
+
+
+def test_idx_and_subdivision_go_last_or_stay_in_place():
+    """``BaseDataset``'s map adds ``subdivision`` and ``idx`` after the row's columns; a column
+    of either name the row already has keeps its place and takes the new value."""
+    from workbench.core.dataset_reader import ReaderConfig, build_splits
+
+    rows = {"train": [{"q": "t", "a": "1"}], "test": [{"idx": "mine", "q": "r", "a": "2"}]}
+    splits = build_splits(rows, ReaderConfig(input_columns=["q"], output_column="a"), "demo")
+    assert list(splits.test[0].items()) == [("idx", 0), ("q", "r"), ("a", "2"), ("subdivision", "demo_test")]
+    assert list(splits.train[0]) == ["q", "a", "subdivision", "idx"]
