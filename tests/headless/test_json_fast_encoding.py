@@ -228,3 +228,14 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
     assert chunks // 2 <= chunked.writes <= chunks + 2 < len(samples) < piecewise.writes
     document = json.loads(chunked.getvalue())
     assert len(document["renders"][0]["samples"]) == len(samples)
+
+
+@pytest.mark.parametrize("truncation", [
+    Truncation(4096, (0, 1, 2), (0, 1, 2), ((3, 1200),), False, "estimate"),
+    Truncation(10, (0, 1, 2), (0,), ((3, 40), (2, 30), (1, 12)), True, HOSTILE[6], margin=1, inherited=1),
+    Truncation(10, (), (), ((0, 50),), True, HOSTILE[7]),
+    Truncation(10, (0, True), (0,), ((2, 5),), False, "a bool among the indices"),
+    Truncation(10.5, (0,), (0,), ((1, 2.0),), False, "not ints"),
+])
+def test_a_truncation_is_what_dumps_of_its_dict_gives(truncation):
+    assert json_export._truncation_text(truncation) == expected(json_export._truncation_json(truncation))
