@@ -343,3 +343,18 @@ def test_chat_messages_get_codes_in_their_contents():
         {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q: hey"}])])
     assert [m["content"].codes for m in twin.model_input] == ["m" * 9, "oootttt"[:6]]
     assert [m["role"] for m in twin.model_input] == ["system", "user"]
+
+
+@pytest.mark.parametrize("model", ["meta", "chat", "api"])
+def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
+    """The checked row (row 1) has an empty note: its span says nothing of its code, so the
+    skeleton learns from the next row, and the rows with empty values are coded like the rest."""
+    infer = {"prompt_template": {"type": "PromptTemplate", "template": {
+        "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "{note}"}],
+        "round": [{"role": "HUMAN", "prompt": "{q}"}, {"role": "BOT", "prompt": ""}]}}, **GEN}
+    rows = [{"q": f"row {i}" if i % 3 else "", "note": "" if i % 2 else "n", "answer": "1"} for i in range(9)]
+    spliced, real = _both(_dataset(infer, {"train": rows, "test": rows}, ["q", "note"]),
+                          _model(model, tmp_path, max_seq_len=None), token_sections=True)
+    assert not _token_differences(spliced, real)
+    assert _spliced(spliced) == len(real) - 2 and spliced.spliced_sections == _spliced(spliced) - 1
+    assert not _differences(spliced, real)
