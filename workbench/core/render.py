@@ -523,15 +523,18 @@ class PairRenderer:
         replayed on the twins of their prepared templates (see models/section_replay.py), or,
         for a sample that cannot be, rendered again with provenance, which teaches the twins;
         either teaches a splice's skeleton its sections."""
-        sections = sections_of(splice[0]) if splice is not None else None
-        if sections is not None:
-            coded = sections.traced(splice[1], requests)  # type: ignore[index]
-            if coded is not None:
-                self.spliced_sections += 1
-                return coded
+        if splice is None:
+            return self._traced_again(index, ice_idx, requests)
+        skeleton, values = splice
+        sections = sections_of(skeleton)
+        if sections is None:
+            return self._traced_again(index, ice_idx, requests)
+        coded = sections.traced(values, requests)
+        if coded is not None:
+            self.spliced_sections += 1
+            return coded
         traced = self._traced_again(index, ice_idx, requests)
-        if sections is not None:
-            sections.learn(splice[1], traced)  # type: ignore[index]
+        sections.learn(values, traced)
         return traced
 
     def _traced_again(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
