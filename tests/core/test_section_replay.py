@@ -5,6 +5,8 @@ that uses a prepared template and, for every later row, from a replay of the row
 twin (core/models/section_replay.py). Each config here is rendered both ways: the replay's
 counts (and everything else) must equal the provenance render's, request by request, and the
 work is counted: one provenance render per prepared template, the other samples replayed.
+Samples are not spliced here: a spliced sample's sections come from its skeleton instead
+(tests/core/test_sample_splice.py).
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def _pair(infer: str, model: str, tmp_path: Path, replay: bool = True,
            "infer_cfg": INFER[infer]}
     pair = PairRenderer(DatasetSpec(abbr=infer, cfg=cfg, rows=copy.deepcopy(ROWS)),
                         _model(model, tmp_path, max_seq_len),
-                        RenderOptions(token_sections=True))
+                        RenderOptions(token_sections=True, splice=False))
     if not replay:
         pair.section_replay.replay = lambda *args, **kwargs: None  # type: ignore[method-assign]
     return pair

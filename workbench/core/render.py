@@ -22,7 +22,8 @@ from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
-from .inferencers.sample_splice import SampleSplicer, splices
+from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
+from .inferencers.splice_sections import sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.model_input import ModelAdapter
@@ -197,6 +198,7 @@ class PairRenderer:
         # were rendered a second time, with provenance, to find them (see _traced)
         self.section_replay = SectionReplay()
         self.provenance_renders = 0
+        self.spliced_sections = 0  # samples whose sections their splice gave
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
@@ -444,15 +446,16 @@ class PairRenderer:
             return self._first
         ice_idx = self.picks[index]
         splicer = self._splicer if not provenance else None
+        splice = None
         if splicer is None:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
-            requests = splicer.requests(index, ice_idx, self._rendered)
+            requests, splice = splicer.splice(index, ice_idx, self._rendered)
         if self.model_text is not None:
             if provenance:
                 traced = requests
             elif self.options.token_sections:
-                traced = self._traced(index, ice_idx, requests)
+                traced = self._traced(index, ice_idx, requests, splice)
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
@@ -513,10 +516,29 @@ class PairRenderer:
         value = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
         return value if isinstance(value, int) else None
 
-    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
+    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request],
+                splice: tuple[Skeleton, list[str]] | None = None) -> list:
         """The same requests with provenance, for token counts by section (None where unavailable):
+        a splice's, from its skeleton's sections (see inferencers/splice_sections.py); else
         replayed on the twins of their prepared templates (see models/section_replay.py), or,
-        for a sample that cannot be, rendered again with provenance, which teaches the twins."""
+        for a sample that cannot be, rendered again with provenance, which teaches the twins;
+        either teaches a splice's skeleton its sections."""
+        if splice is None:
+            return self._traced_again(index, ice_idx, requests)
+        skeleton, values = splice
+        sections = sections_of(skeleton)
+        if sections is None:
+            return self._traced_again(index, ice_idx, requests)
+        coded = sections.traced(values, requests)
+        if coded is not None:
+            self.spliced_sections += 1
+            return coded
+        traced = self._traced_again(index, ice_idx, requests)
+        sections.learn(values, traced)
+        return traced
+
+    def _traced_again(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
+        """The requests' provenance twins by a replay, or else a provenance render."""
         engine = self.engine(True)
         row = self.engine(False).test_pairs(index)
         replayed = []

@@ -60,6 +60,18 @@ def stand_in(n: int) -> str:
     return f"\n\t {OPEN}Vv{n}{CLOSE} \t\n"
 
 
+def split_stand_ins(text: str) -> list[str | int]:
+    """``text`` cut at its stand-ins: its constant pieces (str, empty ones kept) around the
+    stand-ins' numbers (int)."""
+    parts: list[str | int] = []
+    at = 0
+    for found in _STAND_IN.finditer(text):
+        parts += (text[at:found.start()], int(found.group(1)))
+        at = found.end()
+    parts.append(text[at:])
+    return parts
+
+
 class Refused(BaseException):
     """A skeleton cannot vouch for its rows: its render looked at the row beyond its filled
     values, changed a stand-in, or made something the compiler does not copy.
@@ -311,6 +323,11 @@ class Skeleton:
         #: prompt is longer than max_seq_len)
         self.build = compiler.function(f"({', '.join(made)},)")  # a tuple, as a Sample holds them
         self.consts = compiler.consts
+        self.columns = compiler.columns
+        # for token sections (splice_sections.py): the model inputs with their stand-ins, and
+        # what they teach once a row's sections are known (False: nothing)
+        self.model_inputs = tuple(r.model_input for r in requests)
+        self.sections: Any = None
         self.checked = False  # its first splice compared with the real render
         self.not_str: tuple[int, ...] = ()  # the columns its rows hold as numbers (made str)
         # a row whose values could take a fill past its size bound is filled for real (and fails)
@@ -360,6 +377,13 @@ class SampleSplicer:
                  render: Callable[[int, Sequence[int]], Sequence[Request]]) -> Sequence[Request]:
         """The sample's requests: spliced when a checked skeleton serves, else
         ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per sample)."""
+        return self.splice(index, ice_idx, render)[0]
+
+    def splice(self, index: int, ice_idx: Sequence[int],
+               render: Callable[[int, Sequence[int]], Sequence[Request]]
+               ) -> tuple[Sequence[Request], tuple[Skeleton, list[str]] | None]:
+        """:meth:`requests`, and the skeleton and row values they are a splice of (None: a real
+        render that is not, or not known to be, one): token sections come from it."""
         row = self._rows[index]
         last_ice, skeleton = self._last
         if last_ice is not ice_idx or skeleton is None:
@@ -370,7 +394,7 @@ class SampleSplicer:
                 with self._lock:
                     skeleton = self._learn(key, index)
                 if skeleton is None:
-                    return render(index, ice_idx)
+                    return render(index, ice_idx), None
             if skeleton.checked and columns is not None:
                 self._last = (ice_idx, skeleton)
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
@@ -384,19 +408,20 @@ class SampleSplicer:
             values = list(map(str, values))
             joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
-            return render(index, ice_idx)
+            return render(index, ice_idx), None
         try:
             spliced = skeleton.build(values + skeleton.consts)
         except Unfit:
-            return render(index, ice_idx)
+            return render(index, ice_idx), None
         if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
             skeleton.checked = True
             real = render(index, ice_idx)
             if not _same(spliced, real):
                 self._skeletons[(tuple(ice_idx), self._columns or tuple(row))] = None
-            return real
+                return real, None
+            return real, (skeleton, values)
         self.spliced += 1
-        return spliced  # type: ignore[no-any-return]
+        return spliced, (skeleton, values)
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
