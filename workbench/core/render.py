@@ -50,7 +50,6 @@ SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
-_new, _set = object.__new__, object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -465,10 +464,7 @@ class PairRenderer:
             requests = [self._with_recorded_output(index, r) for r in requests]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
-        made = _new(Sample)  # Sample(...) less a call of its __init__: a render makes one a row
-        _set(made, "__dict__", {"index": index, "source_index": self.splits.test_source[index],
-                                "ice_indices": tuple(ice_idx), "requests": tuple(requests)})
-        return made
+        return Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked

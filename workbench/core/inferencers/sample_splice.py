@@ -203,7 +203,7 @@ class _Compiler:
         kind = type(obj)
         if kind is str:
             return self.text(obj, filled)
-        if kind in _CONSTANT_TYPES:
+        if kind in CONSTANT_TYPES:
             return None
         if kind is dict:
             changing = [(k, e) for k, e in ((k, self._changing(v, filled)) for k, v in obj.items())
@@ -257,7 +257,7 @@ class _Compiler:
     def function(self, result: str) -> Callable[[list[str]], Any]:
         """The lines so far and ``result`` as ``lambda ext: result``."""
         body = "\n".join(f"    {line}" for line in [*self.lines, f"return {result}"])
-        code = _compiled(f"def build(ext):\n{body}\n")
+        code = compiled(f"def build(ext):\n{body}\n")
         namespace = dict(self.namespace)
         exec(code, namespace)
         return namespace["build"]  # type: ignore[no-any-return]
@@ -268,7 +268,7 @@ class _Compiler:
             if getattr(request, name) not in (None, ()):
                 raise Refused(f"a request's {name} before the model's text")
         label = request.label
-        if type(label) not in (str, *_CONSTANT_TYPES) or self._changing(label, False) is not None:
+        if type(label) not in (str, *CONSTANT_TYPES) or self._changing(label, False) is not None:
             raise Refused("a label the splice cannot vouch for")
         fit = request.truncation
         if fit is not None and (type(fit) is not _Fit or not measure):
@@ -301,11 +301,11 @@ class _Compiler:
         return made
 
 
-_CONSTANT_TYPES = (type(None), bool, int, float)
+CONSTANT_TYPES = (type(None), bool, int, float)
 
 
 @lru_cache(maxsize=512)
-def _compiled(source: str) -> Any:
+def compiled(source: str) -> Any:
     """Pairs of a suite share their templates' shapes, so most skeletons' sources are alike."""
     return compile(source, "<sample splice>", "exec")
 
@@ -373,29 +373,29 @@ class SampleSplicer:
         # the app's threads read it while another may write it)
         self._last: tuple[Any, Skeleton | None] = (None, None)
 
-    def requests(self, index: int, ice_idx: Sequence[int],
-                 render: Callable[[int, Sequence[int]], Sequence[Request]]) -> Sequence[Request]:
-        """The sample's requests: spliced when a checked skeleton serves, else
-        ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per sample)."""
-        return self.splice(index, ice_idx, render)[0]
+    def _key(self, ice_idx: Sequence[int], row: Mapping[str, Any]) -> tuple:
+        """A skeleton's key: the example set and the columns, in the order the fill replaces them."""
+        columns = self._columns
+        return (tuple(ice_idx), columns if columns is not None else tuple(row))
 
     def splice(self, index: int, ice_idx: Sequence[int],
                render: Callable[[int, Sequence[int]], Sequence[Request]]
                ) -> tuple[Sequence[Request], tuple[Skeleton, list[str]] | None]:
-        """:meth:`requests`, and the skeleton and row values they are a splice of (None: a real
-        render that is not, or not known to be, one): token sections come from it."""
+        """The sample's requests, spliced when a checked skeleton serves, else
+        ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per
+        sample); and the skeleton and row values they are a splice of (None: a real render that
+        is not, or not known to be, one): token sections come from it."""
         row = self._rows[index]
         last_ice, skeleton = self._last
         if last_ice is not ice_idx or skeleton is None:
-            columns = self._columns  # in the order the fill replaces them
-            key = (tuple(ice_idx), columns if columns is not None else tuple(row))
+            key = self._key(ice_idx, row)
             skeleton = self._skeletons.get(key)
             if skeleton is None:
                 with self._lock:
                     skeleton = self._learn(key, index)
                 if skeleton is None:
                     return render(index, ice_idx), None
-            if skeleton.checked and columns is not None:
+            if skeleton.checked and self._columns is not None:
                 self._last = (ice_idx, skeleton)
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the skeleton's row had as other types made str, and any other found by join
@@ -417,7 +417,7 @@ class SampleSplicer:
             skeleton.checked = True
             real = render(index, ice_idx)
             if not _same(spliced, real):
-                self._skeletons[(tuple(ice_idx), self._columns or tuple(row))] = None
+                self._skeletons[self._key(ice_idx, row)] = None
                 return real, None
             return real, (skeleton, values)
         self.spliced += 1

@@ -27,15 +27,13 @@ from typing import Any
 from ..result import Request
 from ..templates.prompt_list import PromptList
 from ..tokens.counting import SectionCoded, codes_of
-from .sample_splice import Skeleton, _compiled, split_stand_ins
+from .sample_splice import CONSTANT_TYPES, Skeleton, compiled, split_stand_ins
 
 #: Rows tried to learn a skeleton's sections before it keeps the usual way for good.
 MAX_ATTEMPTS = 4
 
 _TEXT, _LIST, _PROMPTS, _DICT, _SAME = range(5)
-_CONSTANT_TYPES = (type(None), bool, int, float)
 _ROW = "t"
-_new = object.__new__
 _MESSAGE_TEXTS = ("content", "prompt")
 
 
@@ -78,7 +76,7 @@ class SkeletonSections:
             return (_PROMPTS, [self._shape(x) for x in obj])
         if kind is dict:
             return (_DICT, [(k, self._shape(v)) for k, v in obj.items()])
-        if kind in _CONSTANT_TYPES:
+        if kind in CONSTANT_TYPES:
             return (_SAME, obj)
         raise _NoShape
 
@@ -146,14 +144,8 @@ class SkeletonSections:
             return None
         codes = [_ROW * len(v) for v in values]
         codes += self.codes  # type: ignore[arg-type]
-        out = []
-        for coder, request in zip(coders, requests):
-            twin = _new(Request)
-            state = twin.__dict__
-            state.update(request.__dict__)
-            state["model_input"] = coder(request.model_input, codes)
-            out.append(twin)
-        return out
+        return [request.evolve(model_input=coder(request.model_input, codes))
+                for coder, request in zip(coders, requests)]
 
     def _compile(self) -> list[Callable[[Any, list[str]], Any]]:
         """For each request, ``lambda m, c: m`` with each text of ``m`` coded by ``c``."""
@@ -161,7 +153,7 @@ class SkeletonSections:
         for shape in self.shapes:
             namespace: dict[str, Any] = {"SC": SectionCoded, "J": "".join, "PL": PromptList}
             source = f"def coded(m, c):\n    return {_source(shape, 'm', namespace)}\n"
-            exec(_compiled(source), namespace)
+            exec(compiled(source), namespace)
             made.append(namespace["coded"])
         return made
 

@@ -136,11 +136,6 @@ def request_text(pair: Any, sample: Sample, request: Request, options: TextOptio
                    else options.show(text, notes) for text, kind in zip(texts, kinds))
 
 
-def write_request_text(pair: Any, sample: Sample, request: Request, out: TextIO,
-                       options: TextOptions) -> None:
-    out.write(request_text(pair, sample, request, options))
-
-
 @dataclass(frozen=True)
 class TextSample:
     """A sample's requests as :func:`write_render_text` writes them: what ``--jobs`` workers send back."""
@@ -155,17 +150,13 @@ def write_render_text(result: RenderResult, out: TextIO,
                       samples_of: SamplesOf = lambda pair: pair.samples(),
                       options: TextOptions | None = None) -> RenderResult:
     """Every request of every pair; a pair that fails part-way gains an error entry."""
-    options = options or TextOptions()
+    text_of = TextSample(options or TextOptions())
     buffered = Chunks(out)  # a sample's text held until about 64 KB are, then written in one
     try:
         for pair in result.pairs:
             try:
                 for sample in samples_of(pair):
-                    if isinstance(sample, Serialized):
-                        buffered.write(sample.text)
-                        continue
-                    buffered.write("".join([request_text(pair, sample, request, options)
-                                            for request in sample.requests]))
+                    buffered.write(sample.text if isinstance(sample, Serialized) else text_of(pair, sample))
             except RenderError as exc:
                 result.errors.append(stopped_error(pair, exc))
     finally:
