@@ -319,13 +319,11 @@ def _locate(text: str, contents: Sequence[str]) -> str:
 def _find(text: str, plain: str, pos: int) -> tuple[int, int, int]:
     """Where a message's text is in the template's output from ``pos`` on, whole or stripped:
     (where, offset of the part found in the message, its length); where is -1 if nowhere."""
+    if plain and (found := text.find(plain, pos)) >= 0:  # the usual case: no copy stripped
+        return found, 0, len(plain)
     stripped = plain.strip()
-    for candidate, offset in ((plain, 0), (stripped, len(plain) - len(plain.lstrip()))):
-        if not candidate:
-            continue
-        found = text.find(candidate, pos)
-        if found >= 0:
-            return found, offset, len(candidate)
+    if stripped and stripped != plain and (found := text.find(stripped, pos)) >= 0:
+        return found, len(plain) - len(plain.lstrip()), len(stripped)
     return -1, 0, 0
 
 
