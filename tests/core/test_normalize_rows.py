@@ -5,6 +5,8 @@ gives, and step aside for everything else."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core import dataset_reader
 from workbench.core.dataset_reader import normalize_rows
@@ -77,3 +79,24 @@ def test_idx_and_subdivision_go_last_or_stay_in_place():
     splits = build_splits(rows, ReaderConfig(input_columns=["q"], output_column="a"), "demo")
     assert list(splits.test[0].items()) == [("idx", 0), ("q", "r"), ("a", "2"), ("subdivision", "demo_test")]
     assert list(splits.train[0]) == ["q", "a", "subdivision", "idx"]
+
+
+_KEYS = ["q", "a", "idx", "subdivision", "n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.dictionaries(st.sampled_from(_KEYS), st.one_of(st.text(max_size=3), st.integers(), st.none()),
+                                     max_size=5), min_size=1, max_size=6),
+       framework=st.sampled_from(["opencompass", "ais_bench"]), n=st.integers(1, 3),
+       test_range=st.sampled_from([None, "[1:]", "[::2]", 2]))
+def test_every_test_row_has_the_splits_test_columns(rows, framework, n, test_range):
+    """The splicer keys a pair's skeletons on ``test_columns`` (the first row's) and takes each
+    row's values in that order: however a file's rows differ (key order, missing keys, idx or
+    subdivision of their own), the splits' test rows all have exactly those columns in that order."""
+    from workbench.core.dataset_reader import ReaderConfig, build_splits
+
+    reader = ReaderConfig(input_columns=["q"], output_column="a", test_range=test_range)
+    for source in (rows, {"train": rows[:1], "test": rows}):
+        splits = build_splits(source, reader, "demo", framework, n)
+        assert {tuple(r) for r in splits.test} <= {splits.test_columns}
+        assert splits.test_columns == (tuple(splits.test[0]) if splits.test else ())

@@ -221,7 +221,8 @@ class PairRenderer:
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
+        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes,
+                                      self.splits.test_columns) \
             if self.options.splice and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)
@@ -571,6 +572,8 @@ class PairRenderer:
 def _interned(picks: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
     """Each sample's example indices as a tuple, one object per distinct set (a FixK
     retriever's one for every row): a sample and the splicer's key take it as it is."""
+    if picks and len(set(map(id, picks))) == 1:  # the same object for every row, found in C
+        return [tuple(picks[0])] * len(picks)
     distinct: dict[tuple[int, ...], tuple[int, ...]] = {}
     out = []
     last: Any = None

@@ -354,7 +354,7 @@ class SampleSplicer:
     MAX_SKELETONS = 64
 
     def __init__(self, plan: Plan, engine: Engine, rows: Sequence[Mapping[str, Any]], model_spec: Any,
-                 limiter: Limiter | None, pair_notes: Notes) -> None:
+                 limiter: Limiter | None, pair_notes: Notes, columns: tuple | None = None) -> None:
         self._plan = plan
         self._engine = engine
         self._rows = rows  # the test rows, as the engine's pairs are made from them
@@ -366,9 +366,12 @@ class SampleSplicer:
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
         # a split's rows are normalised to one shape (the same columns in the same order), so
-        # a key's columns are known once; a split of several shapes keys each row's own
-        shapes = set(map(tuple, rows))
-        self._columns: tuple | None = shapes.pop() if len(shapes) == 1 else None
+        # a key's columns are known once (``columns``, from the split; else found here); a
+        # split of several shapes keys each row's own
+        if columns is None:
+            shapes = set(map(tuple, rows))
+            columns = shapes.pop() if len(shapes) == 1 else None
+        self._columns: tuple | None = columns
         # the last example set spliced with a checked skeleton, and that skeleton (one tuple:
         # the app's threads read it while another may write it)
         self._last: tuple[Any, Skeleton | None] = (None, None)
