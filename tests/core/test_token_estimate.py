@@ -152,7 +152,7 @@ def test_estimate_pieces_tile_every_text():
 
 
 def test_a_newline_in_a_section_of_its_own_counts_there():
-    """A line's pieces are read without its last newline, which is one token of its own code."""
+    """A line's last newline is a token of its own, counted in its own section."""
     text = "Question: Tom?\nAnswer: 4.\nEnd"
     at = text.index("\n")
     for code in "mito":
@@ -163,34 +163,3 @@ def test_a_newline_in_a_section_of_its_own_counts_there():
     codes = "t" * 9 + "m" * 2 + "o" + "i" * 6
     assert count_tokens(Estimate(), spaced, codes, False).as_dict() == _sections_token_by_token(spaced, codes)
 
-
-class _Scans:
-    """``_PIECES`` that remembers the texts it scanned."""
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def findall(self, text: str) -> list[str]:
-        self.texts.append(text)
-        return _PIECES.findall(text)
-
-    def finditer(self, text: str):
-        return _PIECES.finditer(text)
-
-
-def test_a_row_line_counted_whole_and_by_section_is_scanned_once(monkeypatch):
-    """The max_seq_len measure counts a request whole, then its sections are counted: a row's
-    line, new to both, is split into pieces once."""
-    import workbench.core.tokens.counting as counting
-
-    row = "Question: What does the fox 73512 say?"
-    text = f"Answer briefly.\n{row}\nAnswer:"
-    codes = "m" * 16 + "o" * 10 + "t" * (len(row) - 10) + "o" * 8
-    expected = (estimate_whole(text), _sections_token_by_token(text, codes))
-    scans = _Scans()
-    monkeypatch.setattr(counting, "_PIECES", scans)
-    estimate = Estimate()
-    total = estimate.count(text)
-    counted = count_tokens(estimate, text, codes, add_special_tokens=False)
-    assert (counted.total, counted.as_dict()) == (total, expected[1]) and total == expected[0]
-    assert [t for t in scans.texts if row in t] == [row]

@@ -85,17 +85,8 @@ _LINE_END = re.compile(r"\n(?=\S)")
 
 
 @lru_cache(maxsize=1 << 14)
-def _line_pieces(line: str) -> tuple[list[int], list[int]]:
-    """Where each estimate piece of ``line`` starts, then the line's length; and the tokens
-    before each, then the line's estimate. A row's line is counted whole (the max_seq_len
-    measure) and by section (``_line_sections``): both read this, so it is scanned once."""
-    pieces = _PIECES.findall(line)
-    return (list(accumulate(map(len, pieces), initial=0)),
-            list(accumulate(map(_estimate_piece, pieces), initial=0)))
-
-
 def _estimate_line(line: str) -> int:
-    return _line_pieces(line)[1][-1]
+    return sum(map(_estimate_piece, _PIECES.findall(line)))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -155,29 +146,20 @@ def _stretch_sections(text: str, codes: str) -> tuple[int, ...]:
 @lru_cache(maxsize=1 << 15)
 def _line_sections(line: str, codes: str) -> tuple[int, ...]:
     """The estimated tokens of ``line`` by section (``SECTIONS`` order), ``codes`` its
-    characters' section codes: a piece worth n tokens gives them to its first character's.
-
-    A line ``_by_lines`` cut ends with the newline a non-space followed: its pieces are the
-    pieces of the line without it (what ``Estimate.count`` read, see ``_line_pieces``) and the
-    newline, one token, unless a space run or a newline before it joins it."""
+    characters' section codes: a piece worth n tokens gives them to its first character's."""
     out = [0] * len(SECTIONS)
-    plain_end = len(line) > 1 and line[-1] == "\n" and not line[-2].isspace() and "\n" not in line[:-1]
     if not codes or codes.count(codes[0]) == len(codes):  # one section: the line's count
-        count = _estimate_line_and_newline(line[:-1]) if plain_end else _estimate_line(line)
-        out[_CODE_SLOTS[codes[0]] if codes else -1] = count
+        out[_CODE_SLOTS[codes[0]] if codes else -1] = _estimate_line(line)
         return tuple(out)
-    # a run of one code has the tokens that start before its end less those that start
-    # before its start (the pieces' starts and the tokens before each, summed in C)
-    starts, before = _line_pieces(line[:-1] if plain_end else line)
-    last = len(starts) - 1
-    whole = last_end = len(line)
-    if plain_end:
-        last_end -= 1
-        whole = before[-1] + 1  # the newline's token
+    # the pieces' starts and the tokens before each, summed in C: a run of one code has the
+    # tokens that start before its end less those that start before its start
+    pieces = _PIECES.findall(line)
+    starts = list(accumulate(map(len, pieces), initial=0))
+    before = list(accumulate(map(_estimate_piece, pieces), initial=0))
+    last = len(pieces)
     counted = 0
     for run in _CODE_RUNS.finditer(codes):
-        end = run.end()
-        upto = whole if end > last_end else before[bisect_left(starts, end, 0, last)]
+        upto = before[bisect_left(starts, run.end(), 0, last)]
         out[_CODE_SLOTS[codes[run.start()]]] += upto - counted
         counted = upto
     return tuple(out)
