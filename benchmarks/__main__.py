@@ -123,7 +123,7 @@ def bench_throughput(repeat: int) -> list[Figure]:
     from benchmarks import throughput
 
     out = []
-    for row in throughput.measure(repeat):
+    for row in throughput.measure_fresh(repeat):
         name, floor = row["config"], row["floor"]
         per_row = 4 if name.startswith("mmlu") else 1
         for key, label in (("prompts", "final inputs"), ("with_tokens", "with token counts"),
@@ -216,7 +216,7 @@ def bench_suite(runs: int, quick: bool) -> list[Figure]:
                       f"{_ms(broken['first_frame_s'])} (intact: {_ms(app['first_frame_s'])}); "
                       f"{broken.get('failed_in_tree', '?')} failures in the tree",
                       "same; listed", broken.get("failed_in_tree") == len(got["broken"]["datasets"])))
-    for row in throughput.measure(1 if quick else 5):
+    for row in throughput.measure_fresh(1 if quick else 5):
         ratio = row["ratios"]["prompts"]
         out.append(Figure(f"demo throughput, {row['config']} final inputs", f"floor/{ratio:.1f}",
                           "floor/≤3", ratio <= 3))

@@ -238,10 +238,12 @@ class _Compiler:
         out = self.temp()
         self.lines.append(f"{out} = PL({self.constant(obj)})")
         self.lines.extend(f"{out}[{i}] = {e}" for i, e in changing)
-        if attrs:
-            self.lines.append(f"{out}.__dict__.update({self.constant(attrs)})")
+        # its attributes set at once, as a new dict (fill_pairs caches into it)
         if pairs_source is not None:
-            self.lines.append(f"{out}._fill_pairs_from = ({pairs_source}, ext)")
+            self.lines.append(f"SET({out}, '__dict__', {{**{self.constant(attrs)}, "
+                              f"'_fill_pairs_from': ({pairs_source}, ext)}})")
+        elif attrs:
+            self.lines.append(f"SET({out}, '__dict__', {self.constant(attrs)}.copy())")
         return out
 
     def _pairs(self, pairs: Any) -> str | None:
