@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from tests.conftest import make_pair
 from workbench.core.models.meta_template import APIParser, LMParser
 from workbench.core.provenance import spans_of
+from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.render_notes import Notes
 from workbench.core.templates.prompt_list import PromptList, to_json
 
@@ -58,9 +59,11 @@ def test_compiled_layout_equals_the_walk(train, test, ppl, meta):
 
 
 def test_the_layout_is_compiled_and_used():
+    """Every sample parsed for real (not spliced: a splice parses one row in all)."""
     rows = [{"question": f"q{i}", "answer": f"a{i}"} for i in range(4)]
-    pair = make_pair(CFG, {"train": rows, "test": rows},
+    made = make_pair(CFG, {"train": rows, "test": rows},
                      {"type": "HuggingFaceCausalLM", "path": "x", "meta_template": META})
+    pair = PairRenderer(made.dataset, made.model_spec, RenderOptions(splice=False))
     texts = [pair.sample(i).requests[0].model_input for i in range(4)]
     layouts = [entry[1] for entry in pair.engine(False).model.parser._layouts.values()]
     assert any(layout is not None for layout in layouts)

@@ -76,9 +76,9 @@ def test_spliced_samples_equal_the_real_render(infer, model, sections, tmp_path)
     assert _spliced(real) == 0
 
 
-def test_every_row_after_the_first_two_is_spliced(tmp_path):
+def test_every_row_after_the_first_is_spliced(tmp_path):
     """Without braces in the rows and without a limit, only the first sighting of the example
-    set and the check of its skeleton are rendered for real."""
+    set is rendered for real: its skeleton, built on the second, is checked against that render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     for infer, model in (("dialogue", "meta"), ("dialogue", "chat"), ("dialogue", "api"), ("dialogue", "plain"),
@@ -86,17 +86,18 @@ def test_every_row_after_the_first_two_is_spliced(tmp_path):
         spliced, real = _both(_dataset(INFER[infer], rows, ["question", "note"]),
                               _model(model, tmp_path / model, max_seq_len=None))
         assert not _differences(spliced, real)
-        assert _spliced(spliced) == len(real) - 2, (infer, model)
+        assert _spliced(spliced) == len(real) - 1, (infer, model)
 
 
 def test_a_row_with_braces_is_rendered_for_real(tmp_path):
     spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
                           _model("meta", tmp_path, max_seq_len=None))
     assert not _differences(spliced, real)
-    # the first row is the example set's first sighting, the first row after it without
-    # braces checks the skeleton: the rest without braces are spliced
+    # the first row is the example set's first sighting, and its real render checks the
+    # skeleton built on the second (a row with braces): every later row without braces is spliced
+    assert "{" not in ROWS["test"][0]["question"] and "{" in ROWS["test"][1]["question"]
     plain = [i for i, r in enumerate(ROWS["test"]) if i and "{" not in r["question"]]
-    assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain) - 1
+    assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain)
 
 
 def test_rows_too_long_for_max_seq_len_are_rendered_for_real(tmp_path):
@@ -134,7 +135,7 @@ def test_a_value_inside_braces_that_completes_no_field_is_spliced():
     spliced, real = _both(_dataset(_string_template('Reply as {"answer": "...", "q": "{q}"}'),
                                    {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 2
+    assert _spliced(spliced) == len(real) - 1
 
 
 @pytest.mark.parametrize("value", [f"a {OPEN} b", stand_in(0), "tab\tand\nnewline", "", "x" * 5000])
@@ -171,12 +172,25 @@ def _splice_wrongly(monkeypatch):
 
 
 def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
-    """The first splice of every skeleton is checked against the real render of that row."""
+    """Every skeleton is checked before it serves: against the real render of the row that first
+    sighted its key, or, where that row cannot be spliced, of the row that learnt it."""
     rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
     _splice_wrongly(monkeypatch)
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
     assert _spliced(spliced) == 0
+
+
+def test_a_witness_that_cannot_be_spliced_leaves_the_check_to_the_next_row(monkeypatch):
+    """Row 0 (braces) sights the key and is rendered for real, as a row with braces always is:
+    row 1 learns the skeleton and checks it by its own real render; the rest are spliced."""
+    rows = [{"q": "{x}" if i == 0 else f"row {i}", "answer": "1"} for i in range(6)]
+    spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real)
+    assert _spliced(spliced) == len(real) - 2
+    _splice_wrongly(monkeypatch)
+    spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real) and _spliced(spliced) == 0
 
 
 def test_the_comparison_sees_a_wrong_splice(monkeypatch):
@@ -209,7 +223,7 @@ def test_spliced_samples_pickle_and_copy():
     rows = {k: [{**r, "question": "q"} for r in v] for k, v in ROWS.items()}
     pair = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]), None, RenderOptions())
     samples = list(pair.samples())
-    assert _spliced(pair) == len(pair) - 2
+    assert _spliced(pair) == len(pair) - 1
     last = samples[-1].requests[0].prompt_list
     assert "_fill_pairs_from" in last.__dict__
     for sample in (pickle.loads(pickle.dumps(samples[-1])), copy.deepcopy(samples[-1])):
@@ -231,7 +245,10 @@ def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypat
     spliced, real = _both(_dataset(infer, ROWS, ["question"]), _model("meta", None, max_seq_len=None))
     assert not _differences(spliced, real)
     assert [s.ice_indices for s in map(spliced.sample, range(4))] == [(0, 1), (1, 2), (0, 1), (1, 2)]
-    assert _spliced(spliced) == 5  # rows 4, 6, 8 and 5, 7: each set is seen, then learnt and checked
+    # rows 0 and 1 sight the two sets, 2 and 3 learn their skeletons and check them by their own
+    # real renders (the one witness kept is row 1's, and row 1 holds braces, as do 4 and 7):
+    # 5, 6 and 8 are spliced, and 2 and 3 when rendered again above
+    assert _spliced(spliced) == 5
 
 
 # -- token sections of spliced samples (core/inferencers/splice_sections.py) ------------------------
@@ -265,8 +282,9 @@ def test_spliced_sections_equal_those_of_the_real_render(infer, model, braces, t
 @pytest.mark.parametrize("model", ["meta", "plain", "chat", "api", None])
 def test_spliced_samples_take_their_sections_from_the_skeleton(model, tmp_path):
     """One example set, no braces, no limit: the first sample is rendered with provenance,
-    the check of the skeleton replays its sections (and teaches the skeleton), and every
-    later sample is coded from the skeleton, with no replay and no second render."""
+    the skeleton (built on the second) is checked against its render and learns its sections
+    from that render's twins, and every later sample is coded from the skeleton: no replay,
+    no second render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     spliced, real = _both(_dataset(INFER["dialogue"], rows, ["question", "note"]),
@@ -276,8 +294,8 @@ def test_spliced_samples_take_their_sections_from_the_skeleton(model, tmp_path):
         assert spliced.spliced_sections == 0
         return
     assert not _token_differences(spliced, real)  # (each sample rendered once: the counts below)
-    assert _spliced(spliced) == spliced.spliced_sections == len(real) - 2
-    assert spliced.provenance_renders == 1 and spliced.section_replay.replayed == 1
+    assert _spliced(spliced) == spliced.spliced_sections == len(real) - 1
+    assert spliced.provenance_renders == 1 and spliced.section_replay.replayed == 0
     assert real.section_replay.replayed == len(real) - 1
     assert not _differences(spliced, real)
 
@@ -347,8 +365,9 @@ def test_chat_messages_get_codes_in_their_contents():
 
 @pytest.mark.parametrize("model", ["meta", "chat", "api"])
 def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
-    """The checked row (row 1) has an empty note: its span says nothing of its code, so the
-    skeleton learns from the next row, and the rows with empty values are coded like the rest."""
+    """The row the skeleton is checked against (row 0) has an empty q and the next (row 1) an
+    empty note: their spans say nothing of their codes, so the skeleton learns from row 2, and
+    the rows with empty values after it are coded like the rest."""
     infer = {"prompt_template": {"type": "PromptTemplate", "template": {
         "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "{note}"}],
         "round": [{"role": "HUMAN", "prompt": "{q}"}, {"role": "BOT", "prompt": ""}]}}, **GEN}
@@ -356,5 +375,5 @@ def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
     spliced, real = _both(_dataset(infer, {"train": rows, "test": rows}, ["q", "note"]),
                           _model(model, tmp_path, max_seq_len=None), token_sections=True)
     assert not _token_differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 2 and spliced.spliced_sections == _spliced(spliced) - 1
+    assert _spliced(spliced) == len(real) - 1 and spliced.spliced_sections == _spliced(spliced) - 2
     assert not _differences(spliced, real)

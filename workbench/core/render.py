@@ -23,7 +23,7 @@ from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
-from .inferencers.splice_sections import sections_of
+from .inferencers.splice_sections import SkeletonSections, sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.model_input import ModelAdapter
@@ -198,6 +198,9 @@ class PairRenderer:
         self.section_replay = SectionReplay()
         self.provenance_renders = 0
         self.spliced_sections = 0  # samples whose sections their splice gave
+        # the traced twins of the last sample rendered for real, by its index: the splicer
+        # may check a skeleton against that render, and its sections are then learned from them
+        self._witness_traced: tuple[int, list] | None = None
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
@@ -521,11 +524,16 @@ class PairRenderer:
         for a sample that cannot be, rendered again with provenance, which teaches the twins;
         either teaches a splice's skeleton its sections."""
         if splice is None:
-            return self._traced_again(index, ice_idx, requests)
+            traced = self._traced_again(index, ice_idx, requests)
+            if self._splicer is not None and self._splicer.witness_index == index:
+                self._witness_traced = (index, traced)  # it may check a skeleton (_learn_from_witness)
+            return traced
         skeleton, values = splice
         sections = sections_of(skeleton)
         if sections is None:
             return self._traced_again(index, ice_idx, requests)
+        if sections.codes is None:
+            self._learn_from_witness(skeleton, sections)
         coded = sections.traced(values, requests)
         if coded is not None:
             self.spliced_sections += 1
@@ -533,6 +541,18 @@ class PairRenderer:
         traced = self._traced_again(index, ice_idx, requests)
         sections.learn(values, traced)
         return traced
+
+    def _learn_from_witness(self, skeleton: Skeleton, sections: SkeletonSections) -> None:
+        """Teach a skeleton its sections from the traced twins of the row it was checked
+        against (its real render equals its splice), when this pair kept them: that row was
+        traced when it was rendered, so no other row need be traced again to learn them."""
+        witnessed = self._splicer.witnessed if self._splicer is not None else None
+        kept = self._witness_traced
+        if witnessed is None or kept is None:
+            return
+        if witnessed[0] is skeleton and kept[0] == witnessed[1]:
+            self._witness_traced = None
+            sections.learn(witnessed[2], kept[1])
 
     def _traced_again(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The requests' provenance twins by a replay, or else a provenance render."""

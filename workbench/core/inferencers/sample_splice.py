@@ -26,7 +26,10 @@ Sound by rule, not by hope; a sample is rendered for real when any of these fail
   the loop's one-step record, one that does not is rendered for real (which drops examples);
 - only the plans whose requests depend on the row through its filled values alone splice:
   GenInferencer's and PPL/LL's;
-- the first splice of each skeleton is compared with the real render of the same row.
+- every skeleton is checked before it serves: its splice of the row that first sighted its
+  key (rendered for real then, and kept until the second sighting builds the skeleton) is
+  compared with that render; where that row cannot be spliced, the row that built the
+  skeleton is rendered for real and compared with its own splice.
 
 May import: :mod:`.plan`, :mod:`.common_plans`, :mod:`.truncation`, the core's bottom layer,
 ``templates`` and ``models``.
@@ -377,6 +380,19 @@ class SampleSplicer:
         # the last example set spliced with a checked skeleton, and that skeleton (one tuple:
         # the app's threads read it while another may write it)
         self._last: tuple[Any, Skeleton | None] = (None, None)
+        # the last real render of a key not yet seen twice: (key, index, its requests); the
+        # key's skeleton, built on its second sighting, is checked against it, so the row
+        # that sights it again is spliced rather than rendered a second time for real
+        self._witness: tuple[tuple, int, Sequence[Request]] | None = None
+        #: (skeleton, index, values) of the row a skeleton was checked against: token sections
+        #: learn the skeleton's pieces from that row's traced twins, when it kept them
+        self.witnessed: tuple[Skeleton, int, list[str]] | None = None
+
+    @property
+    def witness_index(self) -> int | None:
+        """The row whose real render waits to check its key's skeleton (None: no row waits)."""
+        witness = self._witness
+        return witness[1] if witness is not None else None
 
     def _key(self, ice_idx: Sequence[int], row: Mapping[str, Any]) -> tuple:
         """A skeleton's key: the example set and the columns, in the order the fill replaces them."""
@@ -392,6 +408,7 @@ class SampleSplicer:
         is not, or not known to be, one): token sections come from it."""
         row = self._rows[index]
         last_ice, skeleton = self._last
+        key = None
         if last_ice is not ice_idx or skeleton is None:
             key = self._key(ice_idx, row)
             skeleton = self._skeletons.get(key)
@@ -399,9 +416,39 @@ class SampleSplicer:
                 with self._lock:
                     skeleton = self._learn(key, index)
                 if skeleton is None:
-                    return render(index, ice_idx), None
+                    real = render(index, ice_idx)
+                    if key not in self._skeletons:  # a first sighting: the next one checks with it
+                        self._witness = (key, index, real)
+                    return real, None
             if skeleton.checked and self._columns is not None:
                 self._last = (ice_idx, skeleton)
+        values = self._values(row, skeleton)
+        if values is None:
+            return render(index, ice_idx), None
+        try:
+            spliced = skeleton.build(values + skeleton.consts)
+        except Unfit:
+            return render(index, ice_idx), None
+        if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
+            assert key is not None
+            verdict = self._witness_verdict(key, skeleton)
+            if verdict is None:  # no witness: this row's real render checks it
+                real = render(index, ice_idx)
+                if not _same(spliced, real):
+                    self._skeletons[key] = None
+                    return real, None
+                skeleton.checked = True
+                return real, (skeleton, values)
+            if not verdict:
+                self._skeletons[key] = None
+                return render(index, ice_idx), None
+            skeleton.checked = True
+        self.spliced += 1
+        return spliced, (skeleton, values)
+
+    @staticmethod
+    def _values(row: Mapping[str, Any], skeleton: Skeleton) -> list[str] | None:
+        """The row's values as the skeleton fills them (None: the row must be rendered for real)."""
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the skeleton's row had as other types made str, and any other found by join
         values = [*row.values()]
@@ -413,20 +460,28 @@ class SampleSplicer:
             values = list(map(str, values))
             joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
-            return render(index, ice_idx), None
+            return None
+        return values
+
+    def _witness_verdict(self, key: tuple, skeleton: Skeleton) -> bool | None:
+        """Whether a new skeleton's splice of the row that first sighted its key equals that
+        row's real render (None: no such render at hand, or that row cannot be spliced)."""
+        witness = self._witness
+        if witness is None or witness[0] != key:
+            return None
+        _, index, real = witness
+        values = self._values(self._rows[index], skeleton)
+        if values is None:
+            return None
         try:
             spliced = skeleton.build(values + skeleton.consts)
         except Unfit:
-            return render(index, ice_idx), None
-        if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
-            skeleton.checked = True
-            real = render(index, ice_idx)
-            if not _same(spliced, real):
-                self._skeletons[self._key(ice_idx, row)] = None
-                return real, None
-            return real, (skeleton, values)
-        self.spliced += 1
-        return spliced, (skeleton, values)
+            return None
+        self._witness = None
+        if not _same(spliced, real):
+            return False
+        self.witnessed = (skeleton, index, values)
+        return True
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
