@@ -70,13 +70,6 @@ class Splits:
     test: list[Row]
     test_source: list[int]  # each test row's position in the file's split (before ranges)
 
-    @property
-    def test_columns(self) -> tuple[str, ...]:
-        """The columns of every test row, in their order: rows are normalised to every column
-        (:func:`normalize_rows`) and gain idx and subdivision alike, so the first row's keys
-        are every row's (an empty split has none)."""
-        return tuple(self.test[0]) if self.test else ()
-
 
 def normalize_rows(rows: Sequence[Any], where: str = "rows", copy: bool = True) -> list[Row]:
     """Rows as ``datasets``' JSON reader would hold them: every column in every row.

@@ -198,9 +198,6 @@ class PairRenderer:
         self.section_replay = SectionReplay()
         self.provenance_renders = 0
         self.spliced_sections = 0  # samples whose sections their splice gave
-        # the traced twins of the last sample rendered for real, by its index: the splicer
-        # may check a skeleton against that render, and its sections are then learned from them
-        self._witness_traced: tuple[int, list] | None = None
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         fast = self.engine(False)
@@ -224,8 +221,7 @@ class PairRenderer:
         self._warn_unfilled(fast, self._warn_missing_inputs())
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes,
-                                      self.splits.test_columns) \
+        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
             if self.options.splice and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)
@@ -525,8 +521,8 @@ class PairRenderer:
         either teaches a splice's skeleton its sections."""
         if splice is None:
             traced = self._traced_again(index, ice_idx, requests)
-            if self._splicer is not None and self._splicer.witness_index == index:
-                self._witness_traced = (index, traced)  # it may check a skeleton (_learn_from_witness)
+            if self._splicer is not None:  # this render may check a skeleton: its twins teach it
+                self._splicer.traced(index, traced)
             return traced
         skeleton, values = splice
         sections = sections_of(skeleton)
@@ -544,15 +540,13 @@ class PairRenderer:
 
     def _learn_from_witness(self, skeleton: Skeleton, sections: SkeletonSections) -> None:
         """Teach a skeleton its sections from the traced twins of the row it was checked
-        against (its real render equals its splice), when this pair kept them: that row was
-        traced when it was rendered, so no other row need be traced again to learn them."""
-        witnessed = self._splicer.witnessed if self._splicer is not None else None
-        kept = self._witness_traced
-        if witnessed is None or kept is None:
+        against (its real render equals its splice): that row was traced when it was rendered,
+        so no other row need be traced again to learn them."""
+        splicer = self._splicer
+        if splicer is None or (witnessed := splicer.witnessed) is None or witnessed[0] is not skeleton:
             return
-        if witnessed[0] is skeleton and kept[0] == witnessed[1]:
-            self._witness_traced = None
-            sections.learn(witnessed[2], kept[1])
+        splicer.witnessed = None
+        sections.learn(witnessed[1], witnessed[2])
 
     def _traced_again(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The requests' provenance twins by a replay, or else a provenance render."""

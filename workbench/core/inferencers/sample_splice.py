@@ -339,6 +339,27 @@ class Skeleton:
         token = max((len(n) + 2 for n in compiler.names), default=2)
         self.most = (MAX_FILLED_CHARS - compiler.longest) // max(compiler.slots, 1) - token
 
+    def splice(self, row: Mapping[str, Any]) -> tuple[list[str], Sequence[Request]] | None:
+        """The row's values as this skeleton fills them, and its requests (None: the row must be
+        rendered for real: braces or a stand-in mark in a value, too long, a prompt past
+        max_seq_len)."""
+        # a number (say the row's idx) is filled as its str, as the render's pairs are: the
+        # columns the skeleton's row had as other types made str, and any other found by join
+        values = [*row.values()]
+        for at in self.not_str:
+            values[at] = str(values[at])
+        try:
+            joined = "".join(values)
+        except TypeError:
+            values = list(map(str, values))
+            joined = "".join(values)
+        if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > self.most:
+            return None
+        try:
+            return values, self.build(values + self.consts)
+        except Unfit:
+            return None
+
 
 def splices(plan: Plan, engine: Engine) -> bool:
     """Whether this pair's requests depend on the test row through its filled values alone."""
@@ -353,13 +374,24 @@ def splices(plan: Plan, engine: Engine) -> bool:
     return engine.predictions is None
 
 
+@dataclass
+class _Witness:
+    """A key's first sighting: the row, its real render, and (for token sections) its traced
+    twins once made."""
+
+    key: tuple
+    index: int
+    real: Sequence[Request]
+    traced: Sequence[Any] | None = None
+
+
 class SampleSplicer:
     """The skeletons of one pair: built on a key's second sighting, checked on their first use."""
 
     MAX_SKELETONS = 64
 
     def __init__(self, plan: Plan, engine: Engine, rows: Sequence[Mapping[str, Any]], model_spec: Any,
-                 limiter: Limiter | None, pair_notes: Notes, columns: tuple | None = None) -> None:
+                 limiter: Limiter | None, pair_notes: Notes) -> None:
         self._plan = plan
         self._engine = engine
         self._rows = rows  # the test rows, as the engine's pairs are made from them
@@ -370,34 +402,26 @@ class SampleSplicer:
         self._skeletons: dict[tuple, Skeleton | None] = {}
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
-        # a split's rows are normalised to one shape (the same columns in the same order), so
-        # a key's columns are known once (``columns``, from the split; else found here); a
-        # split of several shapes keys each row's own
-        if columns is None:
-            shapes = set(map(tuple, rows))
-            columns = shapes.pop() if len(shapes) == 1 else None
-        self._columns: tuple | None = columns
+        # a skeleton is keyed by its example set alone: every row of a split has the same
+        # columns in the same order (normalize_rows, then idx and subdivision alike), which
+        # is the order its values fill in
         # the last example set spliced with a checked skeleton, and that skeleton (one tuple:
         # the app's threads read it while another may write it)
         self._last: tuple[Any, Skeleton | None] = (None, None)
-        # the last real render of a key not yet seen twice: (key, index, its requests); the
-        # key's skeleton, built on its second sighting, is checked against it, so the row
-        # that sights it again is spliced rather than rendered a second time for real
-        self._witness: tuple[tuple, int, Sequence[Request]] | None = None
-        #: (skeleton, index, values) of the row a skeleton was checked against: token sections
-        #: learn the skeleton's pieces from that row's traced twins, when it kept them
-        self.witnessed: tuple[Skeleton, int, list[str]] | None = None
+        # the last real render of a key not yet seen twice: the key's skeleton, built on its
+        # second sighting, is checked against it, so the row that sights it again is spliced
+        # rather than rendered a second time for real
+        self._witness: _Witness | None = None
+        #: (skeleton, the checked row's values, that row's traced twins) once a skeleton was
+        #: checked against a witness traced for token sections: they teach its sections
+        self.witnessed: tuple[Skeleton, list[str], Sequence[Any]] | None = None
 
-    @property
-    def witness_index(self) -> int | None:
-        """The row whose real render waits to check its key's skeleton (None: no row waits)."""
+    def traced(self, index: int, twins: Sequence[Any]) -> None:
+        """The traced twins of row ``index``'s real render (token sections): kept with it while
+        it waits to check a skeleton."""
         witness = self._witness
-        return witness[1] if witness is not None else None
-
-    def _key(self, ice_idx: Sequence[int], row: Mapping[str, Any]) -> tuple:
-        """A skeleton's key: the example set and the columns, in the order the fill replaces them."""
-        columns = self._columns
-        return (tuple(ice_idx), columns if columns is not None else tuple(row))
+        if witness is not None and witness.index == index:
+            witness.traced = twins
 
     def splice(self, index: int, ice_idx: Sequence[int],
                render: Callable[[int, Sequence[int]], Sequence[Request]]
@@ -406,11 +430,10 @@ class SampleSplicer:
         ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per
         sample); and the skeleton and row values they are a splice of (None: a real render that
         is not, or not known to be, one): token sections come from it."""
-        row = self._rows[index]
         last_ice, skeleton = self._last
         key = None
         if last_ice is not ice_idx or skeleton is None:
-            key = self._key(ice_idx, row)
+            key = tuple(ice_idx)
             skeleton = self._skeletons.get(key)
             if skeleton is None:
                 with self._lock:
@@ -418,17 +441,14 @@ class SampleSplicer:
                 if skeleton is None:
                     real = render(index, ice_idx)
                     if key not in self._skeletons:  # a first sighting: the next one checks with it
-                        self._witness = (key, index, real)
+                        self._witness = _Witness(key, index, real)
                     return real, None
-            if skeleton.checked and self._columns is not None:
+            if skeleton.checked:
                 self._last = (ice_idx, skeleton)
-        values = self._values(row, skeleton)
-        if values is None:
+        made = skeleton.splice(self._rows[index])
+        if made is None:
             return render(index, ice_idx), None
-        try:
-            spliced = skeleton.build(values + skeleton.consts)
-        except Unfit:
-            return render(index, ice_idx), None
+        values, spliced = made
         if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
             assert key is not None
             verdict = self._witness_verdict(key, skeleton)
@@ -446,41 +466,21 @@ class SampleSplicer:
         self.spliced += 1
         return spliced, (skeleton, values)
 
-    @staticmethod
-    def _values(row: Mapping[str, Any], skeleton: Skeleton) -> list[str] | None:
-        """The row's values as the skeleton fills them (None: the row must be rendered for real)."""
-        # a number (say the row's idx) is filled as its str, as the render's pairs are: the
-        # columns the skeleton's row had as other types made str, and any other found by join
-        values = [*row.values()]
-        for at in skeleton.not_str:
-            values[at] = str(values[at])
-        try:
-            joined = "".join(values)
-        except TypeError:
-            values = list(map(str, values))
-            joined = "".join(values)
-        if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > skeleton.most:
-            return None
-        return values
-
     def _witness_verdict(self, key: tuple, skeleton: Skeleton) -> bool | None:
         """Whether a new skeleton's splice of the row that first sighted its key equals that
         row's real render (None: no such render at hand, or that row cannot be spliced)."""
         witness = self._witness
-        if witness is None or witness[0] != key:
+        if witness is None or witness.key != key:
             return None
-        _, index, real = witness
-        values = self._values(self._rows[index], skeleton)
-        if values is None:
-            return None
-        try:
-            spliced = skeleton.build(values + skeleton.consts)
-        except Unfit:
+        made = skeleton.splice(self._rows[witness.index])
+        if made is None:
             return None
         self._witness = None
-        if not _same(spliced, real):
+        values, spliced = made
+        if not _same(spliced, witness.real):
             return False
-        self.witnessed = (skeleton, index, values)
+        if witness.traced is not None:
+            self.witnessed = (skeleton, values, witness.traced)
         return True
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
@@ -493,7 +493,7 @@ class SampleSplicer:
             return None
         if len(self._skeletons) >= self.MAX_SKELETONS:
             return None
-        skeleton = self._skeletons[key] = self._build(key[0], self._engine.test_pairs(index))
+        skeleton = self._skeletons[key] = self._build(key, self._engine.test_pairs(index))
         if skeleton is not None:
             skeleton.not_str = tuple(at for at, value in enumerate(self._rows[index].values())
                                      if type(value) is not str)
