@@ -117,7 +117,7 @@ def test_diff_output_is_inert(ws, tmp_path):
 
 
 def test_json_escapes_del_in_otherwise_ascii_text():
-    from workbench.headless.formats.json_export import dumps
+    from workbench.headless.formats.json_encoding import dumps
 
     assert dumps({"a": "plain"}) == '{"a": "plain"}'
     assert dumps("del \x7f only") == '"del \\u007f only"'  # the ASCII fast path must not skip it
@@ -129,7 +129,7 @@ def test_json_printable_fast_path_never_skips_a_character_it_escapes():
     the search escapes may be printable, and non-ASCII text that is printable passes as is."""
     import sys
 
-    from workbench.headless.formats.json_export import _UNSAFE, dumps
+    from workbench.headless.formats.json_encoding import _UNSAFE, dumps
 
     printable = [hex(c) for c in range(sys.maxunicode + 1) if _UNSAFE.match(chr(c)) and chr(c).isprintable()]
     assert not printable, printable

@@ -21,8 +21,8 @@ from workbench.core.result import Request, Sample
 from workbench.core.templates.prompt_list import PromptList, to_json
 from workbench.core.templates.prompt_template import PromptTemplate
 from workbench.core.tokens.counting import TokenCount
-from workbench.headless.formats import json_export
-from workbench.headless.formats.json_export import (
+from workbench.headless.formats import json_encoding, json_export
+from workbench.headless.formats.json_encoding import (
     LongText,
     MessagesJson,
     PromptListJson,
@@ -217,7 +217,7 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
     monkeypatch.setattr(json_export._Chunks, "flush", lambda self: None)
     monkeypatch.setattr(json_export._Chunks, "write", lambda self, text: self.out.write(text))
     monkeypatch.setattr(json_export._Chunks, "write_sample",
-                        lambda self, sample: self.out.write(sample_text(sample, json_export.SAMPLE_INDENT)))
+                        lambda self, sample: self.out.write(sample_text(sample, json_encoding.SAMPLE_INDENT)))
     piecewise = _CountingOut()
     json_export.write_render_json(RenderResult(config="eval.py", pairs=[Pair()]), piecewise,
                                   lambda pair: iter(samples))
@@ -238,4 +238,4 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
     Truncation(10.5, (0,), (0,), ((1, 2.0),), False, "not ints"),
 ])
 def test_a_truncation_is_what_dumps_of_its_dict_gives(truncation):
-    assert json_export._truncation_text(truncation) == expected(json_export._truncation_json(truncation))
+    assert json_encoding._truncation_text(truncation) == expected(json_encoding._truncation_json(truncation))

@@ -6,8 +6,8 @@ import json
 
 from workbench.core.templates.prompt_list import PromptList
 from workbench.core.templates.prompt_template import PromptTemplate
-from workbench.headless.formats import json_export
-from workbench.headless.formats.json_export import PromptListJson, dumps
+from workbench.headless.formats import json_encoding
+from workbench.headless.formats.json_encoding import PromptListJson, dumps
 
 TEMPLATE = {"begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "Be brief. 中文 \u202e"}, "</E>"],
             "round": [{"role": "HUMAN", "prompt": "Q: {question}"}, {"role": "BOT", "prompt": "A: {answer}"}]}
@@ -26,7 +26,7 @@ def test_the_text_is_what_dumps_gives_and_shared_items_are_encoded_once(monkeypa
         encoded.append(value)
         return dumps(value, indent)
 
-    monkeypatch.setattr(json_export, "dumps", counting_dumps)
+    monkeypatch.setattr(json_encoding, "dumps", counting_dumps)
     prompts = _filled([("What is 2 + 2 \u2028", "4"), ("What is 3 + 3", "6"), ("{answer}?", "7")])
     cached = PromptListJson()
     for prompt in prompts:

@@ -295,8 +295,10 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --jobs {args.jobs}: {why}: rendered serially", file=sys.stderr)
     serialize = _serializer(args) if jobs > 1 else None
     try:
+        # json writes a stamp from its form (core/inferencers/sample_stamp.py)
+        stamps = args.format == "json"
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
-                                               serialize, workers) as stream:
+                                               serialize, workers, stamps) as stream:
             plan = (entries, selection, progress, html_note) if recorded else None
             if args.out:
                 with atomic_write(args.out) as out:
@@ -364,7 +366,7 @@ def _serializer(args: argparse.Namespace) -> Any:
     """How a worker writes out one sample in this format (None: the main process writes it)."""
     if args.format == "json":
         # lazy: imported when the command runs, so --help stays quick
-        from ..headless.formats.json_export import JsonSample
+        from ..headless.formats.json_encoding import JsonSample
 
         return JsonSample()
     if args.format == "text":

@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import RenderError
 from .render import PairRenderer, RenderOptions
-from .result import Request, Sample
+from .result import Request, Sample, Stamp
 from .tokens.counting import Counter, Estimate
 
 EXACT, ESTIMATE = "exact", "estimate"
@@ -230,6 +230,16 @@ def _group_key(request: Request) -> tuple[str, str] | None:
     return None
 
 
+def stamp_lengths(stamp: Stamp) -> SampleLengths:
+    """A stamp measured: its form says how each request was counted (a stamp's prompts fit
+    max_seq_len, so no example is dropped)."""
+    form = stamp.form
+    keys = form.length_keys
+    if keys is None:
+        keys = form.length_keys = tuple((form.exact, r.method, _group_key(r.request)) for r in form.requests)
+    return SampleLengths(stamp.index, tuple([(total, *key) for total, key in zip(stamp.totals, keys)]), 0)
+
+
 class LengthTally:
     """Lengths of one pair, sample by sample (samples may come in any order, each once)."""
 
@@ -253,6 +263,8 @@ class LengthTally:
     def measure(self, sample: Sample, fallback: Counter | None = None) -> SampleLengths:
         """What ``add`` takes from a sample, as plain data (a ``--jobs`` worker measures the
         samples it renders and hands this back with their text)."""
+        if type(sample) is Stamp:
+            return stamp_lengths(sample)
         counter = fallback or self.fallback
         requests = []
         dropped = 0

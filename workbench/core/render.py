@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
@@ -23,6 +23,7 @@ from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
+from .inferencers.sample_stamp import make_form
 from .inferencers.splice_sections import SkeletonSections, sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
@@ -32,7 +33,7 @@ from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
-from .result import Request, Sample
+from .result import Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
@@ -465,6 +466,37 @@ class PairRenderer:
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         return Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
+
+    def stamp(self, index: int) -> Sample | Stamp:
+        """Sample ``index`` as a stamp of its skeleton's form where it can be one
+        (inferencers/sample_stamp.py), else the sample itself. A stamp carries no requests
+        until asked, and then renders them the usual way: an export that knows forms writes
+        it from its form."""
+        splicer = self._splicer
+        if splicer is None or self.model_text is None or self.options.token_sections \
+                or self.wire_class is not None or self.options.predictions is not None:
+            return self.sample(index)
+        ice_idx = self.picks[index]
+        skeleton = splicer.checked(ice_idx)
+        if skeleton is None:
+            return self.sample(index)
+        form = skeleton.form
+        if form is None:
+            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter) or False
+        values = skeleton.values_of(self.splits.test[index]) if form else None
+        numbers = form.numbers(values) if values is not None else None
+        if numbers is None:
+            return self.sample(index)
+        if not form.checked:
+            real = self.sample(index)
+            if not form.agrees(values, numbers, real.requests):
+                skeleton.form = False
+                return real
+            form.checked = True
+        if self.tally is not None:
+            self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
+        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, numbers[0], numbers[1],
+                     partial(self.sample, index))
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked

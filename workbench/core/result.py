@@ -64,6 +64,34 @@ class Sample:
                                      "ice_indices": ice_indices, "requests": requests})
 
 
+class Stamp:
+    """A sample as its skeleton's finished form and the row's values (core/inferencers/
+    sample_stamp.py): what an export that knows forms writes without the sample's requests.
+    It is the sample ``make()`` renders: anything that asks for its requests gets those."""
+
+    __slots__ = ("_made", "form", "ice_indices", "index", "make", "measured", "source_index", "totals",
+                 "values")
+
+    def __init__(self, index: int, source_index: int, ice_indices: tuple[int, ...], form: Any,
+                 values: list[str], totals: tuple[int, ...], measured: tuple[int | None, ...],
+                 make: Any) -> None:
+        self.index = index
+        self.source_index = source_index
+        self.ice_indices = ice_indices
+        self.form = form  # SampleForm
+        self.values = values  # the row's values, as the form's parts number them
+        self.totals = totals  # each request's token count
+        self.measured = measured  # each request's max_seq_len measure (None: no loop)
+        self.make = make  # () -> the Sample, rendered the usual way
+        self._made: Sample | None = None
+
+    @property
+    def requests(self) -> tuple[Request, ...]:
+        if self._made is None:
+            self._made = self.make()
+        return self._made.requests
+
+
 @dataclass(frozen=True)
 class PairError:
     dataset: str | None

@@ -130,9 +130,13 @@ class SampleStream:
 
     def __init__(self, entries: list[Entry], selection: RenderFilter, jobs: int = 1,
                  recipe: Recipe | None = None, progress: Progress | None = None,
-                 serialize: Serializer | None = None, pool: Workers | None = None) -> None:
+                 serialize: Serializer | None = None, pool: Workers | None = None,
+                 stamps: bool = False) -> None:
         self.entries = {id(e.pair): e for e in entries}
         self.selection = selection
+        # hand out stamps where a sample can be one (core/inferencers/sample_stamp.py): for an
+        # exporter that writes them from their forms; a label selection reads every request
+        self.stamps = stamps and not selection.labels
         self.progress = progress or Progress(sum(len(e.indices) for e in entries), enabled=False)
         self.pool: _Pool | None = None
         if jobs > 1 and recipe is not None and sum(len(e.indices) for e in entries) > 1:
@@ -145,8 +149,9 @@ class SampleStream:
         entry = self.entries[id(pair)]
         label = f"{pair.dataset_abbr} × {pair.model_abbr or 'no model'}"
         if self.pool is None:
+            make = pair.stamp if self.stamps else pair.sample
             for i in entry.indices:
-                sample = pair.sample(i)
+                sample = make(i)
                 self.progress.advance(1, label)
                 kept = self.selection.filter_sample(sample)
                 if kept is not None:

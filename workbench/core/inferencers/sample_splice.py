@@ -139,6 +139,7 @@ class _Compiler:
         self.lines: list[str] = []
         self.longest = 0  # the most characters and stand-ins of one text (the fill's size bound)
         self.slots = 0
+        self.fits: list[_Fit | None] = []  # each request's max_seq_len question, in order
         self._temps = 0
 
     def constant(self, value: Any) -> str:
@@ -278,6 +279,7 @@ class _Compiler:
         fit = request.truncation
         if fit is not None and (type(fit) is not _Fit or not measure):
             raise Refused("a truncation the skeleton's loop did not record")
+        self.fits.append(fit)
         prompt, given = self.temp(), request.prompt_list
         self.lines.append(f"{prompt} = {self.expression(given, type(given) is str)}")
         cut = "None"
@@ -333,16 +335,19 @@ class Skeleton:
         # what they teach once a row's sections are known (False: nothing)
         self.model_inputs = tuple(r.model_input for r in requests)
         self.sections: Any = None
+        #: what each request's max_seq_len loop was asked (None: no loop), and the finished
+        #: form a stamp is made of (sample_stamp.py), made on first use (False: none)
+        self.fits: tuple[_Fit | None, ...] = tuple(compiler.fits)
+        self.form: Any = None
         self.checked = False  # its first splice compared with the real render
         self.not_str: tuple[int, ...] = ()  # the columns its rows hold as numbers (made str)
         # a row whose values could take a fill past its size bound is filled for real (and fails)
         token = max((len(n) + 2 for n in compiler.names), default=2)
         self.most = (MAX_FILLED_CHARS - compiler.longest) // max(compiler.slots, 1) - token
 
-    def splice(self, row: Mapping[str, Any]) -> tuple[list[str], Sequence[Request]] | None:
-        """The row's values as this skeleton fills them, and its requests (None: the row must be
-        rendered for real: braces or a stand-in mark in a value, too long, a prompt past
-        max_seq_len)."""
+    def values_of(self, row: Mapping[str, Any]) -> list[str] | None:
+        """The row's values as this skeleton fills them (None: the row must be rendered for
+        real: braces or a stand-in mark in a value, or too long)."""
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the skeleton's row had as other types made str, and any other found by join
         values = [*row.values()]
@@ -355,8 +360,24 @@ class Skeleton:
             joined = "".join(values)
         if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > self.most:
             return None
+        return values
+
+    def splice(self, row: Mapping[str, Any]) -> tuple[list[str], Sequence[Request]] | None:
+        """The row's values as this skeleton fills them, and its requests (None: the row must be
+        rendered for real: see ``values_of``, or a prompt past max_seq_len)."""
+        values = self.values_of(row)
+        if values is None:
+            return None
         try:
             return values, self.build(values + self.consts)
+        except Unfit:
+            return None
+
+    def stand_ins(self) -> Sequence[Request] | None:
+        """The requests with a stand-in for each value (None: a stand-in prompt is past
+        max_seq_len)."""
+        try:
+            return self.build([stand_in(n) for n in range(self.columns)] + self.consts)
         except Unfit:
             return None
 
@@ -415,6 +436,14 @@ class SampleSplicer:
         #: (skeleton, the checked row's values, that row's traced twins) once a skeleton was
         #: checked against a witness traced for token sections: they teach its sections
         self.witnessed: tuple[Skeleton, list[str], Sequence[Any]] | None = None
+
+    def checked(self, ice_idx: Sequence[int]) -> Skeleton | None:
+        """The checked skeleton of this example set (None: none yet, or none serves)."""
+        last_ice, skeleton = self._last
+        if last_ice is ice_idx and skeleton is not None:
+            return skeleton
+        skeleton = self._skeletons.get(tuple(ice_idx))
+        return skeleton if skeleton is not None and skeleton.checked else None
 
     def traced(self, index: int, twins: Sequence[Any]) -> None:
         """The traced twins of row ``index``'s real render (token sections): kept with it while

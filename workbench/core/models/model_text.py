@@ -13,8 +13,8 @@ retrievers, inferencers or render, and nothing outside the core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import RenderError
@@ -55,6 +55,23 @@ def oc_prompt_str(parsed: Any) -> str:
         elif isinstance(item, Mapping) and "prompt" in item and not is_section_marker(item):
             out.append(item["prompt"] if isinstance(item["prompt"], str) else str(item["prompt"]))
     return "".join(out)
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    """What :meth:`ModelText.finish` makes of a request, as the same for every row: its texts
+    with the stand-ins of the row's values still in them."""
+
+    model_text: str | None  # the chat template's output (chat-template models with a template)
+    sent: str  # the text whose tokens are counted
+    add_special: bool  # counted with the tokenizer's added tokens
+    method: str  # how the tokens are counted
+    #: the chat template's bound check: the longest content -> whether this layout holds (None:
+    #: no chat template)
+    fits: Callable[[int], bool] | None
+    #: how many leading characters of ``sent`` must be the same for every row (the BOS checks
+    #: read them): no value may start within them
+    guarded: int
 
 
 def _is_openai_family(info: ModelClassInfo | None) -> bool:
@@ -207,26 +224,60 @@ class ModelText:
             return tokens.get("bos_token")
         return self.template.default_tokens.get("bos_token") if self.template else None
 
-    def model_text(self, messages: Any) -> str | None:
-        """What the wrapper's ``apply_chat_template(m, add_generation_prompt=True, tokenize=False)`` gives."""
-        if self.template is None or not isinstance(messages, list):
-            return None
-        kwargs = None
+    def _kwargs(self) -> Mapping[str, Any] | None:
+        """The ``chat_template_kwargs`` the model class passes to the template."""
         configured = self.cfg.get("chat_template_kwargs")
         if self.handling is not None and self.handling.passes_chat_template_kwargs:
-            kwargs = configured if isinstance(configured, Mapping) else None
-        elif configured:
+            return configured if isinstance(configured, Mapping) else None
+        if configured:
             self.notes.warn(
                 f"chat_template_kwargs={configured!r} "
                 "never reach the chat template: this model class does not pass them (only "
                 "VLLMwithChatTemplate does)"
             )
-        text = self.render(messages, kwargs)
+        return None
+
+    def _strip_bos(self, text: str) -> str:
         if self.handling is not None and self.handling.strips_leading_bos_token:
             bos = self._bos()
             if bos and text.startswith(bos):
                 text = text[len(bos):]
         return text
+
+    def model_text(self, messages: Any) -> str | None:
+        """What the wrapper's ``apply_chat_template(m, add_generation_prompt=True, tokenize=False)`` gives."""
+        if self.template is None or not isinstance(messages, list):
+            return None
+        return self._strip_bos(self.render(messages, self._kwargs()))
+
+    def layout(self, request: Request) -> TextLayout | None:
+        """What :meth:`finish` makes of a request whose texts hold stand-ins for a row's values,
+        for every row alike (see inferencers/sample_stamp.py); None where that is not so: the
+        chat template looks at a content, the model class warns, or a BOS check could go
+        either way with the row."""
+        if self.kind == CHAT and self.cfg.get("chat_template_kwargs") and not (
+                self.handling is not None and self.handling.passes_chat_template_kwargs):
+            return None  # warned about on every request
+        fits = None
+        text = request.model_text
+        if self.kind == CHAT:
+            text = None
+            if self.template is not None and isinstance(request.model_input, list):
+                # imported here, not above, only so that renders without a chat template never import jinja2
+                from ..tokens.chat_sandbox import chat_layout
+
+                made = chat_layout(self.template, request.model_input, add_generation_prompt=True,
+                                   special_tokens=self.special_tokens(), kwargs=self._kwargs(),
+                                   clock=self.assets.clock)
+                if made is None:
+                    return None
+                text, fits = self._strip_bos(made[0]), made[1]
+        sent = self._sent(request, None, text)[0]
+        add_special = self._adds_special() and (self.kind != CHAT or text is not None)
+        if self._bos_warning(sent, add_special) is not None:
+            return None
+        bos = self._bos()
+        return TextLayout(text, sent, add_special, self._method(text), fits, 2 * len(bos) if bos else 0)
 
     def _adds_special(self) -> bool:
         """Whether the text is tokenised with special tokens when it is sent."""
@@ -243,10 +294,19 @@ class ModelText:
         sent, sections = self._sent(request, traced, text)
         add_special = self._adds_special() and (self.kind != CHAT or text is not None)
         tokens = count_tokens(self.counter, sent, sections, add_special)
-        if text is None and self.kind == CHAT:
-            tokens = replace(tokens, method=tokens.method + "; message contents only, no chat template")
-        self._check_bos(sent, add_special)
+        method = self._method(text)
+        if method != tokens.method:
+            tokens = replace(tokens, method=method)
+        warning = self._bos_warning(sent, add_special)
+        if warning is not None:
+            self.notes.warn(warning)
         return request.evolve(model_text=text, tokens=tokens)
+
+    def _method(self, text: str | None) -> str:
+        """How a request's tokens are counted, given its model text."""
+        if text is None and self.kind == CHAT:
+            return self.counter.method + "; message contents only, no chat template"
+        return self.counter.method
 
     def _sent(self, request: Request, traced: Request | None,
               text: str | None) -> tuple[str, str | None]:
@@ -263,24 +323,33 @@ class ModelText:
             return joined, None
         return joined, "".join([codes_of(piece) for piece in traced_contents])
 
-    def _check_bos(self, sent: str, add_special: bool) -> None:
+    def _bos_warning(self, sent: str, add_special: bool) -> str | None:
+        """What the text's start says of its BOS tokens (None: nothing to say); it reads the
+        first two BOS lengths of the text only."""
         bos = self._bos()
         if not bos:
-            return
+            return None
         adds = self.special.adds_bos if self.special is not None else None
         if sent.startswith(bos + bos):
-            self.notes.warn(f"the text the model gets starts with two BOS tokens ({bos}{bos})")
-        elif add_special and adds and sent.startswith(bos):
-            self.notes.warn(
-                f"doubled BOS: the text already starts with {bos} and the tokenizer adds another "
-                "when it encodes with special tokens, so the model sees two"
-            )
+            return f"the text the model gets starts with two BOS tokens ({bos}{bos})"
+        if add_special and adds and sent.startswith(bos):
+            return (f"doubled BOS: the text already starts with {bos} and the tokenizer adds another "
+                    "when it encodes with special tokens, so the model sees two")
+        return None
 
     # -- OpenCompass's length measure (max_seq_len loops) ---------------------------------------
     def oc_token_len(self, prompt: Any, mode: str) -> int:
         """``model.get_token_len_from_template(prompt, mode)`` of OpenCompass 0.5.4."""
         parsed = self.adapter.parser.parse(prompt, mode)
         return self.oc_get_token_len(oc_prompt_str(parsed))
+
+    def oc_measured(self, prompt: Any, mode: str) -> tuple[str, bool] | None:
+        """The text ``oc_token_len`` counts with ``measure`` and whether with the tokenizer's
+        added tokens; None where it counts a chat template's render of it."""
+        text = oc_prompt_str(self.adapter.parser.parse(prompt, mode))
+        if self.kind == CHAT:
+            return (text, False) if self.template is None else None
+        return text, self.kind == LM
 
     def oc_get_token_len(self, text: str) -> int:
         """``model.get_token_len(text)``: chat-template classes wrap it as ONE user message first."""

@@ -639,6 +639,42 @@ def render_chat_template(
     output recorded for messages of this shape (:mod:`.chat_skeleton`): the same text, one
     join instead of a render; ``reuse=False`` always runs the template.
     """
+    request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
+    if reuse:
+        spliced = _spliced(request)
+        if spliced is not None:
+            return spliced
+    return _rendered(request)
+
+
+def chat_layout(
+    template: ChatTemplate,
+    messages: Iterable[Mapping[str, Any]],
+    *,
+    add_generation_prompt: bool = True,
+    special_tokens: Mapping[str, str | None] | None = None,
+    kwargs: Mapping[str, Any] | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> tuple[str, Callable[[int], bool]] | None:
+    """``render_chat_template`` of ``messages`` by their shape's skeleton alone, and its bound
+    check (the longest content -> whether the skeleton's splice still holds); None where the
+    template is not spliced (it looks at a content, say). The contents are copied into the
+    output as they are, whatever they hold: a text made of these contents' parts is made the
+    same way for any other contents of the same shape within the bounds."""
+    request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
+    found = _skeleton_of(request)
+    if found is None:
+        return None
+    skeleton, contents = found
+    if skeleton.transformed or skeleton.clock_reads or not skeleton.fits(max(map(len, contents))):
+        return None
+    return skeleton.splice(contents), skeleton.fits
+
+
+def _request(template: ChatTemplate, messages: Iterable[Mapping[str, Any]], add_generation_prompt: bool,
+             special_tokens: Mapping[str, str | None] | None, kwargs: Mapping[str, Any] | None,
+             clock: Callable[[], datetime] | None) -> _Request:
+    """One render's template and inputs, as the template will see them."""
     messages = messages if isinstance(messages, list) else list(messages)
     if not messages:
         raise ChatTemplateError("Cannot apply chat template to an empty conversation.",
@@ -649,12 +685,7 @@ def render_chat_template(
     # apply_chat_template's own tools/documents parameters: chat_template_kwargs may fill them
     variables.update(tools=None, documents=None)
     variables.update(_plain(dict(kwargs or {})))
-    request = _Request(template, compiled, messages, add_generation_prompt, variables, clock)
-    if reuse:
-        spliced = _spliced(request)
-        if spliced is not None:
-            return spliced
-    return _rendered(request)
+    return _Request(template, compiled, messages, add_generation_prompt, variables, clock)
 
 
 class _Request:
@@ -715,6 +746,18 @@ def _shape(request: _Request) -> tuple[list[str], Any] | None:
 
 def _spliced(request: _Request) -> str | None:
     """The render from this shape's skeleton (recorded now if new), or None: render for real."""
+    found = _skeleton_of(request)
+    if found is None:
+        return None
+    skeleton, contents = found
+    if not skeleton.fits(max(map(len, contents))):
+        return None  # a bound could be reached: the real render says so, exactly
+    return skeleton.splice(contents)
+
+
+def _skeleton_of(request: _Request) -> tuple[Skeleton, list[str]] | None:
+    """This shape's skeleton (recorded now if new) and the request's contents; None: the
+    template is rendered for real."""
     memo = memo_of(request.template.source)
     if memo.hopeless:
         return None
@@ -732,9 +775,7 @@ def _spliced(request: _Request) -> str | None:
         if skeleton is None:
             return None
     assert isinstance(skeleton, Skeleton)
-    if not skeleton.fits(max(map(len, contents))):
-        return None  # a bound could be reached: the real render says so, exactly
-    return skeleton.splice(contents)
+    return skeleton, contents
 
 
 def _recorded(request: _Request, key: str) -> Skeleton | None:

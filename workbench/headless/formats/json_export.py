@@ -1,5 +1,8 @@
 """``render --format json``: the public contract of docs/render-json.md, streamed.
 
+The values are written by :mod:`.json_encoding`, stamped samples by their forms
+(:mod:`.json_stamps`).
+
 May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
 other front end), commands or ``cli``.
 """
@@ -8,319 +11,19 @@ from __future__ import annotations
 
 import io
 import json
-import operator
-import re
-import threading
 from collections.abc import Iterable
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
-from ...core.prefix import shared_prefix
 from ...core.render import error_source
-from ...core.result import PairError, PairWarning, RenderResult, Request, Sample
-from ...core.templates.prompt_list import to_json
+from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
 from ...core.warning_groups import WarningGroup, group_warnings
 from ..stream import Chunks, Serialized
+from .json_encoding import SAMPLE_INDENT, dumps, sample_parts
+from .json_stamps import StampWriter
 from .lengths_export import LengthsCollector
 
 SCHEMA = "prompt-workbench/render@1"
-
-# Characters JSON may carry raw but a terminal would act on (DEL, C1 controls, bidi
-# overrides, zero-width and line/paragraph separators), and lone surrogates (a row's
-# "\ud800", which UTF-8 cannot carry): always written as \uXXXX.
-_UNSAFE = re.compile("[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
-_threads = threading.local()  # each thread's C encoder (its circular-reference marks are its own)
-
-
-def _encoder() -> Any:
-    """``JSONEncoder(ensure_ascii=False, default=to_json)``'s C encoder, built once a thread:
-    ``JSONEncoder.encode`` builds a new one (and its closures) every call, a third of the cost of
-    a request's small values. Its marks are cleared when an encode fails part-way, as json's own
-    encoder would be dropped."""
-    marks: dict = {}
-    if c_make_encoder is None:  # no C accelerator: json's own, as dumps would
-        plain = json.JSONEncoder(ensure_ascii=False, default=to_json)
-        encoder = lambda value, _level: plain.iterencode(value)  # noqa: E731
-    else:
-        encoder = c_make_encoder(marks, to_json, encode_basestring, None, ": ", ", ", False, False, True)
-    _threads.encoder, _threads.marks = encoder, marks
-    return encoder
-
-
-def dumps(value: Any, indent: int | None = None) -> str:
-    """``json.dumps`` with non-ASCII text as it is and _UNSAFE characters written as \\uXXXX.
-
-    PromptLists and PStr (list and str subclasses) encode as they are, anything else through
-    ``to_json``. One Python call for the usual values: the export makes hundreds of thousands.
-    """
-    if isinstance(value, str):
-        text = encode_basestring(value)
-    elif value is None:
-        return "null"
-    elif indent is None:
-        try:
-            encoder = _threads.encoder
-        except AttributeError:
-            encoder = _encoder()
-        try:
-            text = "".join(encoder(value, 0))
-        except BaseException:
-            _threads.marks.clear()
-            raise
-    else:
-        text = json.dumps(value, ensure_ascii=False, indent=indent, default=to_json)
-    # the usual case checked at C speed; every character _UNSAFE names is one isprintable refuses
-    if (text.isascii() and "\x7f" not in text) or text.isprintable():
-        return text
-    return _UNSAFE.sub(_escape, text)
-
-
-class LongText:
-    """``dumps`` of the long strings one field carries request after request (the model input,
-    the chat template's text), remembering the JSON of the prefix they share.
-
-    Consecutive requests of a pair usually start alike: the same instructions and in-context
-    examples, then the row. The escapes are per character, so a string's JSON is its prefix's
-    JSON, unclosed, followed by the rest's, unopened. When a string does not start with the
-    remembered prefix, it is encoded whole and the prefix it shares with the one before (found by
-    halving, each step one comparison at C speed) is remembered instead, when long enough to pay.
-    """
-
-    def __init__(self, least: int = 256) -> None:
-        self._least = least
-        self._prefix: tuple[str, str] = ("", '"')  # (prefix, its JSON without the closing quote)
-        self._last = ""
-
-    def __call__(self, value: Any) -> str:
-        if type(value) is not str:  # PStr, None, a list of messages: as usual
-            return dumps(value)
-        prefix, opened = self._prefix
-        if prefix and value.startswith(prefix):
-            return opened + dumps(value[len(prefix):])[1:]
-        text = dumps(value)
-        shared = shared_prefix(self._last, value)
-        if shared >= self._least:
-            head = value[:shared]
-            self._prefix = (head, dumps(head)[:-1])
-        self._last = value
-        return text
-
-
-class MessagesJson:
-    """``dumps`` of a chat model's input, a list of messages (``{"role": .., "content": ..}``),
-    reusing the JSON of the messages the request before had at the same places: the system
-    prompt and the in-context examples recur request after request, as new but equal strings.
-    A message is compared by its items, copied when it was encoded (a history's messages can
-    change in place between requests). A string input goes to ``text``; a list holding
-    anything but dicts of strings encodes as usual."""
-
-    def __init__(self, text: LongText) -> None:
-        self._text = text
-        self._last: tuple[list[tuple], list[str]] = ([], [])
-
-    def __call__(self, value: Any) -> str:
-        if type(value) is not list:
-            return self._text(value)
-        last_items, last_json = self._last
-        known = len(last_items)
-        items: list[tuple] = []
-        parts: list[str] = []
-        for i, message in enumerate(value):
-            if type(message) is not dict:
-                return dumps(value)
-            pairs = tuple(message.items())
-            items.append(pairs)
-            if i < known and pairs == last_items[i]:  # equal to strings checked before
-                parts.append(last_json[i])
-                continue
-            for name, text in pairs:
-                if type(name) is not str or type(text) is not str:
-                    return dumps(value)
-            parts.append(dumps(message))
-        self._last = (items, parts)
-        return "[" + ", ".join(parts) + "]"
-
-
-def request_json(request: Request) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "label": request.label,
-        "turn": request.turn,
-        "prompt_list": request.prompt_list,
-        "model_input": request.model_input,
-        "model_text": request.model_text,
-    }
-    if request.depends_on:
-        out["depends_on_turns"] = list(request.depends_on)
-    tokens = getattr(request, "tokens", None)
-    if tokens is not None:
-        out["tokens"] = _tokens_json(tokens)
-    truncation = getattr(request, "truncation", None)
-    if truncation is not None:
-        out["truncation"] = _truncation_json(truncation)
-    out["wire"] = None  # an API model's HTTP request (core.models.wire), below
-    for key, value in request.extra:
-        out[key] = _extra_json(value)
-    return out
-
-
-def _tokens_json(tokens: Any) -> dict[str, Any]:
-    return {"total": tokens.total, "exact": tokens.exact, "method": tokens.method,
-            "sections": dict(tokens.sections) if tokens.sections else None}
-
-
-def _tokens_text(tokens: Any) -> str:
-    """``dumps(_tokens_json(tokens))``, written directly for the usual count (no sections)."""
-    total, exact = tokens.total, tokens.exact
-    if type(total) is int and type(exact) is bool and not tokens.sections:
-        return (f'{{"total": {total}, "exact": {"true" if exact else "false"}, '
-                f'"method": {dumps(tokens.method)}, "sections": null}}')
-    return dumps(_tokens_json(tokens))
-
-
-def _truncation_json(truncation: Any) -> dict[str, Any]:
-    return {"max_seq_len": truncation.max_seq_len,
-            "retrieved": list(truncation.retrieved), "kept": list(truncation.kept),
-            "dropped": list(truncation.dropped), "overflow": truncation.overflow,
-            "steps": [list(step) for step in truncation.steps],
-            "inherited": truncation.inherited, "exact": truncation.exact,
-            "method": truncation.method, "why": truncation.describe()}
-
-
-def _truncation_text(truncation: Any) -> str:
-    """``dumps(_truncation_json(truncation))``, written directly where every number is an int
-    (a meta-template model's every request carries one: a dict built and walked was ~6 µs)."""
-    retrieved, kept, dropped = truncation.retrieved, truncation.kept, truncation.dropped
-    steps = truncation.steps
-    limit, inherited, exact, overflow = (truncation.max_seq_len, truncation.inherited, truncation.exact,
-                                         truncation.overflow)
-    numbers = (limit, inherited, *retrieved, *kept, *dropped, *(n for step in steps for n in step))
-    if not (type(exact) is bool and type(overflow) is bool and all(type(n) is int for n in numbers)):
-        return dumps(_truncation_json(truncation))
-    ints = ", ".join
-    return (f'{{"max_seq_len": {limit}, "retrieved": [{ints(map(str, retrieved))}], '
-            f'"kept": [{ints(map(str, kept))}], "dropped": [{ints(map(str, dropped))}], '
-            f'"overflow": {"true" if overflow else "false"}, '
-            f'"steps": [{ints(f"[{ints(map(str, step))}]" for step in steps)}], '
-            f'"inherited": {inherited}, "exact": {"true" if exact else "false"}, '
-            f'"method": {dumps(truncation.method)}, "why": {dumps(truncation.describe())}}}')
-
-
-def _extra_json(value: Any) -> Any:
-    return value.to_json() if hasattr(value, "to_json") else to_json(value)
-
-
-class PromptListJson:
-    """``dumps`` of a prompt list, what a prepared template shares encoded once.
-
-    A filled prepared template shares every item no row changes (the in-context examples,
-    the system prompt) with the template, which is cached and never changed: the same
-    objects in every request that uses it. Which positions are shared (compared by identity,
-    at C speed) and the template make a *layout*: the JSON of each run of shared items, with
-    its brackets and separators, worked out once; a request then encodes only the items its
-    row filled and joins them between the runs. Lists that are not such fills encode as usual.
-    The text is what ``dumps`` of the whole list gives: a list is its items' JSON joined by
-    ", " in brackets, and the escapes are per character.
-    """
-
-    def __init__(self, limit: int = 1 << 12) -> None:
-        # (id(template), which positions are shared) -> (template, runs, filled positions)
-        self._layouts: dict[tuple[int, bytes], tuple[Any, tuple[str, ...], tuple[int, ...]]] = {}
-        self._limit = limit
-
-    def __call__(self, prompt: Any) -> str:
-        source = getattr(prompt, "filled_from", None)
-        if source is None or len(source) != len(prompt):
-            return dumps(prompt)
-        shared = bytes(map(operator.is_, prompt, source))
-        layout = self._layouts.get((id(source), shared))
-        if layout is None or layout[0] is not source:
-            layout = self._layout(source, shared)
-        runs, filled = layout[1], layout[2]
-        if not filled:
-            return runs[0]
-        parts = [runs[0]]
-        for i, run in zip(filled, runs[1:]):
-            parts.append(dumps(list.__getitem__(prompt, i)))
-            parts.append(run)
-        return "".join(parts)
-
-    def _layout(self, source: Any, shared: bytes) -> tuple[Any, tuple[str, ...], tuple[int, ...]]:
-        runs: list[str] = []
-        filled: list[int] = []
-        run = "["
-        for i, same in enumerate(shared):
-            if i:
-                run += ", "
-            if same:
-                run += dumps(list.__getitem__(source, i))
-            else:
-                runs.append(run)
-                filled.append(i)
-                run = ""
-        runs.append(run + "]")
-        if len(self._layouts) >= self._limit:
-            self._layouts.clear()
-        layout = self._layouts[(id(source), shared)] = (source, tuple(runs), tuple(filled))
-        return layout
-
-
-_prompt_list_json = PromptListJson()
-_model_input_json = MessagesJson(LongText())
-_model_text_json = LongText()
-
-# the keys a request always has, before its extras (an extra of the same name takes its place)
-_FIXED = frozenset(("label", "turn", "prompt_list", "model_input", "model_text", "depends_on_turns",
-                    "tokens", "truncation"))
-
-
-def request_text(request: Request) -> str:
-    """``dumps(request_json(request))``: see :func:`request_parts`."""
-    parts: list[str] = []
-    request_parts(request, parts)
-    return "".join(parts)
-
-
-def request_parts(request: Request, parts: list[str]) -> None:
-    """Add the pieces of ``dumps(request_json(request))`` to ``parts``, its fields encoded one by
-    one: no dict built and walked per request, its prompt list through :class:`PromptListJson`,
-    and nothing joined that the caller will join again."""
-    extra = request.extra
-    if extra and any(not isinstance(key, str) or key in _FIXED for key, _ in extra):
-        fields = request_json(request)  # an extra replaces a field: the general way keeps its place
-        head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
-        prompt = _prompt_list_json(fields.pop("prompt_list"))
-        parts += [dumps(head)[:-1], ', "prompt_list": ', prompt, ", ", dumps(fields)[1:]]
-        return
-    label, turn = request.label, request.turn
-    if label is None and turn is None:
-        parts.append('{"label": null, "turn": null, "prompt_list": ')
-    else:
-        parts += ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
-    parts += [_prompt_list_json(request.prompt_list),
-              ', "model_input": ', _model_input_json(request.model_input),
-              ', "model_text": ', _model_text_json(request.model_text)]
-    if request.depends_on:
-        parts += [', "depends_on_turns": ', dumps(list(request.depends_on))]
-    tokens = getattr(request, "tokens", None)
-    if tokens is not None:
-        parts += [', "tokens": ', _tokens_text(tokens)]
-    truncation = getattr(request, "truncation", None)
-    if truncation is not None:
-        parts += [', "truncation": ', _truncation_text(truncation)]
-    if not extra:
-        parts.append(', "wire": null}')
-    else:
-        tail: dict[str, Any] = {"wire": None}
-        for key, value in extra:
-            tail[key] = _extra_json(value)
-        parts += [", ", dumps(tail)[1:]]
 
 
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
@@ -347,52 +50,20 @@ def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
     return out
 
 
-def sample_text(sample: Sample, indent: str) -> str:
-    """One sample: its fields on a line, then one compact line per request (fast to write,
-    and a request stays greppable)."""
-    parts: list[str] = []
-    sample_parts(sample, indent, parts)
-    return "".join(parts)
-
-
-def sample_parts(sample: Sample, indent: str, parts: list[str]) -> None:
-    """Add the pieces of :func:`sample_text` to ``parts`` (the writer joins them 64 KB at a time)."""
-    if type(sample.index) is int and type(sample.source_index) is int and all(
-            type(i) is int for i in sample.ice_indices):  # what dumps would write, without it
-        parts.append(f'{{"index": {sample.index}, "source_index": {sample.source_index}, '
-                     f'"ice_indices": [{", ".join(map(str, sample.ice_indices))}]')
-    else:
-        parts.append(dumps({"index": sample.index, "source_index": sample.source_index,
-                            "ice_indices": list(sample.ice_indices)})[:-1])
-    if not sample.requests:
-        parts.append(', "requests": []}')
-        return
-    between = f",\n{indent}  "
-    parts.append(f', "requests": [\n{indent}  ')
-    for r, request in enumerate(sample.requests):
-        if r:
-            parts.append(between)
-        request_parts(request, parts)
-    parts.append(f"\n{indent}]}}")
-
-
-SAMPLE_INDENT = "        "
-
-
-class JsonSample:
-    """A sample as :func:`write_render_json` writes it: what ``--jobs`` workers send back."""
-
-    def __call__(self, pair: Any, sample: Sample) -> str:
-        return sample_text(sample, SAMPLE_INDENT)
-
-
 class _Chunks(Chunks):
     """The document's pieces joined and written about 64 KB at a time (a write per piece, two
     a sample, cost a call, an encode and a system call each); a sample's pieces added as made."""
 
-    def write_sample(self, sample: Sample) -> None:
+    def __init__(self, out: Any) -> None:
+        super().__init__(out)
+        self.stamps = StampWriter()
+
+    def write_sample(self, sample: Sample | Stamp) -> None:
+        if type(sample) is Stamp:
+            self.write(self.stamps.text(sample))
+            return
         start = len(self.parts)
-        sample_parts(sample, SAMPLE_INDENT, self.parts)
+        sample_parts(sample, SAMPLE_INDENT, self.parts)  # type: ignore[arg-type]
         self.held += sum(map(len, self.parts[start:]))
         if self.held >= self.size:
             self.flush()

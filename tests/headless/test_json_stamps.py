@@ -1,0 +1,98 @@
+"""The JSON of a stamped render is the JSON of the usual render, byte for byte.
+
+``render --format json`` writes a stamp from its form's pieces, cut once per form
+(headless/formats/json_stamps.py). Each render here is written with stamps and without them
+(every sample rendered the usual way, as ``--label`` selections and the other formats do):
+the two documents must be the same text, and the stamps must have been written from their
+forms, not through their requests.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import pytest
+
+from tests.core.test_sample_stamp import HOSTILE
+from tests.core.test_section_replay import INFER, ROWS, _model
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.result import Stamp
+from workbench.core.spec import DatasetSpec
+from workbench.headless.formats import json_stamps
+from workbench.headless.formats.json_export import write_render_json
+from workbench.headless.render_filter import RenderFilter
+from workbench.headless.stream import SampleStream, select
+
+
+def _datasets(values: list[str]) -> list[DatasetSpec]:
+    hostile = {"train": ROWS["train"],
+               "test": [{"question": f"q{i} {v} end", "answer": v, "note": v} for i, v in enumerate(values * 2)]}
+    out = []
+    for infer in ("dialogue", "leaky", "string", "ppl"):
+        for name, rows in (("fixture", ROWS), ("hostile", hostile)):
+            abbr = f"{infer}-{name}"
+            cfg = {"abbr": abbr, "infer_cfg": INFER[infer],
+                   "reader_cfg": {"input_columns": ["question", "note"], "output_column": "answer"}}
+            out.append(DatasetSpec(abbr=abbr, cfg=cfg, rows=copy.deepcopy(rows)))
+    return out
+
+
+def _document(models, stamps: bool, values: list[str] = HOSTILE) -> tuple[str, int]:
+    """The JSON of every pair, and how many stamps the stream handed out."""
+    result = render_workspace(_datasets(values), models, config="eval.py")
+    narrowed, entries = select(result, RenderFilter())
+    out = io.StringIO()
+    handed = 0
+
+    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
+        def counted(pair):
+            nonlocal handed
+            for sample in stream(pair):
+                handed += type(sample) is Stamp
+                yield sample
+
+        write_render_json(narrowed, out, counted)
+    return out.getvalue(), handed
+
+
+@pytest.mark.parametrize("model", ["meta", "plain", "chat"])
+@pytest.mark.parametrize("max_seq_len", [None, 300])
+def test_stamped_json_is_the_usual_json(model, max_seq_len, tmp_path, monkeypatch):
+    models = [_model(model, tmp_path, max_seq_len)]
+    # (a real tokenizer cannot encode a lone surrogate: both ways fail alike there)
+    values = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]
+    written = []
+    monkeypatch.setattr(json_stamps.StampWriter, "_write",
+                        staticmethod(lambda write, stamp, real=json_stamps.StampWriter._write:
+                                     written.append(1) or real(write, stamp)))
+    usual, none = _document(models, False, values)
+    stamped, handed = _document(models, True, values)
+    assert none == 0 and handed > 20
+    assert len(written) >= handed  # (each form's first stamp is also written to check it)
+    assert stamped == usual
+
+
+def test_a_form_whose_pieces_disagree_is_written_the_usual_way(tmp_path, monkeypatch):
+    """The first stamp of every form is written both ways and compared: pieces that say
+    something else (here: every value dropped) are never used."""
+    real = json_stamps.compile_form
+
+    def wrong(stamp):
+        write = real(stamp)
+        return None if write is None else (lambda e, i, s, t, n: write([""] * len(e), i, s, t, n))
+
+    monkeypatch.setattr(json_stamps, "compile_form", wrong)
+    models = [_model("meta", tmp_path, None)]
+    usual, _ = _document(models, stamps=False)
+    stamped, handed = _document(models, stamps=True)
+    assert handed > 20
+    assert stamped == usual
+
+
+def test_a_label_selection_gets_samples_not_stamps(tmp_path):
+    result = render_workspace(_datasets(HOSTILE), [_model("meta", tmp_path, None)], config="eval.py")
+    selection = RenderFilter(labels=("A",))
+    _, entries = select(result, selection)
+    with SampleStream(entries, selection, stamps=True) as stream:
+        assert not any(type(s) is Stamp for e in entries for s in stream(e.pair))

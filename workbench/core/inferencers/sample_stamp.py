@@ -1,0 +1,215 @@
+"""A spliced sample as its skeleton's finished form and the row's values: what an export writes
+without making the sample's requests.
+
+A checked skeleton (:mod:`.sample_splice`) makes every row's requests from the same constant
+pieces around the row's values. What the model's side then does to them is, for most models,
+the same cut again: a chat template whose output is its message shape's skeleton copies the
+contents in as they are, a token estimate is its lines' (``PiecesEstimate``), OpenCompass's
+``max_seq_len`` loop measures the text the model gets. So the skeleton's stand-in requests,
+finished as a row's are, are the sample's *form*, and a row's *stamp* is the form, the row's
+values and its token counts: one count per request instead of the objects a request is made
+of. An export that knows forms writes a stamp as the form's own text with the values in
+(its pieces cut once per form); anything else asks the stamp for its requests, which renders
+the sample the usual way.
+
+Sound by rule; a form is not made, and its rows are rendered the usual way, unless:
+
+- every request's chat template output is its message shape's skeleton (the template neither
+  looks at a content, nor transforms one, nor reads the clock) and the model class does not
+  warn about the request;
+- no value starts within the characters a BOS check reads, and that check says nothing;
+- a request's max_seq_len loop measures a text made of the same pieces (a chat template's
+  render of the prompt as one message is not: those keep the usual way);
+
+a row is stamped only where its values splice (:meth:`Skeleton.values_of`), its prompts fit
+max_seq_len and its longest content the chat template's bounds; and the first stamp of every
+form is compared with that row's usual render (texts, token counts, truncation record).
+
+May import: :mod:`.sample_splice`, :mod:`.truncation` and the core's bottom layer (``models``,
+``tokens``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..models.model_text import ModelText, TextLayout
+from ..result import Request
+from ..tokens.counting import Counter, Estimate, Part, PiecesEstimate
+from .sample_splice import Skeleton, split_stand_ins
+from .truncation import Limiter, Truncation
+
+Count = Callable[[list[str]], int]
+
+
+def _counting(counter: Counter, parts: list[Part], add_special: bool) -> Count:
+    """A function of the row's values: the tokens of the text ``parts`` make with them."""
+    if isinstance(counter, Estimate):  # adds no tokens of its own: counted by stretches of lines
+        return PiecesEstimate(parts).count
+
+    def count(values: list[str]) -> int:
+        return counter.count("".join([values[p] if type(p) is int else p for p in parts]),  # type: ignore[misc]
+                             add_special)
+
+    return count
+
+
+def joined(parts: Sequence[Part], values: Sequence[str]) -> str:
+    """The text ``parts`` make with ``values``."""
+    return "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
+
+
+class RequestForm:
+    """One request of a form: the finished stand-in request and how a row's numbers are made."""
+
+    def __init__(self, request: Request, layout: TextLayout, count: Count, measure: Count | None,
+                 fit: Truncation | None, constant: int) -> None:
+        #: the request as a row's is finished, its texts holding the values' stand-ins, its tokens
+        #: and truncation those of the stand-ins (an export writes a row's own in their place)
+        self.request = request
+        self.method = layout.method
+        self.model_text = split_stand_ins(layout.model_text) if layout.model_text is not None else None
+        self.count = count
+        #: the max_seq_len measure, where it is not the count itself (None: no loop, or the same)
+        self.measure = measure
+        #: the truncation record with the stand-ins' measure (None: no loop)
+        self.fit = fit
+        #: how many characters the row's values may have in all for the chat template's
+        #: skeleton to hold (None: no chat template); a content is at most its constant
+        #: characters and all the values, and the bounds grow with the longest content
+        self.room = None if layout.fits is None else _room(layout.fits, constant)
+
+    def truncation(self, measured: int) -> Truncation | None:
+        """The row's truncation record, given its measure."""
+        fit = self.fit
+        if fit is None:
+            return None
+        return Truncation(max_seq_len=fit.max_seq_len, retrieved=fit.retrieved, kept=fit.kept,
+                          steps=((len(fit.kept), measured),), exact=fit.exact, method=fit.method,
+                          inherited=fit.inherited)
+
+
+class SampleForm:
+    """A checked skeleton's requests, finished with the stand-ins in: a row's numbers from its values."""
+
+    def __init__(self, requests: Sequence[RequestForm], max_seq_len: int | None, exact: bool) -> None:
+        self.requests = tuple(requests)
+        rooms = [r.room for r in requests if r.room is not None]
+        #: the most characters a row's values may have in all (None: no bound)
+        self.room = min(rooms) if rooms else None
+        self.max_seq_len = max_seq_len
+        self.exact = exact  # the token counts come from a real tokenizer
+        self.checked = False  # its first stamp was compared with the usual render
+        self.length_keys: Any = None  # each request's (exact, method, group) for lengths.py
+
+    def numbers(self, values: list[str]) -> tuple[tuple[int, ...], tuple[int | None, ...]] | None:
+        """Each request's token count and max_seq_len measure for a row's values; None where
+        the row is rendered the usual way (a prompt past max_seq_len, a content past the chat
+        template's bounds)."""
+        if self.room is not None and sum(map(len, values)) > self.room:
+            return None  # the chat template's bounds might be reached: the real render says so
+        totals = []
+        measured: list[int | None] = []
+        limit = self.max_seq_len
+        for form in self.requests:
+            total = form.count(values)
+            totals.append(total)
+            if form.fit is None:
+                measured.append(None)
+                continue
+            n = total if form.measure is None else form.measure(values)
+            if limit is not None and n > limit:
+                return None  # the loop drops examples: the real render does
+            measured.append(n)
+        return tuple(totals), tuple(measured)
+
+    def agrees(self, values: list[str], numbers: tuple[tuple[int, ...], tuple[int | None, ...]],
+               real: Sequence[Request]) -> bool:
+        """Whether a row's stamp says what its usual render made."""
+        if len(real) != len(self.requests):
+            return False
+        totals, measured = numbers
+        for form, request, total, n in zip(self.requests, real, totals, measured):
+            tokens = request.tokens
+            said = (total, self.exact, form.method)
+            if tokens is None or (tokens.total, tokens.exact, tokens.method) != said:
+                return False
+            text = joined(form.model_text, values) if form.model_text is not None else None
+            if request.model_text != text:
+                return False
+            if request.truncation != (form.truncation(n) if n is not None else None):
+                return False
+        return True
+
+
+def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None) -> SampleForm | None:
+    """The skeleton's form, or None where a rule above says its rows keep the usual way."""
+    requests = skeleton.stand_ins()
+    if requests is None or len(requests) != len(skeleton.fits):
+        return None
+    counter = model_text.counter
+    made = []
+    for request, fit in zip(requests, skeleton.fits):
+        layout = model_text.layout(request)
+        if layout is None:
+            return None
+        sent = split_stand_ins(layout.sent)
+        first = sent[0]
+        if layout.guarded and (len(sent) > 1 and len(first) < layout.guarded):  # type: ignore[arg-type]
+            return None  # a value could start within a BOS check
+        count = _counting(counter, sent, layout.add_special)
+        measure, record = None, None
+        if fit is not None:
+            if limiter is None:
+                return None
+            measured = model_text.oc_measured(request.prompt_list, fit.mode)
+            if measured is None:
+                return None
+            text, add_special = measured
+            same = text == layout.sent and add_special == layout.add_special
+            if not same or model_text.measure is not counter:
+                measure = _counting(model_text.measure, split_stand_ins(text), add_special)
+            record = Truncation(max_seq_len=limiter.max_seq_len, retrieved=fit.retrieved, kept=fit.kept,
+                                steps=((len(fit.kept), 0),), exact=limiter.exact, method=limiter.method,
+                                inherited=len(fit.retrieved) - len(fit.kept))
+        constant = _longest_constant(request.model_input) if layout.fits is not None else 0
+        if constant is None:
+            return None
+        finished = request.evolve(model_text=layout.model_text, truncation=record)
+        made.append(RequestForm(finished, layout, count, measure, record, constant))
+    exact = bool(getattr(counter, "exact", False))
+    return SampleForm(made, limiter.max_seq_len if limiter is not None else None, exact)
+
+
+def _room(fits: Callable[[int], bool], constant: int) -> int:
+    """The most characters of values a content of ``constant`` other characters may hold while
+    ``fits`` (which holds for short contents and fails from some length on) still holds."""
+    if not fits(constant):
+        return -1
+    low, high = 0, 1
+    while fits(constant + high):
+        low, high = high, high * 2
+        if high > 1 << 40:
+            return low
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(constant + middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _longest_constant(messages: Any) -> int | None:
+    """The most characters of a message content that are not values (None: not a list of
+    messages with text contents)."""
+    if not isinstance(messages, list):
+        return None
+    most = 0
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, str):
+            return None
+        most = max(most, sum(len(p) for p in split_stand_ins(content) if type(p) is str))  # type: ignore[misc]
+    return most
