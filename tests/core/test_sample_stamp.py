@@ -33,9 +33,9 @@ def _dataset(rows: dict | None = None, infer: str = "dialogue") -> DatasetSpec:
     return DatasetSpec(abbr="d", cfg=cfg, rows=copy.deepcopy(rows or ROWS))
 
 
-def _stamped(dataset: DatasetSpec, model) -> tuple[list, PairRenderer, PairRenderer]:
-    stamping = PairRenderer(dataset, model, RenderOptions())
-    real = PairRenderer(dataset, model, RenderOptions(splice=False))
+def _stamped(dataset: DatasetSpec, model, sections: bool = False) -> tuple[list, PairRenderer, PairRenderer]:
+    stamping = PairRenderer(dataset, model, RenderOptions(token_sections=sections))
+    real = PairRenderer(dataset, model, RenderOptions(splice=False, token_sections=sections))
     return [stamping.stamp(i) for i in range(len(stamping))], stamping, real
 
 
@@ -49,6 +49,9 @@ def _differences(samples: list, stamping: PairRenderer, real: PairRenderer) -> l
             measured = tuple(r.truncation.measured if r.truncation else None for r in want.requests)
             if (got.totals, got.measured) != (totals, measured):
                 out.append(f"sample {i}: numbers {got.totals, got.measured} != {totals, measured}")
+            sections = tuple(tuple(n for _, n in r.tokens.sections) for r in want.requests)
+            if stamping.options.token_sections and got.sections != sections:
+                out.append(f"sample {i}: sections {got.sections} != {sections}")
             if tally.measure(got) != tally.measure(want):
                 out.append(f"sample {i}: lengths {tally.measure(got)} != {tally.measure(want)}")
             if (got.index, got.source_index, got.ice_indices) != (want.index, want.source_index, want.ice_indices):
@@ -62,11 +65,13 @@ def _differences(samples: list, stamping: PairRenderer, real: PairRenderer) -> l
     return out
 
 
+@pytest.mark.parametrize("sections", [False, True])
 @pytest.mark.parametrize(("infer", "model"), CASES)
-def test_stamps_say_what_the_usual_render_says(infer, model, tmp_path):
+def test_stamps_say_what_the_usual_render_says(infer, model, sections, tmp_path):
     """Every third row holds a later column's ``{answer}`` and every fourth is long enough for
-    max_seq_len 300 to drop examples: those are rendered the usual way, the rest stamped."""
-    samples, stamping, real = _stamped(_dataset(infer=infer), _model(model, tmp_path))
+    max_seq_len 300 to drop examples: those are rendered the usual way, the rest stamped, with
+    token counts by section where those are asked for."""
+    samples, stamping, real = _stamped(_dataset(infer=infer), _model(model, tmp_path), sections)
     assert not _differences(samples, stamping, real)
     stamps = sum(type(s) is Stamp for s in samples)
     if infer == "chat_turns" or model == "api":
@@ -83,22 +88,24 @@ def test_every_row_after_the_first_two_is_stamped(tmp_path):
     rows = {"train": ROWS["train"], "test": [{"question": f"q{i} plain words", "answer": "A", "note": "n"}
                                             for i in range(12)]}
     for model in ("meta", "plain", "chat"):
-        samples, stamping, real = _stamped(_dataset(rows), _model(model, tmp_path, max_seq_len=None))
-        assert [type(s) is Stamp for s in samples] == [False] * 2 + [True] * 10, model
-        assert not _differences(samples, stamping, real)
+        for sections in (False, True):
+            samples, stamping, real = _stamped(_dataset(rows), _model(model, tmp_path, max_seq_len=None), sections)
+            assert [type(s) is Stamp for s in samples] == [False] * 2 + [True] * 10, (model, sections)
+            assert not _differences(samples, stamping, real)
 
 
 HOSTILE = ["\x1b[31mred\x1b[0m", "tab\there", "line\u2028sep", "quote \" and \\ slash", "lone \ud800",
            "中文 text", "🙂 emoji", "", " ", "\n\n", "<|im_end|>", "bidi \u202e", "nul \x00", "del \x7f"]
 
 
+@pytest.mark.parametrize("sections", [False, True])
 @pytest.mark.parametrize("model", ["meta", "chat"])
-def test_hostile_values_are_stamped_as_they_render(model, tmp_path):
+def test_hostile_values_are_stamped_as_they_render(model, sections, tmp_path):
     # (a lone surrogate is what a real tokenizer cannot encode: both ways fail alike there)
     hostile = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]
     rows = {"train": ROWS["train"], "test": [{"question": f"q{i} {v} end", "answer": v, "note": v}
                                             for i, v in enumerate(hostile * 2)]}
-    samples, stamping, real = _stamped(_dataset(rows), _model(model, tmp_path, max_seq_len=None))
+    samples, stamping, real = _stamped(_dataset(rows), _model(model, tmp_path, max_seq_len=None), sections)
     assert not _differences(samples, stamping, real)
     assert sum(type(s) is Stamp for s in samples) > len(hostile)
 
@@ -133,7 +140,7 @@ def test_the_check_sees_a_wrong_count(monkeypatch, tmp_path):
 
     def off_by_one(self, values):
         made = real_numbers(self, values)
-        return None if made is None else (tuple(t + 1 for t in made[0]), made[1])
+        return None if made is None else (tuple(t + 1 for t in made[0]), *made[1:])
 
     monkeypatch.setattr(SampleForm, "numbers", off_by_one)
     samples, stamping, real = _stamped(_dataset(), _model("chat", tmp_path, max_seq_len=None))
@@ -168,3 +175,28 @@ def test_pieces_estimate_equals_the_one_pass_count(parts, values):
     the joined text, whatever the values hold (newlines, spaces, control tokens at the edges)."""
     text = "".join(values[p] if type(p) is int else p for p in parts)
     assert PiecesEstimate(parts).count(values) == estimate_whole(text)
+
+
+BARE = {
+    "prompt_template": {"type": "PromptTemplate", "template": {"round": [
+        {"role": "HUMAN", "prompt": "{question}"}, {"role": "BOT", "prompt": "{answer}"}]}},
+    "retriever": {"type": "ZeroRetriever"},
+    "inferencer": {"type": "GenInferencer"},
+}
+
+
+def test_a_content_found_in_the_template_text_before_its_place_is_rendered_the_usual_way(tmp_path):
+    """Section codes find each message's content in the chat template's text from the end of
+    the one before: a content that is also template text (the question and the newline after
+    it: "user\n") is found there, in the markup before its place, and its codes follow that;
+    such rows keep the usual way."""
+    questions = ["alpha beta", "gamma", "delta words", "user", "epsilon", "|>user", "im_start", "zeta eta"]
+    rows = {"train": [], "test": [{"question": q, "answer": "A", "note": "n"} for q in questions]}
+    cfg = {"abbr": "d", "reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+           "infer_cfg": BARE}
+    samples, stamping, real = _stamped(DatasetSpec(abbr="d", cfg=cfg, rows=rows),
+                                       _model("chat", tmp_path, max_seq_len=None), sections=True)
+    assert not _differences(samples, stamping, real)
+    kinds = {q: type(s) is Stamp for q, s in zip(questions, samples)}
+    assert kinds["epsilon"] and kinds["zeta eta"] and kinds["im_start"]  # ("im_start\n" is not there)
+    assert not kinds["user"] and not kinds["|>user"]

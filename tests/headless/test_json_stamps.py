@@ -1,7 +1,7 @@
 """The JSON of a stamped render is the JSON of the usual render, byte for byte.
 
 ``render --format json`` writes a stamp from its form's pieces, cut once per form
-(headless/formats/json_stamps.py). Each render here is written with stamps and without them
+(headless/formats/stamp_writer.py). Each render here is written with stamps and without them
 (every sample rendered the usual way, as ``--label`` selections and the other formats do):
 the two documents must be the same text, and the stamps must have been written from their
 forms, not through their requests.
@@ -19,7 +19,7 @@ from tests.core.test_section_replay import INFER, ROWS, _model
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.result import Stamp
 from workbench.core.spec import DatasetSpec
-from workbench.headless.formats import json_stamps
+from workbench.headless.formats import stamp_writer
 from workbench.headless.formats.json_export import write_render_json
 from workbench.headless.render_filter import RenderFilter
 from workbench.headless.stream import SampleStream, select
@@ -63,26 +63,31 @@ def test_stamped_json_is_the_usual_json(model, max_seq_len, tmp_path, monkeypatc
     # (a real tokenizer cannot encode a lone surrogate: both ways fail alike there)
     values = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]
     written = []
-    monkeypatch.setattr(json_stamps.StampWriter, "_write",
-                        staticmethod(lambda write, stamp, real=json_stamps.StampWriter._write:
-                                     written.append(1) or real(write, stamp)))
+    real_text = stamp_writer.StampWriter.text
+
+    def text(self, stamp):
+        made = real_text(self, stamp)
+        written.append(self.written)
+        return made
+
+    monkeypatch.setattr(stamp_writer.StampWriter, "text", text)
     usual, none = _document(models, False, values)
     stamped, handed = _document(models, True, values)
     assert none == 0 and handed > 20
-    assert len(written) >= handed  # (each form's first stamp is also written to check it)
+    assert written[-1] == handed  # every stamp written from its form
     assert stamped == usual
 
 
 def test_a_form_whose_pieces_disagree_is_written_the_usual_way(tmp_path, monkeypatch):
     """The first stamp of every form is written both ways and compared: pieces that say
     something else (here: every value dropped) are never used."""
-    real = json_stamps.compile_form
+    real = stamp_writer.compile_pieces
 
-    def wrong(stamp):
-        write = real(stamp)
-        return None if write is None else (lambda e, i, s, t, n: write([""] * len(e), i, s, t, n))
+    def wrong(*args):
+        write = real(*args)
+        return None if write is None else (lambda e, *numbers: write([""] * len(e), *numbers))
 
-    monkeypatch.setattr(json_stamps, "compile_form", wrong)
+    monkeypatch.setattr(stamp_writer, "compile_pieces", wrong)
     models = [_model("meta", tmp_path, None)]
     usual, _ = _document(models, stamps=False)
     stamped, handed = _document(models, stamps=True)

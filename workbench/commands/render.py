@@ -295,8 +295,8 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --jobs {args.jobs}: {why}: rendered serially", file=sys.stderr)
     serialize = _serializer(args) if jobs > 1 else None
     try:
-        # json writes a stamp from its form (core/inferencers/sample_stamp.py)
-        stamps = args.format == "json"
+        # json and text write a stamp from its form (core/inferencers/sample_stamp.py)
+        stamps = args.format == "json" or (args.format == "text" and not args.whitespace)
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
                                                serialize, workers, stamps) as stream:
             plan = (entries, selection, progress, html_note) if recorded else None

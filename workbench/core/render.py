@@ -473,8 +473,8 @@ class PairRenderer:
         until asked, and then renders them the usual way: an export that knows forms writes
         it from its form."""
         splicer = self._splicer
-        if splicer is None or self.model_text is None or self.options.token_sections \
-                or self.wire_class is not None or self.options.predictions is not None:
+        if splicer is None or self.model_text is None or self.wire_class is not None \
+                or self.options.predictions is not None:
             return self.sample(index)
         ice_idx = self.picks[index]
         skeleton = splicer.checked(ice_idx)
@@ -482,7 +482,12 @@ class PairRenderer:
             return self.sample(index)
         form = skeleton.form
         if form is None:
-            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter) or False
+            sections = None
+            if self.options.token_sections:
+                sections = sections_of(skeleton)
+                if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
+                    return self.sample(index)
+            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
         values = skeleton.values_of(self.splits.test[index]) if form else None
         numbers = form.numbers(values) if values is not None else None
         if numbers is None:
@@ -495,8 +500,9 @@ class PairRenderer:
             form.checked = True
         if self.tally is not None:
             self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
-        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, numbers[0], numbers[1],
-                     partial(self.sample, index))
+        totals, measured, sections_counted = numbers
+        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
+                     sections_counted, partial(self.sample, index))
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked

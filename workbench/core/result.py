@@ -69,12 +69,12 @@ class Stamp:
     sample_stamp.py): what an export that knows forms writes without the sample's requests.
     It is the sample ``make()`` renders: anything that asks for its requests gets those."""
 
-    __slots__ = ("_made", "form", "ice_indices", "index", "make", "measured", "source_index", "totals",
-                 "values")
+    __slots__ = ("_made", "form", "ice_indices", "index", "make", "measured", "sections", "source_index",
+                 "totals", "values")
 
     def __init__(self, index: int, source_index: int, ice_indices: tuple[int, ...], form: Any,
                  values: list[str], totals: tuple[int, ...], measured: tuple[int | None, ...],
-                 make: Any) -> None:
+                 sections: tuple[tuple[int, ...], ...] | None, make: Any) -> None:
         self.index = index
         self.source_index = source_index
         self.ice_indices = ice_indices
@@ -82,6 +82,7 @@ class Stamp:
         self.values = values  # the row's values, as the form's parts number them
         self.totals = totals  # each request's token count
         self.measured = measured  # each request's max_seq_len measure (None: no loop)
+        self.sections = sections  # each request's tokens by section (None: not counted)
         self.make = make  # () -> the Sample, rendered the usual way
         self._made: Sample | None = None
 

@@ -20,13 +20,18 @@ Sound by rule; a form is not made, and its rows are rendered the usual way, unle
 - no value starts within the characters a BOS check reads, and that check says nothing;
 - a request's max_seq_len loop measures a text made of the same pieces (a chat template's
   render of the prompt as one message is not: those keep the usual way);
+- where token sections are counted, the skeleton knows its pieces' codes (splice_sections.py)
+  and the chat template copies each content in once, in order (found where it is put);
 
 a row is stamped only where its values splice (:meth:`Skeleton.values_of`), its prompts fit
-max_seq_len and its longest content the chat template's bounds; and the first stamp of every
-form is compared with that row's usual render (texts, token counts, truncation record).
+max_seq_len and its longest content the chat template's bounds, and, for sections, where each
+content with a value is found in the chat template's text where it was put (the search that
+finds it looks for its first copy from the end of the one before); and the first stamp of
+every form is compared with that row's usual render (texts, token counts and sections,
+truncation record).
 
-May import: :mod:`.sample_splice`, :mod:`.truncation` and the core's bottom layer (``models``,
-``tokens``).
+May import: :mod:`.sample_splice`, :mod:`.splice_sections`, :mod:`.truncation` and the core's
+bottom layer (``models``, ``tokens``).
 """
 
 from __future__ import annotations
@@ -36,23 +41,16 @@ from typing import Any
 
 from ..models.model_text import ModelText, TextLayout
 from ..result import Request
-from ..tokens.counting import Counter, Estimate, Part, PiecesEstimate
-from .sample_splice import Skeleton, split_stand_ins
+from ..tokens.counting import SECTIONS, Counter, Estimate, Part, PiecesEstimate, PiecesSections, count_tokens
+from .sample_splice import Skeleton, split_stand_ins, stand_in
+from .splice_sections import SkeletonSections
 from .truncation import Limiter, Truncation
 
 Count = Callable[[list[str]], int]
-
-
-def _counting(counter: Counter, parts: list[Part], add_special: bool) -> Count:
-    """A function of the row's values: the tokens of the text ``parts`` make with them."""
-    if isinstance(counter, Estimate):  # adds no tokens of its own: counted by stretches of lines
-        return PiecesEstimate(parts).count
-
-    def count(values: list[str]) -> int:
-        return counter.count("".join([values[p] if type(p) is int else p for p in parts]),  # type: ignore[misc]
-                             add_special)
-
-    return count
+Sections = Callable[[list[str]], tuple[int, ...]]
+#: A stamp's numbers: each request's token count, max_seq_len measure (None: no loop) and
+#: tokens by section (None: not counted)
+Numbers = tuple[tuple[int, ...], tuple["int | None", ...], "tuple[tuple[int, ...], ...] | None"]
 
 
 def joined(parts: Sequence[Part], values: Sequence[str]) -> str:
@@ -60,17 +58,57 @@ def joined(parts: Sequence[Part], values: Sequence[str]) -> str:
     return "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
 
 
+def _counting(counter: Counter, parts: list[Part], add_special: bool) -> Count:
+    """A function of the row's values: the tokens of the text ``parts`` make with them."""
+    if isinstance(counter, Estimate):  # adds no tokens of its own: counted by stretches of lines
+        return PiecesEstimate(parts).count
+    return lambda values: counter.count(joined(parts, values), add_special)
+
+
+def _sectioning(counter: Counter, parts: list[Part], codes: list[str], add_special: bool) -> Sections:
+    """A function of the row's values: the tokens by section (``SECTIONS`` order) of the text
+    ``parts`` make with them, ``codes`` the constant pieces' section codes (a value's are t)."""
+    if isinstance(counter, Estimate):
+        return PiecesSections(parts, codes).count
+
+    def sections(values: list[str]) -> tuple[int, ...]:
+        pieces = iter(codes)
+        coded = "".join(["t" * len(values[p]) if type(p) is int else next(pieces) for p in parts])
+        counted = dict(count_tokens(counter, joined(parts, values), coded, add_special).sections)
+        return tuple(counted[name] for name in SECTIONS)
+
+    return sections
+
+
+def _piece_codes(parts: list[Part], codes: str) -> list[str] | None:
+    """Each constant piece's codes, cut from the whole text's (None: a value not coded t)."""
+    out, at = [], 0
+    for part in parts:
+        if type(part) is int:
+            n = len(stand_in(part))
+            if codes[at:at + n] != "t" * n:
+                return None
+            at += n
+        else:
+            out.append(codes[at:at + len(part)])  # type: ignore[arg-type]
+            at += len(part)  # type: ignore[arg-type]
+    return out if at == len(codes) else None
+
+
 class RequestForm:
     """One request of a form: the finished stand-in request and how a row's numbers are made."""
 
     def __init__(self, request: Request, layout: TextLayout, count: Count, measure: Count | None,
-                 fit: Truncation | None, constant: int) -> None:
+                 fit: Truncation | None, constant: int, sections: Sections | None = None,
+                 found: Sequence[tuple[str, tuple[Part, ...]]] = ()) -> None:
         #: the request as a row's is finished, its texts holding the values' stand-ins, its tokens
         #: and truncation those of the stand-ins (an export writes a row's own in their place)
         self.request = request
         self.method = layout.method
         self.model_text = split_stand_ins(layout.model_text) if layout.model_text is not None else None
         self.count = count
+        #: tokens by section (None: not counted); their sum is the count
+        self.sections = sections
         #: the max_seq_len measure, where it is not the count itself (None: no loop, or the same)
         self.measure = measure
         #: the truncation record with the stand-ins' measure (None: no loop)
@@ -79,6 +117,9 @@ class RequestForm:
         #: skeleton to hold (None: no chat template); a content is at most its constant
         #: characters and all the values, and the bounds grow with the longest content
         self.room = None if layout.fits is None else _room(layout.fits, constant)
+        #: the contents with values and the template text before each (from the end of the
+        #: content before): a content must be found first where it was put
+        self.found = tuple(found)
 
     def truncation(self, measured: int) -> Truncation | None:
         """The row's truncation record, given its measure."""
@@ -88,6 +129,15 @@ class RequestForm:
         return Truncation(max_seq_len=fit.max_seq_len, retrieved=fit.retrieved, kept=fit.kept,
                           steps=((len(fit.kept), measured),), exact=fit.exact, method=fit.method,
                           inherited=fit.inherited)
+
+    def found_in_place(self, values: list[str]) -> bool:
+        """Whether each content with a value is found (by the search section codes make of a
+        chat template's text) where the template put it."""
+        for before, parts in self.found:
+            content = joined(parts, values)
+            if not content or (before + content).find(content) != len(before):
+                return False
+        return True
 
 
 class SampleForm:
@@ -103,17 +153,24 @@ class SampleForm:
         self.checked = False  # its first stamp was compared with the usual render
         self.length_keys: Any = None  # each request's (exact, method, group) for lengths.py
 
-    def numbers(self, values: list[str]) -> tuple[tuple[int, ...], tuple[int | None, ...]] | None:
-        """Each request's token count and max_seq_len measure for a row's values; None where
-        the row is rendered the usual way (a prompt past max_seq_len, a content past the chat
-        template's bounds)."""
+    def numbers(self, values: list[str]) -> Numbers | None:
+        """A row's numbers; None where the row is rendered the usual way (a prompt past
+        max_seq_len, a content past the chat template's bounds or found elsewhere)."""
         if self.room is not None and sum(map(len, values)) > self.room:
             return None  # the chat template's bounds might be reached: the real render says so
         totals = []
         measured: list[int | None] = []
+        sections: list[tuple[int, ...]] | None = [] if self.requests and self.requests[0].sections else None
         limit = self.max_seq_len
         for form in self.requests:
-            total = form.count(values)
+            if sections is not None and form.sections is not None:
+                if form.found and not form.found_in_place(values):
+                    return None
+                counted = form.sections(values)
+                sections.append(counted)
+                total = sum(counted)
+            else:
+                total = form.count(values)
             totals.append(total)
             if form.fit is None:
                 measured.append(None)
@@ -122,18 +179,19 @@ class SampleForm:
             if limit is not None and n > limit:
                 return None  # the loop drops examples: the real render does
             measured.append(n)
-        return tuple(totals), tuple(measured)
+        return tuple(totals), tuple(measured), None if sections is None else tuple(sections)
 
-    def agrees(self, values: list[str], numbers: tuple[tuple[int, ...], tuple[int | None, ...]],
-               real: Sequence[Request]) -> bool:
+    def agrees(self, values: list[str], numbers: Numbers, real: Sequence[Request]) -> bool:
         """Whether a row's stamp says what its usual render made."""
         if len(real) != len(self.requests):
             return False
-        totals, measured = numbers
-        for form, request, total, n in zip(self.requests, real, totals, measured):
+        totals, measured, sections = numbers
+        for r, (form, request, total, n) in enumerate(zip(self.requests, real, totals, measured)):
             tokens = request.tokens
             said = (total, self.exact, form.method)
             if tokens is None or (tokens.total, tokens.exact, tokens.method) != said:
+                return False
+            if sections is not None and tokens.sections != tuple(zip(SECTIONS, sections[r])):
                 return False
             text = joined(form.model_text, values) if form.model_text is not None else None
             if request.model_text != text:
@@ -143,15 +201,23 @@ class SampleForm:
         return True
 
 
-def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None) -> SampleForm | None:
-    """The skeleton's form, or None where a rule above says its rows keep the usual way."""
+def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None,
+              sections: SkeletonSections | None = None) -> SampleForm | None:
+    """The skeleton's form, with token sections when its ``sections`` are given (learned), or
+    None where a rule above says its rows keep the usual way."""
     requests = skeleton.stand_ins()
     if requests is None or len(requests) != len(skeleton.fits):
         return None
+    twins: Sequence[Request | None] = [None] * len(requests)
+    if sections is not None:
+        coded = sections.traced([stand_in(n) for n in range(skeleton.columns)], requests)
+        if coded is None:
+            return None
+        twins = coded
     counter = model_text.counter
     made = []
-    for request, fit in zip(requests, skeleton.fits):
-        layout = model_text.layout(request)
+    for request, fit, twin in zip(requests, skeleton.fits, twins):
+        layout = model_text.layout(request, twin)
         if layout is None:
             return None
         sent = split_stand_ins(layout.sent)
@@ -159,6 +225,13 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
         if layout.guarded and (len(sent) > 1 and len(first) < layout.guarded):  # type: ignore[arg-type]
             return None  # a value could start within a BOS check
         count = _counting(counter, sent, layout.add_special)
+        sectioned, found = None, []
+        if sections is not None:
+            codes = _piece_codes(sent, layout.codes) if layout.codes is not None else None
+            placed = _placed(layout, request.model_input)
+            if codes is None or placed is None:
+                return None
+            sectioned, found = _sectioning(counter, sent, codes, layout.add_special), placed
         measure, record = None, None
         if fit is not None:
             if limiter is None:
@@ -177,9 +250,38 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
         if constant is None:
             return None
         finished = request.evolve(model_text=layout.model_text, truncation=record)
-        made.append(RequestForm(finished, layout, count, measure, record, constant))
+        made.append(RequestForm(finished, layout, count, measure, record, constant, sectioned, found))
     exact = bool(getattr(counter, "exact", False))
     return SampleForm(made, limiter.max_seq_len if limiter is not None else None, exact)
+
+
+def _placed(layout: TextLayout, messages: Any) -> list[tuple[str, tuple[Part, ...]]] | None:
+    """The contents with values and the text before each that a row's must be checked against
+    (see ``RequestForm.found``): with no chat template, none; None where the search the
+    section codes make would not find the stand-ins' contents where the template put them."""
+    if layout.model_text is None:
+        return []
+    text, places = layout.model_text, layout.places
+    if places is None or not isinstance(messages, list) or len(places) != len(messages):
+        return None
+    out: list[tuple[str, tuple[Part, ...]]] = []
+    pos = 0
+    for message, at in zip(messages, places):
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, str):
+            return None
+        parts = split_stand_ins(content)
+        if len(parts) == 1:  # no value: found the same way in every row
+            if content and text.find(content, pos) != at:
+                return None
+            if content:
+                pos = at + len(content)
+            continue
+        if text.find(content, pos) != at:
+            return None
+        out.append((text[pos:at], tuple(parts)))
+        pos = at + len(content)
+    return out
 
 
 def _room(fits: Callable[[int], bool], constant: int) -> int:

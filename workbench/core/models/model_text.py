@@ -72,6 +72,11 @@ class TextLayout:
     #: how many leading characters of ``sent`` must be the same for every row (the BOS checks
     #: read them): no value may start within them
     guarded: int
+    #: each character's section code (given the request's section-coded twin; else None)
+    codes: str | None = None
+    #: where each message content starts in ``model_text`` (None: no chat template, or a
+    #: content it copies in more than once, or not at all, or out of order)
+    places: tuple[int, ...] | None = None
 
 
 def _is_openai_family(info: ModelClassInfo | None) -> bool:
@@ -250,15 +255,16 @@ class ModelText:
             return None
         return self._strip_bos(self.render(messages, self._kwargs()))
 
-    def layout(self, request: Request) -> TextLayout | None:
+    def layout(self, request: Request, traced: Request | None = None) -> TextLayout | None:
         """What :meth:`finish` makes of a request whose texts hold stand-ins for a row's values,
-        for every row alike (see inferencers/sample_stamp.py); None where that is not so: the
-        chat template looks at a content, the model class warns, or a BOS check could go
-        either way with the row."""
+        for every row alike (see inferencers/sample_stamp.py), with its section codes when
+        ``traced`` (its section-coded twin) is given; None where that is not so: the chat
+        template looks at a content, the model class warns, or a BOS check could go either way
+        with the row."""
         if self.kind == CHAT and self.cfg.get("chat_template_kwargs") and not (
                 self.handling is not None and self.handling.passes_chat_template_kwargs):
             return None  # warned about on every request
-        fits = None
+        fits, places = None, None
         text = request.model_text
         if self.kind == CHAT:
             text = None
@@ -271,13 +277,16 @@ class ModelText:
                                    clock=self.assets.clock)
                 if made is None:
                     return None
-                text, fits = self._strip_bos(made[0]), made[1]
-        sent = self._sent(request, None, text)[0]
+                text, fits = self._strip_bos(made.text), made.fits
+                cut = len(made.text) - len(text)
+                places = None if made.places is None else tuple(at - cut for at in made.places)
+        sent, codes = self._sent(request, traced, text)
         add_special = self._adds_special() and (self.kind != CHAT or text is not None)
         if self._bos_warning(sent, add_special) is not None:
             return None
         bos = self._bos()
-        return TextLayout(text, sent, add_special, self._method(text), fits, 2 * len(bos) if bos else 0)
+        return TextLayout(text, sent, add_special, self._method(text), fits, 2 * len(bos) if bos else 0,
+                          codes, places)
 
     def _adds_special(self) -> bool:
         """Whether the text is tokenised with special tokens when it is sent."""

@@ -13,8 +13,10 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache, wraps
+from itertools import accumulate
 from typing import Any, ClassVar, cast
 
 import jinja2
@@ -647,6 +649,19 @@ def render_chat_template(
     return _rendered(request)
 
 
+@dataclass(frozen=True)
+class ChatLayout:
+    """A chat template's output as its shape's skeleton makes it: the contents copied in as they
+    are, whatever they hold, so a text made of these contents' parts is made the same way for
+    any other contents of the same shape within the bounds."""
+
+    text: str
+    fits: Callable[[int], bool]  # the longest content -> whether the skeleton's splice holds
+    #: where each content starts in ``text``, in message order (None: a content is copied in
+    #: more than once, or not at all, or out of order)
+    places: tuple[int, ...] | None
+
+
 def chat_layout(
     template: ChatTemplate,
     messages: Iterable[Mapping[str, Any]],
@@ -655,12 +670,9 @@ def chat_layout(
     special_tokens: Mapping[str, str | None] | None = None,
     kwargs: Mapping[str, Any] | None = None,
     clock: Callable[[], datetime] | None = None,
-) -> tuple[str, Callable[[int], bool]] | None:
-    """``render_chat_template`` of ``messages`` by their shape's skeleton alone, and its bound
-    check (the longest content -> whether the skeleton's splice still holds); None where the
-    template is not spliced (it looks at a content, say). The contents are copied into the
-    output as they are, whatever they hold: a text made of these contents' parts is made the
-    same way for any other contents of the same shape within the bounds."""
+) -> ChatLayout | None:
+    """``render_chat_template`` of ``messages`` by their shape's skeleton alone; None where the
+    template is not spliced (it looks at a content, transforms one or reads the clock)."""
     request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
     found = _skeleton_of(request)
     if found is None:
@@ -668,7 +680,16 @@ def chat_layout(
     skeleton, contents = found
     if skeleton.transformed or skeleton.clock_reads or not skeleton.fits(max(map(len, contents))):
         return None
-    return skeleton.splice(contents), skeleton.fits
+    text = skeleton.splice(contents)
+    order = [index for _, index in sorted(skeleton.slots)]
+    places = None
+    if order == list(range(len(contents))):
+        filled = list(skeleton.pieces)
+        for at, index in skeleton.slots:
+            filled[at] = contents[index]
+        starts = list(accumulate(map(len, filled), initial=0))
+        places = tuple(starts[at] for at, _ in sorted(skeleton.slots))
+    return ChatLayout(text, skeleton.fits, places)
 
 
 def _request(template: ChatTemplate, messages: Iterable[Mapping[str, Any]], add_generation_prompt: bool,

@@ -158,6 +158,53 @@ class PiecesEstimate:
         return n
 
 
+class PiecesSections:
+    """``Estimate.count_sections`` of every text made of the same constant pieces around the
+    test row's values (coded ``t``), as :class:`PiecesEstimate` counts them: by the stretches
+    of whole lines between the line cuts inside constant pieces (each stretch with the newline
+    that cuts it: the line it ends is counted with it), the constant stretches once."""
+
+    def __init__(self, parts: list[Part], codes: list[str]) -> None:
+        """``codes``: each constant piece's section codes, in order."""
+        stretches: list[list[tuple[Part, str]]] = [[]]
+        pieces = iter(codes)
+        for part in parts:
+            if type(part) is int:
+                stretches[-1].append((part, ""))
+                continue
+            assert isinstance(part, str)
+            coded = next(pieces)
+            at = 0
+            for found in _LINE_END.finditer(part):
+                end = found.end()
+                stretches[-1].append((part[at:end], coded[at:end]))
+                stretches.append([])
+                at = end
+            stretches[-1].append((part[at:], coded[at:]))
+        self.constant = (0,) * len(SECTIONS)
+        #: the stretches that hold values: their texts and codes (an int: that value, coded t)
+        self.changing: list[tuple[tuple[Part, ...], tuple[str, ...]]] = []
+        for stretch in stretches:
+            kept = [(p, c) for p, c in stretch if p != ""]
+            if all(type(p) is str for p, _ in kept):
+                text = "".join([p for p, _ in kept])  # type: ignore[misc]
+                if text:
+                    counted = _by_lines(text, "".join([c for _, c in kept]))
+                    self.constant = tuple(map(sum, zip(self.constant, counted)))
+            else:
+                self.changing.append((tuple(p for p, _ in kept), tuple(c for _, c in kept)))
+
+    def count(self, values: list[str]) -> tuple[int, ...]:
+        """Each section's tokens (``SECTIONS`` order) of the text these pieces make with ``values``."""
+        got = [self.constant]
+        for parts, codes in self.changing:
+            text = "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
+            coded = "".join([_ROW_CODE * len(values[p]) if type(p) is int else c  # type: ignore[misc]
+                             for p, c in zip(parts, codes)])
+            got.append(_by_lines(text, coded))
+        return tuple(map(sum, zip(*got)))
+
+
 def _row_end(codes: str, start: int) -> int:
     """Where the run of test-row codes that starts at ``start`` ends."""
     found = _NOT_ROW.search(codes, start)
@@ -475,6 +522,7 @@ _CODE_NAMES = {code: name for name, code in SECTION_CODES.items()}
 _CODE_SLOTS = {code: SECTIONS.index(name) for name, code in SECTION_CODES.items()}
 _CODE_ORIGINS = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
 _CODE_RUNS = re.compile("m+|i+|t+|o+")
+_ROW_CODE = SECTION_CODES["test_row"]
 _NOT_ROW = re.compile("[^t]")
 
 

@@ -74,6 +74,16 @@ def dumps(value: Any, indent: int | None = None) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def escaped_values(values: list[str]) -> list[str]:
+    """Each value as ``dumps`` writes it inside a string (without its quotes): the usual
+    values checked at C speed all at once."""
+    escaped = list(map(encode_basestring, values))
+    joined = "".join(escaped)
+    if not ((joined.isascii() and "\x7f" not in joined) or joined.isprintable()):
+        escaped = list(map(dumps, values))  # characters a terminal would act on: dumps escapes them
+    return [e[1:-1] for e in escaped]
+
+
 class LongText:
     """``dumps`` of the long strings one field carries request after request (the model input,
     the chat template's text), remembering the JSON of the prefix they share.

@@ -1,7 +1,7 @@
 """``render --format json``: the public contract of docs/render-json.md, streamed.
 
-The values are written by :mod:`.json_encoding`, stamped samples by their forms
-(:mod:`.json_stamps`).
+The values are written by :mod:`.json_encoding`, stamped samples from their forms
+(:mod:`.stamp_writer`).
 
 May import: views, loading, bundled, the core, rich and the other headless modules; not tui (the
 other front end), commands or ``cli``.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterable
 from typing import Any, TextIO
 
@@ -19,11 +20,13 @@ from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
 from ...core.warning_groups import WarningGroup, group_warnings
 from ..stream import Chunks, Serialized
-from .json_encoding import SAMPLE_INDENT, dumps, sample_parts
-from .json_stamps import StampWriter
+from .json_encoding import SAMPLE_INDENT, dumps, escaped_values, sample_parts, sample_text
 from .lengths_export import LengthsCollector
+from .stamp_writer import StampWriter
 
 SCHEMA = "prompt-workbench/render@1"
+#: A stand-in (core/inferencers/sample_splice.py) as JSON writes it inside a string.
+JSON_STAND_IN = re.compile("\\\\n\\\\t \ue000Vv(\\d+)\ue001 \\\\t\\\\n")
 
 
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
@@ -56,7 +59,8 @@ class _Chunks(Chunks):
 
     def __init__(self, out: Any) -> None:
         super().__init__(out)
-        self.stamps = StampWriter()
+        self.stamps = StampWriter(lambda sample: sample_text(sample, SAMPLE_INDENT), escaped_values,
+                                  JSON_STAND_IN)
 
     def write_sample(self, sample: Sample | Stamp) -> None:
         if type(sample) is Stamp:

@@ -15,15 +15,18 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
 from ...core.inert_text import printable, visible
+from ...core.inferencers.sample_splice import STAND_IN
 from ...core.models.wire import body_text, wire_of
-from ...core.result import RenderResult, Request, Sample
+from ...core.result import RenderResult, Request, Sample, Stamp
 from ..render_filter import label_text
 from ..stream import Chunks, Serialized
 from .json_export import collect_warnings, stopped_error
+from .stamp_writer import StampWriter
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 
@@ -146,17 +149,35 @@ class TextSample:
         return "".join([request_text(pair, sample, request, self.options) for request in sample.requests])
 
 
+def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
+    """A stamp's values as ``options.show`` writes them (see stamp_writer.py): character by
+    character, so a value's text is the same wherever it is; with ``--raw``, a lone surrogate
+    (which warns) is left to the usual way."""
+    if options.raw:
+        return lambda values: None if any(_SURROGATE.search(v) for v in values) else values
+    return lambda values: [v if printable(v) else visible(v) for v in values]
+
+
 def write_render_text(result: RenderResult, out: TextIO,
                       samples_of: SamplesOf = lambda pair: pair.samples(),
                       options: TextOptions | None = None) -> RenderResult:
     """Every request of every pair; a pair that fails part-way gains an error entry."""
-    text_of = TextSample(options or TextOptions())
+    options = options or TextOptions()
+    text_of = TextSample(options)
     buffered = Chunks(out)  # a sample's text held until about 64 KB are, then written in one
     try:
         for pair in result.pairs:
+            # --whitespace marks trailing spaces, which a value's neighbours decide: no stamps
+            stamps = None if options.whitespace else StampWriter(partial(text_of, pair), _escaped(options),
+                                                                 STAND_IN)
             try:
                 for sample in samples_of(pair):
-                    buffered.write(sample.text if isinstance(sample, Serialized) else text_of(pair, sample))
+                    if isinstance(sample, Serialized):
+                        buffered.write(sample.text)
+                    elif stamps is not None and type(sample) is Stamp:
+                        buffered.write(stamps.text(sample))
+                    else:
+                        buffered.write(text_of(pair, sample))
             except RenderError as exc:
                 result.errors.append(stopped_error(pair, exc))
     finally:

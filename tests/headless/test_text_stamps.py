@@ -1,0 +1,61 @@
+"""The text of a stamped render is the text of the usual render, byte for byte.
+
+``render --format text`` writes a stamp from its form's pieces (headless/formats/stamp_writer.py),
+its token counts by section counted from the form's pieces (core/inferencers/sample_stamp.py).
+Each render here is written with stamps and without them: the same text, in the default
+mode and with ``--raw``; stamps written from their forms where they can be.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.core.test_section_replay import _model
+from tests.headless.test_json_stamps import HOSTILE, _datasets
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.render import RenderOptions
+from workbench.core.result import Stamp
+from workbench.headless.formats import stamp_writer
+from workbench.headless.formats.text_export import TextOptions, write_render_text
+from workbench.headless.render_filter import RenderFilter
+from workbench.headless.stream import SampleStream, select
+
+
+def _text(models, stamps: bool, values: list[str], options: TextOptions) -> tuple[str, int, list[str]]:
+    """The text of every pair, how many stamps the stream handed out, and the warnings."""
+    result = render_workspace(_datasets(values), models, config="eval.py",
+                              options=RenderOptions(token_sections=True))
+    narrowed, entries = select(result, RenderFilter())
+    out = io.StringIO()
+    handed = 0
+    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
+        def counted(pair):
+            nonlocal handed
+            for sample in stream(pair):
+                handed += type(sample) is Stamp
+                yield sample
+
+        write_render_text(narrowed, out, counted, options)
+    return out.getvalue(), handed, [w.message for w in narrowed.warnings]
+
+
+@pytest.mark.parametrize("raw", [False, True])
+@pytest.mark.parametrize("model", ["meta", "plain", "chat"])
+@pytest.mark.parametrize("max_seq_len", [None, 300])
+def test_stamped_text_is_the_usual_text(model, max_seq_len, raw, tmp_path, monkeypatch):
+    models = [_model(model, tmp_path, max_seq_len)]
+    values = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]  # (a tokenizer cannot encode it)
+    written = []
+    real_text = stamp_writer.StampWriter.text
+    monkeypatch.setattr(stamp_writer.StampWriter, "text",
+                        lambda self, stamp: real_text(self, stamp) + ("" if written.append(self) else ""))
+    options = TextOptions(raw=raw)
+    usual, none, usual_warnings = _text(models, False, values, options)
+    stamped, handed, warnings = _text(models, True, values, options)
+    assert none == 0 and handed > 20
+    assert stamped == usual
+    assert warnings == usual_warnings  # --raw's lone-surrogate warning included
+    piecewise = sum(w.written for w in set(written))
+    assert piecewise == handed if not raw or model == "chat" else 0 < piecewise < handed
