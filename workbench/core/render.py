@@ -471,38 +471,54 @@ class PairRenderer:
         """Sample ``index`` as a stamp of its skeleton's form where it can be one
         (inferencers/sample_stamp.py), else the sample itself. A stamp carries no requests
         until asked, and then renders them the usual way: an export that knows forms writes
-        it from its form."""
+        it from its form. A form is made, and checked against that row's usual render, by the
+        first row rendered the usual way once its skeleton is checked."""
         splicer = self._splicer
         if splicer is None or self.model_text is None or self.wire_class is not None \
                 or self.options.predictions is not None:
             return self.sample(index)
         ice_idx = self.picks[index]
         skeleton = splicer.checked(ice_idx)
-        if skeleton is None:
+        form = skeleton.form if skeleton is not None else None
+        if not form or not form.checked:
+            real = self.sample(index)
+            skeleton = splicer.checked(ice_idx)  # (the usual render may have checked it)
+            if skeleton is not None and skeleton.form is not False:
+                self._check_form(skeleton, index, real)
+            return real
+        values = skeleton.values_of(self.splits.test[index])  # type: ignore[union-attr]
+        numbers = form.numbers(values) if values is not None else None
+        if numbers is None:
             return self.sample(index)
+        if self.tally is not None:
+            self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
+        totals, measured, sections = numbers
+        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
+                     sections, partial(self.sample, index))
+
+    def _check_form(self, skeleton: Skeleton, index: int, real: Sample) -> None:
+        """Check the skeleton's form (made now if new) against row ``index``'s usual render
+        ``real``; a form that cannot be made, or says something else, is never used (False);
+        one this row cannot check waits for the next row rendered the usual way."""
         form = skeleton.form
         if form is None:
             sections = None
             if self.options.token_sections:
                 sections = sections_of(skeleton)
                 if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
-                    return self.sample(index)
+                    return
+            assert self.model_text is not None
             form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
-        values = skeleton.values_of(self.splits.test[index]) if form else None
+            if not form:
+                return
+        values = skeleton.values_of(self.splits.test[index])
         numbers = form.numbers(values) if values is not None else None
         if numbers is None:
-            return self.sample(index)
-        if not form.checked:
-            real = self.sample(index)
-            if not form.agrees(values, numbers, real.requests):
-                skeleton.form = False
-                return real
+            return
+        if form.agrees(values, numbers, real.requests):
             form.checked = True
-        if self.tally is not None:
-            self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
-        totals, measured, sections_counted = numbers
-        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
-                     sections_counted, partial(self.sample, index))
+        else:
+            skeleton.form = False
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked

@@ -98,7 +98,7 @@ def _piece_codes(parts: list[Part], codes: str) -> list[str] | None:
 class RequestForm:
     """One request of a form: the finished stand-in request and how a row's numbers are made."""
 
-    def __init__(self, request: Request, layout: TextLayout, count: Count, measure: Count | None,
+    def __init__(self, request: Request, layout: TextLayout, count: Count | None, measure: Count | None,
                  fit: Truncation | None, constant: int, sections: Sections | None = None,
                  found: Sequence[tuple[str, tuple[Part, ...]]] = ()) -> None:
         #: the request as a row's is finished, its texts holding the values' stand-ins, its tokens
@@ -106,8 +106,8 @@ class RequestForm:
         self.request = request
         self.method = layout.method
         self.model_text = split_stand_ins(layout.model_text) if layout.model_text is not None else None
-        self.count = count
-        #: tokens by section (None: not counted); their sum is the count
+        self.count = count  # the row's token count (None: the sections' sum)
+        #: tokens by section (None: not counted)
         self.sections = sections
         #: the max_seq_len measure, where it is not the count itself (None: no loop, or the same)
         self.measure = measure
@@ -163,13 +163,14 @@ class SampleForm:
         sections: list[tuple[int, ...]] | None = [] if self.requests and self.requests[0].sections else None
         limit = self.max_seq_len
         for form in self.requests:
-            if sections is not None and form.sections is not None:
+            if form.sections is not None and sections is not None:
                 if form.found and not form.found_in_place(values):
                     return None
                 counted = form.sections(values)
                 sections.append(counted)
                 total = sum(counted)
             else:
+                assert form.count is not None
                 total = form.count(values)
             totals.append(total)
             if form.fit is None:
@@ -224,9 +225,10 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
         first = sent[0]
         if layout.guarded and (len(sent) > 1 and len(first) < layout.guarded):  # type: ignore[arg-type]
             return None  # a value could start within a BOS check
-        count = _counting(counter, sent, layout.add_special)
-        sectioned, found = None, []
-        if sections is not None:
+        count, sectioned, found = None, None, []
+        if sections is None:
+            count = _counting(counter, sent, layout.add_special)
+        else:  # the count is the sections' sum
             codes = _piece_codes(sent, layout.codes) if layout.codes is not None else None
             placed = _placed(layout, request.model_input)
             if codes is None or placed is None:

@@ -154,7 +154,10 @@ class PiecesEstimate:
         n = self.constant
         for parts, cut in self.changing:
             text = "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
-            n += _estimate_cut_lines(text) if cut else _estimate_text(text)
+            if "\n" not in text:  # one line (the usual stretch: a value and the text around it)
+                n += _estimate_line_and_newline(text) if cut else _estimate_line(text)
+            else:
+                n += _estimate_cut_lines(text) if cut else _estimate_text(text)
         return n
 
 
@@ -201,7 +204,11 @@ class PiecesSections:
             text = "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
             coded = "".join([_ROW_CODE * len(values[p]) if type(p) is int else c  # type: ignore[misc]
                              for p, c in zip(parts, codes)])
-            got.append(_by_lines(text, coded))
+            newline = text.find("\n")
+            if newline < 0 or newline == len(text) - 1:  # one line, and the newline that cuts it
+                got.append(_line_sections(text, coded))
+            else:
+                got.append(_by_lines(text, coded))
         return tuple(map(sum, zip(*got)))
 
 
