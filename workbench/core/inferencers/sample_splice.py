@@ -56,8 +56,7 @@ from .plan import Engine, Plan
 from .truncation import Limiter, Truncation
 
 OPEN, CLOSE = "\ue000", "\ue001"
-#: A stand-in (group 1: its number).
-STAND_IN = re.compile("\n\t \ue000Vv(\\d+)\ue001 \t\n")
+_STAND_IN = re.compile("\n\t \ue000Vv(\\d+)\ue001 \t\n")
 
 
 def stand_in(n: int) -> str:
@@ -69,7 +68,7 @@ def split_stand_ins(text: str) -> list[str | int]:
     stand-ins' numbers (int)."""
     parts: list[str | int] = []
     at = 0
-    for found in STAND_IN.finditer(text):
+    for found in _STAND_IN.finditer(text):
         parts += (text[at:found.start()], int(found.group(1)))
         at = found.end()
     parts.append(text[at:])
@@ -167,7 +166,7 @@ class _Compiler:
         if OPEN not in skeleton and CLOSE not in skeleton:
             return None
         picks, at = [], 0
-        for found in STAND_IN.finditer(skeleton):
+        for found in _STAND_IN.finditer(skeleton):
             n = int(found.group(1))
             if n >= self.columns:
                 raise Refused("a stand-in number the row does not have")

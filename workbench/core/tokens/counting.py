@@ -129,12 +129,9 @@ class PiecesEstimate:
                 stretches[-1].append(part)
                 continue
             assert isinstance(part, str)
-            at = 0
-            for found in _LINE_END.finditer(part):
-                stretches[-1].append(part[at:found.start()])
-                stretches.append([])
-                at = found.end()
-            stretches[-1].append(part[at:])
+            first, *lines = _LINE_END.split(part)  # (each cut's newline dropped)
+            stretches[-1].append(first)
+            stretches.extend([line] for line in lines)
         last = len(stretches) - 1
         #: the count of the stretches that hold no value
         self.constant = 0
@@ -177,13 +174,18 @@ class PiecesSections:
                 continue
             assert isinstance(part, str)
             coded = next(pieces)
-            at = 0
-            for found in _LINE_END.finditer(part):
-                end = found.end()
-                stretches[-1].append((part[at:end], coded[at:end]))
-                stretches.append([])
+            first, *lines = _LINE_END.split(part)
+            if not lines:
+                stretches[-1].append((part, coded))
+                continue
+            # each stretch keeps the newline that cuts it (the line it ends is counted with it)
+            at = len(first) + 1
+            stretches[-1].append((part[:at], coded[:at]))
+            for line in lines[:-1]:
+                end = at + len(line) + 1
+                stretches.append([(part[at:end], coded[at:end])])
                 at = end
-            stretches[-1].append((part[at:], coded[at:]))
+            stretches.append([(part[at:], coded[at:])])
         self.constant = (0,) * len(SECTIONS)
         #: the stretches that hold values: their texts and codes (an int: that value, coded t)
         self.changing: list[tuple[tuple[Part, ...], tuple[str, ...]]] = []

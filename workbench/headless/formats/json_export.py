@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
+from ...core.inferencers.sample_splice import stand_in
 from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
 from ...core.warning_groups import WarningGroup, group_warnings
@@ -25,8 +25,6 @@ from .lengths_export import LengthsCollector
 from .stamp_writer import StampWriter
 
 SCHEMA = "prompt-workbench/render@1"
-#: A stand-in (core/inferencers/sample_splice.py) as JSON writes it inside a string.
-JSON_STAND_IN = re.compile("\\\\n\\\\t \ue000Vv(\\d+)\ue001 \\\\t\\\\n")
 
 
 def rows_source_json(pair: Any) -> dict[str, Any] | None:
@@ -60,7 +58,7 @@ class _Chunks(Chunks):
     def __init__(self, out: Any) -> None:
         super().__init__(out)
         self.stamps = StampWriter(lambda sample: sample_text(sample, SAMPLE_INDENT), escaped_values,
-                                  JSON_STAND_IN)
+                                  lambda n: escaped_values([stand_in(n)])[0])
 
     def write_sample(self, sample: Sample | Stamp) -> None:
         if type(sample) is Stamp:

@@ -20,22 +20,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
-from ...core.inferencers.sample_splice import compiled
 from ...core.inferencers.truncation import Truncation
 from ...core.result import Sample, Stamp
 from ...core.tokens.counting import SECTIONS, TokenCount
 
 #: Marks for a sample's numbers, written where they go: digits no config or row has beside them.
 _MARK = 7_919_000_000_000_000
-_MARKS = re.compile("(?<!\\d)791900000000(\\d{4})(?!\\d)")
+_MARKS = re.compile("791900000000(\\d{4})")
 _INDEX, _SOURCE, _TOTAL, _MEASURED, _SECTIONS = 1, 2, 1000, 2000, 3000
 _MOST_REQUESTS = 100
 _NUMBER_OF_SECTIONS = len(SECTIONS)
-
-# (escaped values, index, source index, totals, measures, sections) -> the sample's text
-Write = Callable[[list[str], str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], str]
+#: A stand-in's middle, which no format escapes (its number in group 1).
+_STAND_IN_MIDDLE = re.compile("\ue000Vv(\\d+)\ue001")
 
 
 class _MarkedFit:
@@ -73,70 +72,100 @@ def marked(stamp: Stamp) -> Sample:
     return Sample(_MARK + _INDEX, _MARK + _SOURCE, stamp.ice_indices, tuple(requests))
 
 
-def _mark_source(mark: int, requests: int) -> str | None:
-    """Where a mark's number comes from in the compiled join (None: no such mark)."""
+class Pieces:
+    """A form's text as a format writes it, cut where a row's values and numbers go: a row's
+    text is one ``itemgetter`` call on the row's escaped values and numbers followed by the
+    constant pieces, and one join (no Python call a piece)."""
+
+    def __init__(self, columns: int, requests: int, picks: list[int], constants: list[str]) -> None:
+        self.columns = columns
+        self.requests = requests
+        self.constants = constants
+        if len(picks) < 2:  # (itemgetter of one index gives the item, not a tuple)
+            picks = [*picks, columns + 2 + 6 * requests + len(constants)]
+            self.constants = [*constants, ""]
+        self._get = itemgetter(*picks)
+
+    def write(self, escaped: list[str], index: str, source: str, totals: list[str], measured: list[str],
+              sections: list[str]) -> str:
+        """The row's text (``measured`` and ``sections`` as long as the form says: one for each
+        request, four for each request)."""
+        return "".join(self._get([*escaped, index, source, *totals, *measured, *sections, *self.constants]))
+
+
+def _mark_at(mark: int, columns: int, requests: int) -> int | None:
+    """Where a mark's number is among a row's values and numbers (None: no such mark)."""
+    numbers = columns
     if mark == _INDEX:
-        return "i"
+        return numbers
     if mark == _SOURCE:
-        return "s"
-    for base, name in ((_TOTAL, "t"), (_MEASURED, "n")):
+        return numbers + 1
+    for base, at in ((_TOTAL, 2), (_MEASURED, 2 + requests)):
         if base <= mark < base + requests:
-            return f"{name}[{mark - base}]"
+            return numbers + at + mark - base
     if _SECTIONS <= mark < _SECTIONS + _NUMBER_OF_SECTIONS * requests:
-        return f"c[{mark - _SECTIONS}]"
+        return numbers + 2 + 2 * requests + mark - _SECTIONS
     return None
 
 
-def compile_pieces(text: str, stand_ins: re.Pattern[str], columns: int, requests: int) -> Write | None:
-    """The join that writes ``text`` (a marked stand-in sample as a format writes it) with a row's
-    values and numbers in; ``stand_ins`` finds the format's written stand-ins (group 1: the
-    column). None: something where none should be (a stand-in of no column, a mark of no number,
-    a stand-in mark left over)."""
-    found = re.compile(f"{stand_ins.pattern}|{_MARKS.pattern}")
-    namespace: dict[str, Any] = {"J": "".join}
-    picks: list[str] = []
-    at = 0
-    for cut in found.finditer(text):
-        if cut.start() > at:
-            name = f"k{len(namespace)}"
-            namespace[name] = text[at:cut.start()]
-            picks.append(name)
-        at = cut.end()
-        column, mark = cut.group(1), cut.group(2)
-        if column is not None:
-            if int(column) >= columns:
-                return None
-            picks.append(f"e[{column}]")
-            continue
-        source = _mark_source(int(mark), requests)
-        if source is None:
+def cut_pieces(text: str, written: Callable[[int], str], columns: int, requests: int) -> Pieces | None:
+    """``text`` (a marked stand-in sample as a format writes it) cut into :class:`Pieces`;
+    ``written(n)`` is stand-in ``n`` as the format writes it. None: something where none should
+    be (a stand-in of no column or changed, a mark of no number)."""
+    cuts: list[tuple[int, int, int]] = []  # (start, end, where it is among the row's values and numbers)
+    for found in _STAND_IN_MIDDLE.finditer(text):
+        column = int(found.group(1))
+        if column >= columns:
             return None
-        picks.append(source)
-    tail = text[at:]
-    if "\ue000" in tail or any("\ue000" in namespace[p] for p in picks if p.startswith("k")):
-        return None
-    namespace["tail"] = tail
-    picks.append("tail")
-    source_code = f"def write(e, i, s, t, n, c):\n    return J(({', '.join(picks)},))\n"
-    exec(compiled(source_code), namespace)
-    return namespace["write"]  # type: ignore[no-any-return]
+        stand_in = written(column)
+        start = found.start() - stand_in.index("\ue000")
+        if start < 0 or not text.startswith(stand_in, start):
+            return None
+        cuts.append((start, start + len(stand_in), column))
+    for found in _MARKS.finditer(text):
+        start, end = found.span()
+        if (start and text[start - 1].isdigit()) or (end < len(text) and text[end].isdigit()):
+            continue  # (part of a longer number: no mark)
+        at = _mark_at(int(found.group(1)), columns, requests)
+        if at is None:
+            return None
+        cuts.append((start, end, at))
+    cuts.sort()
+    picks: list[int] = []
+    constants: list[str] = []
+    base = columns + 2 + 6 * requests
+    at = 0
+    for start, end, pick in cuts:
+        if start < at:
+            return None  # (overlapping cuts)
+        if start > at:
+            picks.append(base + len(constants))
+            constants.append(text[at:start])
+        picks.append(pick)
+        at = end
+    if at < len(text):
+        picks.append(base + len(constants))
+        constants.append(text[at:])
+    if any("\ue000" in c for c in constants):
+        return None  # a stand-in the format wrote otherwise
+    return Pieces(columns, requests, picks, constants)
 
 
 class StampWriter:
-    """A format's stamps by their forms' compiled pieces, each form checked on its first stamp.
+    """A format's stamps by their forms' pieces, each form checked on its first stamp.
 
     ``write_usual(stamp)``: the format's text of a sample, through its requests (a stamp renders
     them when asked); ``escape(values)``: the values as the format writes them inside a text, or
     None where one must not be written piecewise (then the stamp is written the usual way);
-    ``stand_ins``: the pattern of a stand-in as the format writes it (group 1: its column).
+    ``written(n)``: stand-in ``n`` as the format writes it.
     """
 
     def __init__(self, write_usual: Callable[[Any], str], escape: Callable[[list[str]], list[str] | None],
-                 stand_ins: re.Pattern[str]) -> None:
+                 written: Callable[[int], str]) -> None:
         self._usual = write_usual
         self._escape = escape
-        self._stand_ins = stand_ins
-        self._writes: dict[Any, list] = {}  # form -> [its write (None: written the usual way), checked]
+        self._written = written
+        self._writes: dict[Any, list] = {}  # form -> [its pieces (None: written the usual way), checked]
         self.written = 0  # stamps written from their form's pieces (for tests and benchmarks)
 
     def text(self, stamp: Stamp) -> str:
@@ -157,17 +186,18 @@ class StampWriter:
         self.written += 1
         return made
 
-    def _write(self, write: Write, stamp: Stamp) -> str | None:
+    def _write(self, pieces: Pieces, stamp: Stamp) -> str | None:
         escaped = self._escape(stamp.values)
         if escaped is None:
             return None
-        measured = tuple(["" if n is None else str(n) for n in stamp.measured])
-        sections = () if stamp.sections is None else tuple(map(str, [n for s in stamp.sections for n in s]))
-        return write(escaped, str(stamp.index), str(stamp.source_index), tuple(map(str, stamp.totals)),
-                     measured, sections)
+        measured = ["" if n is None else str(n) for n in stamp.measured]
+        sections = [str(n) for s in stamp.sections for n in s] if stamp.sections is not None \
+            else [""] * (_NUMBER_OF_SECTIONS * pieces.requests)
+        return pieces.write(escaped, str(stamp.index), str(stamp.source_index), list(map(str, stamp.totals)),
+                            measured, sections)
 
-    def _compile(self, stamp: Stamp) -> Write | None:
+    def _compile(self, stamp: Stamp) -> Pieces | None:
         if len(stamp.form.requests) >= _MOST_REQUESTS:
             return None
-        return compile_pieces(self._usual(marked(stamp)), self._stand_ins, len(stamp.values),
-                              len(stamp.form.requests))
+        requests = len(stamp.form.requests)
+        return cut_pieces(self._usual(marked(stamp)), self._written, len(stamp.values), requests)

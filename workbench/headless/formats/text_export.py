@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from ...core.errors import RenderError
 from ...core.inert_text import printable, visible
-from ...core.inferencers.sample_splice import STAND_IN
+from ...core.inferencers.sample_splice import stand_in
 from ...core.models.wire import body_text, wire_of
 from ...core.result import RenderResult, Request, Sample, Stamp
 from ..render_filter import label_text
@@ -169,7 +169,7 @@ def write_render_text(result: RenderResult, out: TextIO,
         for pair in result.pairs:
             # --whitespace marks trailing spaces, which a value's neighbours decide: no stamps
             stamps = None if options.whitespace else StampWriter(partial(text_of, pair), _escaped(options),
-                                                                 STAND_IN)
+                                                                 stand_in)
             try:
                 for sample in samples_of(pair):
                     if isinstance(sample, Serialized):
