@@ -23,7 +23,7 @@ from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
-from .inferencers.sample_stamp import make_form
+from .inferencers.sample_stamp import Numbers, make_form
 from .inferencers.splice_sections import SkeletonSections, sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
@@ -483,42 +483,51 @@ class PairRenderer:
         if not form or not form.checked:
             real = self.sample(index)
             skeleton = splicer.checked(ice_idx)  # (the usual render may have checked it)
-            if skeleton is not None and skeleton.form is not False:
-                self._check_form(skeleton, index, real)
-            return real
-        values = skeleton.values_of(self.splits.test[index])  # type: ignore[union-attr]
-        numbers = form.numbers(values) if values is not None else None
-        if numbers is None:
-            return self.sample(index)
-        if self.tally is not None:
-            self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
+            if skeleton is None or skeleton.form is False:
+                return real
+            checked = self._check_form(skeleton, index, real)
+            if checked is None:
+                return real
+            values, numbers = checked  # the row that checked the form is its first stamp
+        else:
+            assert skeleton is not None
+            real = None
+            found = skeleton.values_of(self.splits.test[index])
+            made = form.numbers(found) if found is not None else None
+            if found is None or made is None:
+                return self.sample(index)
+            values, numbers = found, made
+            if self.tally is not None:
+                self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
         totals, measured, sections = numbers
-        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
-                     sections, partial(self.sample, index))
+        return Stamp(index, self.splits.test_source[index], ice_idx, skeleton.form, values, totals, measured,
+                     sections, partial(self.sample, index), real)
 
-    def _check_form(self, skeleton: Skeleton, index: int, real: Sample) -> None:
+    def _check_form(self, skeleton: Skeleton, index: int, real: Sample) -> tuple[list[str], Numbers] | None:
         """Check the skeleton's form (made now if new) against row ``index``'s usual render
         ``real``; a form that cannot be made, or says something else, is never used (False);
-        one this row cannot check waits for the next row rendered the usual way."""
+        one this row cannot check waits for the next row rendered the usual way. Returns the
+        row's values and numbers once they checked the form."""
         form = skeleton.form
         if form is None:
             sections = None
             if self.options.token_sections:
                 sections = sections_of(skeleton)
                 if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
-                    return
+                    return None
             assert self.model_text is not None
             form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
             if not form:
-                return
+                return None
         values = skeleton.values_of(self.splits.test[index])
         numbers = form.numbers(values) if values is not None else None
-        if numbers is None:
-            return
-        if form.agrees(values, numbers, real.requests):
-            form.checked = True
-        else:
+        if values is None or numbers is None:
+            return None
+        if not form.agrees(values, numbers, real.requests):
             skeleton.form = False
+            return None
+        form.checked = True
+        return values, numbers
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked

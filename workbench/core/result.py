@@ -74,7 +74,7 @@ class Stamp:
 
     def __init__(self, index: int, source_index: int, ice_indices: tuple[int, ...], form: Any,
                  values: list[str], totals: tuple[int, ...], measured: tuple[int | None, ...],
-                 sections: tuple[tuple[int, ...], ...] | None, make: Any) -> None:
+                 sections: tuple[tuple[int, ...], ...] | None, make: Any, made: Sample | None = None) -> None:
         self.index = index
         self.source_index = source_index
         self.ice_indices = ice_indices
@@ -84,7 +84,7 @@ class Stamp:
         self.measured = measured  # each request's max_seq_len measure (None: no loop)
         self.sections = sections  # each request's tokens by section (None: not counted)
         self.make = make  # () -> the Sample, rendered the usual way
-        self._made: Sample | None = None
+        self._made = made  # (the usual render, where it was made already)
 
     @property
     def requests(self) -> tuple[Request, ...]:
