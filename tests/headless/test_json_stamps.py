@@ -20,6 +20,7 @@ from workbench.core.lazy_pairs import render_workspace
 from workbench.core.result import Stamp
 from workbench.core.spec import DatasetSpec
 from workbench.headless.formats import stamp_writer
+from workbench.headless.formats.json_encoding import JsonSample
 from workbench.headless.formats.json_export import write_render_json
 from workbench.headless.render_filter import RenderFilter
 from workbench.headless.stream import SampleStream, select
@@ -97,3 +98,18 @@ def test_a_label_selection_gets_samples_not_stamps(tmp_path):
     _, entries = select(result, selection)
     with SampleStream(entries, selection, stamps=True) as stream:
         assert not any(type(s) is Stamp for e in entries for s in stream(e.pair))
+
+
+def test_worker_processes_write_stamps_from_their_forms_too(tmp_path):
+    """``--jobs``: each worker writes the stamps of its chunks with its own writer; the
+    document is the serial one."""
+    models = [_model("meta", tmp_path, None), _model("chat", tmp_path, None)]
+    values = [v for v in HOSTILE if "\ud800" not in v]
+    serial, _ = _document(models, False, values)
+    result = render_workspace(_datasets(values), models, config="eval.py")
+    narrowed, entries = select(result, RenderFilter())
+    out = io.StringIO()
+    with SampleStream(entries, RenderFilter(), jobs=2, recipe=lambda: result, serialize=JsonSample()) as stream:
+        assert stream.pool is not None
+        write_render_json(narrowed, out, stream)
+    assert out.getvalue() == serial

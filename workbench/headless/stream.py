@@ -226,9 +226,11 @@ def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selecti
     out: list = []
     rendered = 0
     error = None
+    # a serializer that writes stamps from their forms gets them where a sample can be one
+    make = pair.stamp if getattr(serialize, "stamps", False) and not selection.labels else pair.sample
     try:
         for i in indices:
-            sample = pair.sample(i)
+            sample = make(i)
             rendered += 1
             kept = selection.filter_sample(sample)
             if kept is not None:

@@ -1,8 +1,8 @@
 """The JSON of the core's values (strings, prompt lists, requests, samples) as ``json.dumps``
 writes them, made fast for exports of hundreds of thousands of requests.
 
-May import: the core and the other headless modules; not tui (the other front end), commands or
-``cli``.
+May import: the core and the other headless modules (:mod:`.stamp_writer` among them); not tui
+(the other front end), commands or ``cli``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import threading
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
+from ...core.inferencers.sample_splice import stand_in
 from ...core.prefix import shared_prefix
-from ...core.result import Request, Sample
+from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
+from .stamp_writer import StampWriter
 
 # Characters JSON may carry raw but a terminal would act on (DEL, C1 controls, bidi
 # overrides, zero-width and line/paragraph separators), and lone surrogates (a row's
@@ -357,8 +359,21 @@ def sample_parts(sample: Sample, indent: str, parts: list[str]) -> None:
 SAMPLE_INDENT = "        "
 
 
+def json_stamps() -> StampWriter:
+    """Stamps written as :func:`sample_text` writes samples (see stamp_writer.py)."""
+    return StampWriter(lambda sample: sample_text(sample, SAMPLE_INDENT), escaped_values,
+                       lambda n: escaped_values([stand_in(n)])[0])
+
+
 class JsonSample:
     """A sample as :func:`write_render_json` writes it: what ``--jobs`` workers send back."""
 
-    def __call__(self, pair: Any, sample: Sample) -> str:
-        return sample_text(sample, SAMPLE_INDENT)
+    stamps = True  # a stamp is written from its form (each worker process keeps its own writer)
+    _writer: StampWriter | None = None
+
+    def __call__(self, pair: Any, sample: Sample | Stamp) -> str:
+        if type(sample) is Stamp:
+            if JsonSample._writer is None:
+                JsonSample._writer = json_stamps()
+            return JsonSample._writer.text(sample)
+        return sample_text(sample, SAMPLE_INDENT)  # type: ignore[arg-type]

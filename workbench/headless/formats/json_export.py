@@ -15,14 +15,12 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ...core.errors import RenderError
-from ...core.inferencers.sample_splice import stand_in
 from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
 from ...core.warning_groups import WarningGroup, group_warnings
 from ..stream import Chunks, Serialized
-from .json_encoding import SAMPLE_INDENT, dumps, escaped_values, sample_parts, sample_text
+from .json_encoding import SAMPLE_INDENT, dumps, json_stamps, sample_parts
 from .lengths_export import LengthsCollector
-from .stamp_writer import StampWriter
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -57,8 +55,7 @@ class _Chunks(Chunks):
 
     def __init__(self, out: Any) -> None:
         super().__init__(out)
-        self.stamps = StampWriter(lambda sample: sample_text(sample, SAMPLE_INDENT), escaped_values,
-                                  lambda n: escaped_values([stand_in(n)])[0])
+        self.stamps = json_stamps()
 
     def write_sample(self, sample: Sample | Stamp) -> None:
         if type(sample) is Stamp:

@@ -15,8 +15,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 from ...core.errors import RenderError
 from ...core.inert_text import printable, visible
@@ -144,9 +143,30 @@ class TextSample:
     """A sample's requests as :func:`write_render_text` writes them: what ``--jobs`` workers send back."""
 
     options: TextOptions
+    #: each pair's stamp writer, in this process (a worker's own)
+    _writers: ClassVar[dict[tuple[int, TextOptions], StampWriter]] = {}
 
-    def __call__(self, pair: Any, sample: Sample) -> str:
-        return "".join([request_text(pair, sample, request, self.options) for request in sample.requests])
+    @property
+    def stamps(self) -> bool:
+        """Whether a stamp is written from its form (not with --whitespace: trailing spaces
+        depend on a value's neighbours)."""
+        return not self.options.whitespace
+
+    def __call__(self, pair: Any, sample: Sample | Stamp) -> str:
+        if type(sample) is Stamp and self.stamps:
+            key = (id(pair), self.options)
+            writer = self._writers.get(key)
+            if writer is None:
+                writer = self._writers[key] = self.stamp_writer(pair)
+            return writer.text(sample)
+        return "".join([request_text(pair, sample, request, self.options)  # type: ignore[arg-type]
+                        for request in sample.requests])
+
+    def stamp_writer(self, pair: Any) -> StampWriter:
+        """Stamps of ``pair`` written as this writes its samples (see stamp_writer.py)."""
+        usual = lambda sample: "".join([request_text(pair, sample, r, self.options)  # noqa: E731
+                                        for r in sample.requests])
+        return StampWriter(usual, _escaped(self.options), stand_in)
 
 
 def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
@@ -167,9 +187,7 @@ def write_render_text(result: RenderResult, out: TextIO,
     buffered = Chunks(out)  # a sample's text held until about 64 KB are, then written in one
     try:
         for pair in result.pairs:
-            # --whitespace marks trailing spaces, which a value's neighbours decide: no stamps
-            stamps = None if options.whitespace else StampWriter(partial(text_of, pair), _escaped(options),
-                                                                 stand_in)
+            stamps = text_of.stamp_writer(pair) if text_of.stamps else None
             try:
                 for sample in samples_of(pair):
                     if isinstance(sample, Serialized):
