@@ -19,11 +19,12 @@ from workbench.core.inferencers.sample_stamp import SampleForm
 from workbench.core.lengths import tally_for
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.result import Stamp
-from workbench.core.spec import DatasetSpec
+from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens.counting import PiecesEstimate, estimate_whole
+from workbench.loading.models.model_assets import attach_assets
 
 from .test_sample_splice import CASES
-from .test_section_replay import INFER, ROWS, _model
+from .test_section_replay import INFER, ROWS, _model, write_model_folder
 from .test_token_estimate import ATOMS
 
 
@@ -116,10 +117,6 @@ STRIPPING = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content | tri
 
 
 def test_a_chat_template_that_transforms_contents_is_not_stamped(tmp_path):
-    from .test_section_replay import write_model_folder
-    from workbench.core.spec import ModelSpec, Source
-    from workbench.loading.models.model_assets import attach_assets
-
     folder = write_model_folder(tmp_path / "strip", STRIPPING, {"bos_token": "<s>", "eos_token": "<|im_end|>"})
     cfg = {"abbr": "strip", "type": "HuggingFacewithChatTemplate", "path": str(folder)}
     (model,) = attach_assets([ModelSpec(abbr="strip", cfg=cfg, source=Source())], tmp_path)
@@ -144,7 +141,7 @@ def test_the_check_sees_a_wrong_count(monkeypatch, tmp_path):
         return None if made is None else (tuple(t + 1 for t in made[0]), *made[1:])
 
     monkeypatch.setattr(SampleForm, "numbers", off_by_one)
-    samples, stamping, real = _stamped(_dataset(), _model("chat", tmp_path, max_seq_len=None))
+    samples, _, _ = _stamped(_dataset(), _model("chat", tmp_path, max_seq_len=None))
     assert not any(type(s) is Stamp for s in samples)
 
 
