@@ -49,8 +49,12 @@ def test_stamped_text_is_the_usual_text(model, max_seq_len, raw, tmp_path, monke
     values = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]  # (a tokenizer cannot encode it)
     written = []
     real_text = stamp_writer.StampWriter.text
-    monkeypatch.setattr(stamp_writer.StampWriter, "text",
-                        lambda self, stamp: real_text(self, stamp) + ("" if written.append(self) else ""))
+
+    def text(self, stamp):
+        written.append(self)
+        return real_text(self, stamp)
+
+    monkeypatch.setattr(stamp_writer.StampWriter, "text", text)
     options = TextOptions(raw=raw)
     usual, none, usual_warnings = _text(models, False, values, options)
     stamped, handed, warnings = _text(models, True, values, options)

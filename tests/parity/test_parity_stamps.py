@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.parity.test_parity import CASE_DIRS
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import RenderOptions
 from workbench.core.result import Stamp
@@ -20,8 +21,6 @@ from workbench.headless.formats.text_export import TextOptions, write_render_tex
 from workbench.headless.render_filter import RenderFilter
 from workbench.headless.stream import SampleStream, select
 from workbench.loading.workspace import load_workspace
-
-from tests.parity.test_parity import CASE_DIRS
 
 STAMPED: dict[str, int] = {}
 
