@@ -15,10 +15,11 @@ import hashlib
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
+from operator import itemgetter
 from typing import Any, Protocol
 
 from ..errors import RenderError
@@ -112,6 +113,31 @@ def _estimate_cut_lines(text: str) -> int:
 Part = str | int
 
 
+class _Stretches:
+    """Stretches of texts made of constant pieces and values, each joined by one ``itemgetter``
+    over the stretches' constants followed by a text's values (C speed, no call a piece)."""
+
+    def __init__(self) -> None:
+        self.constants: list[str] = [""]  # (the first: joined to a lone value, so a getter gives a tuple)
+        self._picks: list[list[int | tuple[int]]] = []
+
+    def add(self, parts: Sequence[Part]) -> None:
+        picks: list[int | tuple[int]] = []
+        for part in parts:
+            if type(part) is int:
+                picks.append((part,))  # a value: placed once the constants are all known
+            else:
+                picks.append(len(self.constants))
+                self.constants.append(part)  # type: ignore[arg-type]
+        self._picks.append(picks if len(picks) > 1 else [*picks, 0])
+
+    def getters(self) -> list[Callable[[list[str]], Any]]:
+        """For each stretch added, a function of ``[*constants, *values]``."""
+        base = len(self.constants)
+        return [itemgetter(*[base + p[0] if type(p) is tuple else p for p in picks])  # type: ignore[misc,operator]
+                for picks in self._picks]
+
+
 class PiecesEstimate:
     """The estimate of every text made of the same constant pieces around changing values.
 
@@ -135,22 +161,27 @@ class PiecesEstimate:
         last = len(stretches) - 1
         #: the count of the stretches that hold no value
         self.constant = 0
-        #: the stretches that do: their parts, and whether a line cut follows
-        self.changing: list[tuple[tuple[Part, ...], bool]] = []
+        changing = _Stretches()
+        cuts = []
         for n, stretch in enumerate(stretches):
             cut = n < last
-            kept = tuple(p for p in stretch if p != "")
+            kept = [p for p in stretch if p != ""]
             if all(type(p) is str for p in kept):
                 text = "".join(kept)  # type: ignore[arg-type]
                 self.constant += _estimate_cut_lines(text) if cut else _estimate_text(text)
             else:
-                self.changing.append((kept, cut))
+                changing.add(kept)
+                cuts.append(cut)
+        self._constants = changing.constants
+        #: the stretches that hold values: how each is joined, and whether a line cut follows
+        self.changing = list(zip(changing.getters(), cuts))
 
     def count(self, values: list[str]) -> int:
         """The estimate of the text these pieces make with ``values``."""
         n = self.constant
-        for parts, cut in self.changing:
-            text = "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
+        ext = [*self._constants, *values]
+        for join, cut in self.changing:
+            text = "".join(join(ext))
             if "\n" not in text:  # one line (the usual stretch: a value and the text around it)
                 n += _estimate_line_and_newline(text) if cut else _estimate_line(text)
             else:
@@ -187,8 +218,7 @@ class PiecesSections:
                 at = end
             stretches.append([(part[at:], coded[at:])])
         self.constant = (0,) * len(SECTIONS)
-        #: the stretches that hold values: their texts and codes (an int: that value, coded t)
-        self.changing: list[tuple[tuple[Part, ...], tuple[str, ...]]] = []
+        texts, codings = _Stretches(), _Stretches()
         for stretch in stretches:
             kept = [(p, c) for p, c in stretch if p != ""]
             if all(type(p) is str for p, _ in kept):
@@ -197,15 +227,20 @@ class PiecesSections:
                     counted = _by_lines(text, "".join([c for _, c in kept]))
                     self.constant = tuple(map(sum, zip(self.constant, counted)))
             else:
-                self.changing.append((tuple(p for p, _ in kept), tuple(c for _, c in kept)))
+                texts.add([p for p, _ in kept])
+                codings.add([p if type(p) is int else c for p, c in kept])
+        self._texts, self._codes = texts.constants, codings.constants
+        #: the stretches that hold values: how each one's text and codes are joined
+        self.changing = list(zip(texts.getters(), codings.getters()))
 
     def count(self, values: list[str]) -> tuple[int, ...]:
         """Each section's tokens (``SECTIONS`` order) of the text these pieces make with ``values``."""
         got = [self.constant]
-        for parts, codes in self.changing:
-            text = "".join([values[p] if type(p) is int else p for p in parts])  # type: ignore[misc]
-            coded = "".join([_ROW_CODE * len(values[p]) if type(p) is int else c  # type: ignore[misc]
-                             for p, c in zip(parts, codes)])
+        texts = [*self._texts, *values]
+        codes = [*self._codes, *[_ROW_CODE * len(v) for v in values]]
+        for join_text, join_codes in self.changing:
+            text = "".join(join_text(texts))
+            coded = "".join(join_codes(codes))
             newline = text.find("\n")
             if newline < 0 or newline == len(text) - 1:  # one line, and the newline that cuts it
                 got.append(_line_sections(text, coded))
