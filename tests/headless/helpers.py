@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.cli import main
+from workbench.core.result import Stamp
+from workbench.headless.render_filter import RenderFilter
+from workbench.headless.stream import SampleStream, select
 
 QA_GEN = '''\
 from opencompass.openicl.icl_inferencer import GenInferencer
@@ -165,3 +168,21 @@ def run_cli(*argv: str, cwd: Path | None = None) -> Run:
     finally:
         os.chdir(old)
     return Run(code, out.getvalue(), err.getvalue())
+
+
+def write_streamed(result, write, stamps: bool) -> tuple[str, int, object]:
+    """``write(result, out, samples_of)`` over every pair of ``result``, its samples from a
+    ``SampleStream`` that hands out stamps where it can (``stamps``) or never: the text written,
+    how many stamps were handed out, and the result as written (its warnings and errors)."""
+    narrowed, entries = select(result, RenderFilter())
+    out = io.StringIO()
+    handed = 0
+    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
+        def counted(pair):
+            nonlocal handed
+            for sample in stream(pair):
+                handed += type(sample) is Stamp
+                yield sample
+
+        write(narrowed, out, counted)
+    return out.getvalue(), handed, narrowed

@@ -16,6 +16,7 @@ import pytest
 
 from tests.core.test_sample_stamp import HOSTILE
 from tests.core.test_section_replay import INFER, ROWS, _model
+from tests.headless.helpers import write_streamed
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.result import Stamp
 from workbench.core.spec import DatasetSpec
@@ -42,19 +43,8 @@ def _datasets(values: list[str]) -> list[DatasetSpec]:
 def _document(models, stamps: bool, values: list[str] = HOSTILE) -> tuple[str, int]:
     """The JSON of every pair, and how many stamps the stream handed out."""
     result = render_workspace(_datasets(values), models, config="eval.py")
-    narrowed, entries = select(result, RenderFilter())
-    out = io.StringIO()
-    handed = 0
-
-    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
-        def counted(pair):
-            nonlocal handed
-            for sample in stream(pair):
-                handed += type(sample) is Stamp
-                yield sample
-
-        write_render_json(narrowed, out, counted)
-    return out.getvalue(), handed
+    text, handed, _ = write_streamed(result, write_render_json, stamps)
+    return text, handed
 
 
 @pytest.mark.parametrize("model", ["meta", "plain", "chat"])

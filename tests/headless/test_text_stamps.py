@@ -8,37 +8,24 @@ mode and with ``--raw``; stamps written from their forms where they can be.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from tests.core.test_section_replay import _model
+from tests.headless.helpers import write_streamed
 from tests.headless.test_json_stamps import HOSTILE, _datasets
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import RenderOptions
-from workbench.core.result import Stamp
 from workbench.headless.formats import stamp_writer
 from workbench.headless.formats.text_export import TextOptions, write_render_text
-from workbench.headless.render_filter import RenderFilter
-from workbench.headless.stream import SampleStream, select
 
 
 def _text(models, stamps: bool, values: list[str], options: TextOptions) -> tuple[str, int, list[str]]:
     """The text of every pair, how many stamps the stream handed out, and the warnings."""
     result = render_workspace(_datasets(values), models, config="eval.py",
                               options=RenderOptions(token_sections=True))
-    narrowed, entries = select(result, RenderFilter())
-    out = io.StringIO()
-    handed = 0
-    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
-        def counted(pair):
-            nonlocal handed
-            for sample in stream(pair):
-                handed += type(sample) is Stamp
-                yield sample
-
-        write_render_text(narrowed, out, counted, options)
-    return out.getvalue(), handed, [w.message for w in narrowed.warnings]
+    text, handed, written = write_streamed(
+        result, lambda narrowed, out, samples_of: write_render_text(narrowed, out, samples_of, options), stamps)
+    return text, handed, [w.message for w in written.warnings]
 
 
 @pytest.mark.parametrize("raw", [False, True])

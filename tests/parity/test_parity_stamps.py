@@ -7,19 +7,16 @@ render to the usual one on the same configs and rows, so the goldens cover both.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
+from tests.headless.helpers import write_streamed
 from tests.parity.test_parity import CASE_DIRS
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import RenderOptions
-from workbench.core.result import Stamp
 from workbench.headless.formats.json_export import write_render_json
 from workbench.headless.formats.text_export import TextOptions, write_render_text
-from workbench.headless.render_filter import RenderFilter
-from workbench.headless.stream import SampleStream, select
 from workbench.loading.workspace import load_workspace
 
 STAMPED: dict[str, int] = {}
@@ -32,19 +29,14 @@ def _written(case: Path, fmt: str, stamps: bool) -> str:
     workspace = load_workspace([case / "config.py"], data=[str(data)])
     options = RenderOptions(token_sections=fmt == "text")
     result = render_workspace(workspace.datasets, workspace.models, str(case), options=options)
-    narrowed, entries = select(result, RenderFilter())
-    out = io.StringIO()
-    with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
-        def counted(pair):
-            for sample in stream(pair):
-                STAMPED[fmt] = STAMPED.get(fmt, 0) + (type(sample) is Stamp)
-                yield sample
-
-        if fmt == "json":
-            write_render_json(narrowed, out, counted)
-        else:
-            write_render_text(narrowed, out, counted, TextOptions())
-    return out.getvalue()
+    if fmt == "json":
+        text, handed, _ = write_streamed(result, write_render_json, stamps)
+    else:
+        text, handed, _ = write_streamed(
+            result, lambda narrowed, out, samples_of: write_render_text(narrowed, out, samples_of, TextOptions()),
+            stamps)
+    STAMPED[fmt] = STAMPED.get(fmt, 0) + handed
+    return text
 
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
