@@ -56,7 +56,8 @@ datasets = []
 DAEMON = """\
 import os, time
 
-if os.fork() == 0:
+first = os.fork()
+if first == 0:
     os.setsid()  # leaves the load's process group and session
     pid = os.fork()
     if pid:
@@ -64,7 +65,7 @@ if os.fork() == 0:
         os._exit(0)
     time.sleep(300)
     os._exit(0)
-time.sleep(0.2)
+os.waitpid(first, 0)  # the daemon runs and its pid is written (a fixed sleep could end first)
 datasets = []
 """
 

@@ -370,6 +370,7 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     def _idle_tick(self) -> None:
         if not self._busy and self._collector.due(self._last_key):
+            self._collector.start()
             self._collect_idle()
 
     @work(thread=True, exclusive=True, group="collect", exit_on_error=False, description="collect")

@@ -30,6 +30,7 @@ class Collector:
         self._lock = threading.Lock()
         self._frozen_since_collect = False
         self._collected_at = 0.0
+        self._started = False  # an idle collection was started and has not finished
 
     def keep(self) -> None:
         """What exists now lives on: out of the collector's walks (any thread)."""
@@ -40,15 +41,25 @@ class Collector:
     def due(self, last_key: float, now: float | None = None) -> bool:
         """Whether an idle collection should run (the reader has not pressed a key for a while)."""
         now = time.monotonic() if now is None else now
-        return (self._frozen_since_collect and now - last_key >= IDLE_AFTER
+        return (not self._started and self._frozen_since_collect and now - last_key >= IDLE_AFTER
                 and now - self._collected_at >= COLLECT_EVERY)
+
+    def start(self) -> None:
+        """An idle collection is on its way (in a worker): none other is due until it has run.
+
+        The app looks every second; a collection can take longer (a suite's heap on a busy
+        machine), and one started behind it would walk the whole heap again."""
+        self._started = True
 
     def collect(self) -> int:
         """Find the garbage among what was kept, then keep the rest again (run it while idle)."""
         with self._lock:
-            gc.unfreeze()
-            found = gc.collect()
-            gc.freeze()
-            self._frozen_since_collect = False
-            self._collected_at = time.monotonic()
+            try:
+                gc.unfreeze()
+                found = gc.collect()
+                gc.freeze()
+                self._frozen_since_collect = False
+                self._collected_at = time.monotonic()
+            finally:
+                self._started = False
         return found
