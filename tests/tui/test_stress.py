@@ -131,14 +131,16 @@ async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspac
             save(target, good.replace(OLD, f"Warm {n}."), n % 4, n)
             await asyncio.sleep(0.01)
         await wait_for(pilot, lambda: current(app, "Warm 19."), timeout=20)
-        # the baseline, in this run on this machine: the same saves to a file nobody watches
+        # what the saves themselves cost it: the same saves to a file nobody watches
         scratch = tmp_path / "scratch.py"
         scratch.write_text(good)
 
         async def unwatched(n: int) -> None:
             save(scratch, good.replace(OLD, f"Idle {n}."), n % 4, n)
 
+        cpu = time.thread_time()
         baseline = await paced(1000, 0.01, unwatched)
+        saves_cpu = time.thread_time() - cpu
         rss, blocks, loads = rss_mb(), python_blocks(), app.loads
 
         async def watched(n: int) -> None:
@@ -147,8 +149,11 @@ async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspac
                 health.look(app)
 
         # 1,000 saves in ten seconds: keep to the schedule, letting the app run between saves
+        cpu = time.thread_time()
         burst = await paced(1000, 0.01, watched)
-        await wait_for(pilot, lambda: current(app, "Stress 999."), timeout=30)
+        await wait_for(pilot, lambda: current(app, "Stress 999."), timeout=60)
+        burst_cpu = time.thread_time() - cpu
+        burst_loads = app.loads - loads
         await pilot.pause(0.5)  # nothing later may replace it
         assert current(app, "Stress 999.")
         assert "Stress 998." not in pane_text(app, "final-input")
@@ -158,13 +163,17 @@ async def test_a_thousand_saves_in_ten_seconds_end_on_the_final_content(workspac
         # flight holds a whole load's objects for a moment, which is work, not a leak
         await wait_for(pilot, lambda: app.is_settled, timeout=30)
         grown_mb, grown_blocks = rss_mb() - rss, python_blocks() - blocks
-        print(f"\n1000 saves in {burst:.1f}s (unwatched: {baseline:.1f}s): {app.loads - loads} loads, "
-              f"RSS {grown_mb:+.1f} MB, {grown_blocks:+,} Python blocks")
+        print(f"\n1000 saves in {burst:.1f}s (unwatched: {baseline:.1f}s): {burst_loads} loads; the main "
+              f"thread's CPU {burst_cpu:.2f}s ({saves_cpu:.2f}s the saves' own); RSS {grown_mb:+.1f} MB, "
+              f"{grown_blocks:+,} Python blocks")
     health.check()
-    # the app reloading must not hold up the event loop: the saves keep (nearly) the pace they
-    # keep when nothing watches them, whatever else the machine is doing
-    assert burst < baseline * 1.5, f"the saves took {burst:.1f}s, {baseline:.1f}s unwatched"
-    assert app.loads - loads < 500, "saves were not coalesced"
+    assert burst_loads < 500, "saves were not coalesced"
+    # the app leaves the event loop free most of the time, so the saves could keep their pace:
+    # the main thread (the app's event loop, where this test saves too) is busy for well under
+    # the ten seconds the saves are spread over. Counted in CPU seconds, which another job on
+    # the machine does not stretch as it stretches the wall clock (and the wall clock as well
+    # when nothing else runs: then the saves keep their schedule, as unwatched ones do)
+    assert burst_cpu < 0.7 * 1000 * 0.01, f"the main thread was busy {burst_cpu:.2f}s of the saves' 10 s"
     assert grown_mb < 48, f"RSS grew {grown_mb:.1f} MB over 1000 saves"
     assert grown_blocks < 30_000, f"{grown_blocks:,} more Python memory blocks after 1000 saves"
 
