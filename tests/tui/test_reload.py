@@ -190,3 +190,42 @@ async def test_a_newer_change_cancels_the_running_load(workspace):
             assert Counting.cancels == 1
             await wait_for(pilot, lambda: shows(app, "final-input", NEW))
             assert not banner(app) and not stale(app)
+
+
+async def test_a_config_emptied_then_written_again_is_never_lost(workspace):
+    """Truncate, then write (a save that a load can read half-way): the load of the empty
+    file fails and knows fewer files, which changes what is watched; the write that follows
+    must still be seen. A watch of the same folders is told the new files instead of being
+    stopped and started again (a save in between was lost: the app stayed on the error)."""
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    target = workspace / "datasets" / "qa_gen.py"
+    good = target.read_text()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        watch, relevance = app._stop_watch, app._relevance
+        target.write_text("")
+        await wait_for(pilot, lambda: "qa_gen.py defines: nothing" in banner(app), timeout=30)
+        assert app._watching and app._stop_watch is watch and app._relevance is relevance
+        target.write_text(good.replace(OLD, NEW))  # at once, as an editor would
+        await wait_for(pilot, lambda: shows(app, "final-input", NEW) and not banner(app), timeout=30)
+        assert app._stop_watch is watch  # one watch all along
+
+
+async def test_a_watch_of_other_folders_starts_beside_the_old_one(workspace, monkeypatch):
+    """When the folders change, the new watch starts while the old one still runs (it stops
+    WATCH_OVERLAP seconds later), so a save while the new one gets going is seen."""
+    from workbench.tui import app as app_module
+
+    monkeypatch.setattr(app_module, "WATCH_OVERLAP", 0.5)
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: shows(app, "final-input", OLD))
+        old = app._stop_watch
+        extra = workspace / "elsewhere" / "notes.py"
+        extra.parent.mkdir()
+        app._absent_files.add(extra)  # a file in another folder, as a load might name one
+        app._restart_watcher()
+        assert app._stop_watch is not old and not old.is_set() and old in app._retiring
+        edit(workspace / "datasets" / "qa_gen.py", OLD, NEW)
+        await wait_for(pilot, lambda: shows(app, "final-input", NEW))
+        await wait_for(pilot, lambda: old.is_set() and not app._retiring, timeout=5)

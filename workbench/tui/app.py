@@ -20,6 +20,7 @@ import subprocess
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -56,13 +57,15 @@ from .screens.main import MainScreen
 from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
-from .watcher import watch_changes
+from .watcher import Relevance, watch_changes, watch_folders
 from .widgets.main.footer import WorkbenchFooter
 from .widgets.main.template_tree import TemplateTree
 from .widgets.main.view_pane import ViewPane, render_lines
 
 PANES = ("tree", "prompt-list", "final-input", "timeline")
 PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built
+#: seconds a watch of other folders runs beside the new one, which may not see changes at once
+WATCH_OVERLAP = 1.0
 
 
 class WorkbenchApp(SearchKeys, App[int]):
@@ -162,6 +165,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._absent_files: set[Path] = set()  # files whose creation would change the load
         self._watching: frozenset[Path] = frozenset()
         self._stop_watch: asyncio.Event | None = None
+        self._relevance: Relevance | None = None  # what the running watch keeps
+        self._retiring: set[asyncio.Event] = set()  # watches that stop once the new one runs
+        self._watch_folders: tuple[Path, ...] = ()
         self._lengths_memo: dict = {}  # finished length summaries of the current good load
         self._export_folder: Path | None = None  # where the last `x` wrote: the next one offers it
         if config.deterministic:
@@ -307,21 +313,39 @@ class WorkbenchApp(SearchKeys, App[int]):
     # -- watching ----------------------------------------------------------------------
     def _restart_watcher(self) -> None:
         """Watch every file the workspace was built from, and the absent ones whose creation
-        would change it (a workbench.toml beside a config, a model's chat template)."""
+        would change it (a workbench.toml beside a config, a model's chat template).
+
+        A watch of the same folders is told the new files and goes on; a watch of other
+        folders starts beside the old one, which stops a moment later: a save while a watch
+        starts (a truncated config's failed load changes the files, and the write that follows
+        comes at once) is seen by one of them, never lost."""
         if not self.config.watch:
             return
         files = frozenset(self._known_files | self._absent_files)
         if files == self._watching:
             return
         self._watching = files
-        if self._stop_watch is not None:
-            self._stop_watch.set()
+        folders = watch_folders(files)
+        if self._relevance is not None and folders == self._watch_folders:
+            self._relevance.update(files)
+            return
+        old = self._stop_watch
+        if old is not None:
+            self._retiring.add(old)
+            self.set_timer(WATCH_OVERLAP, partial(self._retire, old))
         self._stop_watch = asyncio.Event()
-        self._watch(files, self._stop_watch)
+        self._relevance = Relevance(files)
+        self._watch_folders = folders
+        self._watch(self._relevance, folders, self._stop_watch)
 
-    @work(exclusive=True, group="watch", exit_on_error=False, description="watch")
-    async def _watch(self, files: frozenset[Path], stop: asyncio.Event) -> None:
-        async for changed in watch_changes(files, stop, force_polling=self.config.force_polling):
+    def _retire(self, stop: asyncio.Event) -> None:
+        stop.set()
+        self._retiring.discard(stop)
+
+    @work(group="watch", exit_on_error=False, description="watch")
+    async def _watch(self, relevance: Relevance, folders: tuple[Path, ...], stop: asyncio.Event) -> None:
+        async for changed in watch_changes(relevance, stop, force_polling=self.config.force_polling,
+                                           folders=folders):
             self.post_message(FilesChanged(changed))
 
     @on(FilesChanged)
@@ -329,8 +353,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.request_load()
 
     def on_unmount(self) -> None:
-        if self._stop_watch is not None:
-            self._stop_watch.set()
+        for stop in (self._stop_watch, *self._retiring):
+            if stop is not None:
+                stop.set()
 
     # -- the panes ---------------------------------------------------------------------
     def request_frame(self) -> None:

@@ -43,28 +43,43 @@ def watch_folders(files: Iterable[Path]) -> tuple[Path, ...]:
 
 
 class Relevance:
-    """Is a changed path one of our files, or a folder on the way to one?"""
+    """Is a changed path one of our files, or a folder on the way to one?
+
+    The files can change while a watch runs (``update``): a watch of the same folders goes on,
+    so no change is missed while another watch would start."""
 
     def __init__(self, files: Iterable[Path]) -> None:
-        self.files = {_norm(f) for f in files} | {Path(f).absolute() for f in files}
-        self.folders = {parent for f in self.files for parent in f.parents}
+        self.update(files)
+
+    def update(self, files: Iterable[Path]) -> None:
+        files = list(files)
+        known = {_norm(f) for f in files} | {Path(f).absolute() for f in files}
+        # (two assignments the watch's filter reads; a check between them errs towards a reload)
+        self.folders = {parent for f in known for parent in f.parents}
+        self.files = known
 
     def __call__(self, path: str | Path) -> bool:
         p = Path(path)
         return p in self.files or _norm(p) in self.files or p in self.folders
 
 
-async def watch_changes(files: Iterable[Path], stop_event: Any = None,
-                        force_polling: bool | None = None) -> AsyncIterator[set[Path]]:
-    """Yield sets of changed paths among ``files`` until ``stop_event`` is set."""
+async def watch_changes(files: Iterable[Path] | Relevance, stop_event: Any = None,
+                        force_polling: bool | None = None,
+                        folders: tuple[Path, ...] | None = None) -> AsyncIterator[set[Path]]:
+    """Yield sets of changed paths among ``files`` (or those a :class:`Relevance` says, in
+    ``folders``) until ``stop_event`` is set."""
     # lazy: watchfiles loads only when watching starts (never with --no-watch)
     from watchfiles import awatch
 
-    files = list(files)
-    folders = watch_folders(files)
+    if isinstance(files, Relevance):
+        relevant = files
+        folders = folders or ()
+    else:
+        files = list(files)
+        folders = watch_folders(files)
+        relevant = Relevance(files)
     if not folders:
         return
-    relevant = Relevance(files)
     async for changes in awatch(*folders, watch_filter=lambda _change, path: relevant(path),
                                 step=STEP_MS, debounce=DEBOUNCE_MS, stop_event=stop_event,
                                 recursive=False, rust_timeout=500, force_polling=force_polling,
