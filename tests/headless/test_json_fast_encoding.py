@@ -14,6 +14,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.inferencers.truncation import Truncation
 from workbench.core.provenance import PStr
@@ -27,6 +29,7 @@ from workbench.headless.formats.json_encoding import (
     MessagesJson,
     PromptListJson,
     dumps,
+    escaped_values,
     request_json,
     request_text,
     sample_text,
@@ -239,3 +242,13 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
 ])
 def test_a_truncation_is_what_dumps_of_its_dict_gives(truncation):
     assert json_encoding._truncation_text(truncation) == expected(json_encoding._truncation_json(truncation))
+
+
+@settings(max_examples=500, deadline=None)
+@given(values=st.lists(st.lists(st.sampled_from(
+    ["a", "\x00", "\n", '"', "\\", "é", "中", "\x7f", "\u2028", "\ud800", "\x1b", " ", "u0000", "\\u0000", "u", "0"]),
+    max_size=6).map("".join), max_size=5))
+def test_values_escaped_at_once_are_each_as_dumps_writes_it(values):
+    """A stamp's values are escaped joined by NULs and cut at the NUL's escape: each must be
+    what dumps writes inside a string, NULs, backslashes and '\\\\u0000' in values included."""
+    assert escaped_values(values) == [expected(v)[1:-1] for v in values]

@@ -205,7 +205,9 @@ class PiecesEstimate:
         for join, cut in self.changing:
             text = "".join(join(ext))
             if "\n" not in text:  # one line (the usual stretch: a value and the text around it)
-                n += _estimate_line_and_newline(text) if cut else _estimate_line(text)
+                n += _estimate_line(text)
+                if cut and not (text and text[-1].isspace()):  # (_estimate_line_and_newline)
+                    n += 1
             else:
                 n += _estimate_cut_lines(text) if cut else _estimate_text(text)
         return n
