@@ -175,7 +175,7 @@ def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
     (which warns) is left to the usual way."""
     if options.raw:
         return lambda values: None if any(_SURROGATE.search(v) for v in values) else values
-    return lambda values: [v if printable(v) else visible(v) for v in values]
+    return lambda values: values if printable("".join(values)) else [visible(v) for v in values]
 
 
 def write_render_text(result: RenderResult, out: TextIO,
