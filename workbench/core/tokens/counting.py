@@ -321,20 +321,46 @@ def _line_sections(line: str, codes: str) -> tuple[int, ...]:
     if not codes or codes.count(codes[0]) == len(codes):  # one section: the line's count
         out[_CODE_SLOTS[codes[0]] if codes else -1] = _estimate_line(line)
         return tuple(out)
-    # the pieces' starts and the tokens before each, summed in C: a run of one code has the
-    # tokens that start before its end less those that start before its start
     pieces = _PIECES.findall(line)
-    starts = list(accumulate(map(len, pieces), initial=0))
     try:
-        before = list(accumulate(map(_PIECE_TOKENS.__getitem__, pieces), initial=0))
+        tokens = list(map(_PIECE_TOKENS.__getitem__, pieces))
     except KeyError:
-        before = list(accumulate(_piece_tokens(pieces), initial=0))
-    last = len(pieces)
-    counted = 0
-    for run in _CODE_RUNS.finditer(codes):
-        upto = before[bisect_left(starts, run.end(), 0, last)]
-        out[_CODE_SLOTS[codes[run.start()]]] += upto - counted
-        counted = upto
+        tokens = list(_piece_tokens(pieces))
+    runs = _CODE_RUNS.findall(codes)
+    if len(runs) > 3:
+        # the pieces' starts and the tokens before each, summed in C: a run of one code has
+        # the tokens that start before its end less those that start before its start
+        starts = list(accumulate(map(len, pieces), initial=0))
+        before = list(accumulate(tokens, initial=0))
+        last = len(pieces)
+        counted = end = 0
+        for run in runs:
+            end += len(run)
+            upto = before[bisect_left(starts, end, 0, last)]
+            out[_CODE_SLOTS[run[0]]] += upto - counted
+            counted = upto
+        return tuple(out)
+    # a row's line has a few runs (the template's text, a value, the text after it): the
+    # pieces that start before each cut are found from the nearer end of the line
+    size, last = len(line), len(pieces)
+    at = end = 0
+    for run in runs[:-1]:
+        end += len(run)
+        if end <= size - end:
+            i = pos = 0
+            while pos < end:
+                pos += len(pieces[i])
+                i += 1
+        else:
+            i, pos = last, size
+            while pos > end:
+                i -= 1
+                pos -= len(pieces[i])
+            if pos < end:
+                i += 1
+        out[_CODE_SLOTS[run[0]]] += sum(tokens[at:i])
+        at = i
+    out[_CODE_SLOTS[runs[-1][0]]] += sum(tokens[at:])
     return tuple(out)
 
 
