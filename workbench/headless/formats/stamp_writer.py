@@ -80,6 +80,7 @@ class Pieces:
     def __init__(self, columns: int, requests: int, picks: list[int], constants: list[str]) -> None:
         self.columns = columns
         self.requests = requests
+        self.no_sections = [""] * (_NUMBER_OF_SECTIONS * requests)  # (a stamp with none counted)
         self.constants = constants
         if len(picks) < 2:  # (itemgetter of one index gives the item, not a tuple)
             picks = [*picks, columns + 2 + 6 * requests + len(constants)]
@@ -190,11 +191,13 @@ class StampWriter:
         escaped = self._escape(stamp.values)
         if escaped is None:
             return None
-        measured = ["" if n is None else str(n) for n in stamp.measured]
+        measured = stamp.measured
+        measured_text = ["" if n is None else str(n) for n in measured] if None in measured \
+            else list(map(str, measured))
         sections = [str(n) for s in stamp.sections for n in s] if stamp.sections is not None \
-            else [""] * (_NUMBER_OF_SECTIONS * pieces.requests)
+            else pieces.no_sections
         return pieces.write(escaped, str(stamp.index), str(stamp.source_index), list(map(str, stamp.totals)),
-                            measured, sections)
+                            measured_text, sections)
 
     def _compile(self, stamp: Stamp) -> Pieces | None:
         if len(stamp.form.requests) >= _MOST_REQUESTS:
