@@ -38,25 +38,16 @@ def percentile(ordered: Sequence[int], p: float) -> int | None:
     return ordered[min(rank, len(ordered)) - 1]
 
 
-_set_dict = object.__setattr__  # a frozen dataclass's fields, all set at once
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Point:
-    """One measured length and where it came from (a sample, and which of its requests).
-
-    Made for every request an export writes, so its ``__init__`` is written out (a frozen
-    dataclass's sets each field through ``object.__setattr__``)."""
+    """One measured length and where it came from (a sample, and which of its requests)."""
 
     length: int
     index: int
     request: int = 0
 
-    def __init__(self, length: int, index: int, request: int = 0) -> None:
-        _set_dict(self, "__dict__", {"length": length, "index": index, "request": request})
 
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class SampleLengths:
     """One sample measured: per request (length, exact, method, its label or turn group), and
     the most in-context examples ``max_seq_len`` dropped from any of its requests."""
@@ -64,10 +55,6 @@ class SampleLengths:
     index: int
     requests: tuple[tuple[int, bool, str, tuple[str, str] | None], ...]
     dropped: int
-
-    def __init__(self, index: int, requests: tuple[tuple[int, bool, str, tuple[str, str] | None], ...],
-                 dropped: int) -> None:  # written out, as Point's is
-        _set_dict(self, "__dict__", {"index": index, "requests": requests, "dropped": dropped})
 
 
 @dataclass(frozen=True)
