@@ -43,8 +43,11 @@ def _stamped(dataset: DatasetSpec, model, sections: bool = False) -> tuple[list,
 def _differences(samples: list, stamping: PairRenderer, real: PairRenderer) -> list[str]:
     out = []
     tally = tally_for(real, total=len(real))
+    stamped, usual = tally_for(real, total=len(real)), tally_for(real, total=len(real))
     for i, got in enumerate(samples):
         want = real.sample(i)
+        stamped.add(got)
+        usual.add(want)
         if type(got) is Stamp:
             totals = tuple(r.tokens.total for r in want.requests)
             measured = tuple(r.truncation.measured if r.truncation else None for r in want.requests)
@@ -59,6 +62,8 @@ def _differences(samples: list, stamping: PairRenderer, real: PairRenderer) -> l
                 out.append(f"sample {i}: index or examples differ")
         if tuple(got.requests) != want.requests:
             out.append(f"sample {i}: requests differ")
+    if stamped.summary() != usual.summary():
+        out.append("length summaries differ")
     if stamping.notes.messages != real.notes.messages:
         out.append(f"warnings {stamping.notes.messages} != {real.notes.messages}")
     if stamping.tally is not None and stamping.tally.messages(len(real)) != real.tally.messages(len(real)):

@@ -230,13 +230,18 @@ def _group_key(request: Request) -> tuple[str, str] | None:
     return None
 
 
-def stamp_lengths(stamp: Stamp) -> SampleLengths:
-    """A stamp measured: its form says how each request was counted (a stamp's prompts fit
-    max_seq_len, so no example is dropped)."""
-    form = stamp.form
+def _stamp_keys(form: Any) -> tuple[tuple[bool, str, tuple[str, str] | None], ...]:
+    """Each request of a stamp's form: (exact, how counted, its label or turn group)."""
     keys = form.length_keys
     if keys is None:
         keys = form.length_keys = tuple((form.exact, r.method, _group_key(r.request)) for r in form.requests)
+    return keys  # type: ignore[no-any-return]
+
+
+def stamp_lengths(stamp: Stamp) -> SampleLengths:
+    """A stamp measured: its form says how each request was counted (a stamp's prompts fit
+    max_seq_len, so no example is dropped)."""
+    keys = _stamp_keys(stamp.form)
     return SampleLengths(stamp.index, tuple([(total, *key) for total, key in zip(stamp.totals, keys)]), 0)
 
 
@@ -257,10 +262,19 @@ class LengthTally:
         self._failures: dict[str, list[int]] = {}
         self._handled: set[int] = set()
 
-    def add(self, sample: Sample, fallback: Counter | None = None) -> None:
+    def add(self, sample: Sample | Stamp, fallback: Counter | None = None) -> None:
+        if type(sample) is Stamp and len(sample.totals) == 1:  # the usual stamp, recorded directly
+            exact, method, key = _stamp_keys(sample.form)[0]
+            self._methods[method] = exact
+            index = sample.index
+            point = self._points[index] = Point(sample.totals[0], index, 0)
+            if key is not None:
+                self._groups.setdefault(key, []).append(point)
+            self._handled.add(index)
+            return
         self.record(self.measure(sample, fallback))
 
-    def measure(self, sample: Sample, fallback: Counter | None = None) -> SampleLengths:
+    def measure(self, sample: Sample | Stamp, fallback: Counter | None = None) -> SampleLengths:
         """What ``add`` takes from a sample, as plain data (a ``--jobs`` worker measures the
         samples it renders and hands this back with their text)."""
         if type(sample) is Stamp:

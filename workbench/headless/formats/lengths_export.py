@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from ...core.inert_text import visible
 from ...core.lengths import LengthTally, PairLengths, by_share_truncated, tally_for
 from ...core.result import Sample
+from ..stream import Serialized
 
 SamplesOf = Callable[[Any], Iterable[Sample]]
 
@@ -43,9 +44,8 @@ class LengthsCollector:
         def counted(pair: Any) -> Iterator[Sample]:
             tally = self.tally(pair)
             for sample in samples_of(pair):
-                measured = getattr(sample, "lengths", None)  # a worker's Serialized sample
-                if measured is not None:
-                    tally.record(measured)
+                if type(sample) is Serialized:  # a worker's, measured there
+                    tally.record(sample.lengths)
                 else:
                     tally.add(sample)
                 yield sample
