@@ -266,6 +266,25 @@ def test_headless_commands_import_neither_rich_nor_textual():
     assert out.strip() == "[]"  # only --format html/svg load rich (and the views)
 
 
+@pytest.mark.parametrize("command", [["render", "eval.py", "--limit", "1", "--quiet"],
+                                     ["snapshot", "eval.py", "--dir", "snaps", "--quiet"]])
+def test_the_first_config_is_asked_for_while_the_command_imports(ws, tmp_path, command):
+    # render and snapshot ask the booting worker for their first config at once, so it runs on
+    # the other CPU while the rest is imported; the load takes that answer, not a second one
+    import subprocess
+    import sys
+
+    code = ("import sys, workbench.loading.workspace as w\n"
+            "from workbench.cli import main\n"
+            "status = main(sys.argv[1:])\n"
+            "print('taken', w.shared_loader()._worker.early_taken, file=sys.stderr)\n"
+            "sys.exit(status)")
+    args = [a if a != "snaps" else str(tmp_path / "snaps") for a in command]
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=ws, capture_output=True, text=True)
+    assert done.returncode in (0, 3), done.stderr  # (the workspace has a pair that is an error)
+    assert done.stderr.splitlines()[-1] == "taken 1"
+
+
 GSM8K_LIKE = '''\
 from opencompass.datasets import GSM8KDataset
 from opencompass.openicl.icl_inferencer import GenInferencer

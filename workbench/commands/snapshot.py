@@ -62,7 +62,7 @@ def use_color(choice: str) -> bool:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parse_run_args(parser, argv)
+    args = parse_run_args(parser, argv, first_config=True)
     # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
