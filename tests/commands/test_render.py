@@ -285,6 +285,32 @@ def test_the_first_config_is_asked_for_while_the_command_imports(ws, tmp_path, c
     assert done.stderr.splitlines()[-1] == "taken 1"
 
 
+def test_the_collector_waits_while_the_pairs_are_built_and_is_back_after(ws, tmp_path, monkeypatch):
+    # what load and build make is kept to the end: collections then walk it in vain
+    import gc
+
+    seen = []
+    real = render_command.render_inputs
+
+    def spying(args):
+        seen.append(gc.isenabled())
+        return real(args)
+
+    monkeypatch.setattr(render_command, "render_inputs", spying)
+    assert gc.isenabled()
+    monkeypatch.chdir(ws)
+    assert render_command.run(["eval.py", "--limit", "1", "--quiet", "--out", str(tmp_path / "o.json")]) in (0, 3)
+    assert seen == [False] and gc.isenabled()
+
+    def failing(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(render_command, "render_inputs", failing)
+    with pytest.raises(KeyboardInterrupt):
+        render_command.run(["eval.py", "--quiet"])
+    assert gc.isenabled()
+
+
 GSM8K_LIKE = '''\
 from opencompass.datasets import GSM8KDataset
 from opencompass.openicl.icl_inferencer import GenInferencer
