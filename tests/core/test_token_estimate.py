@@ -51,6 +51,39 @@ def test_texts_sharing_a_head_count_as_one_pass(head, tails):
         assert estimate.count(head + tail) == estimate_whole(head + tail)
 
 
+# Lines of words and single spaces (a line's estimate is then its words', each learned once):
+# words of every kind, a space at either end, spaces doubled (counted the other way)
+WORDS = ["a", "Word", "é", "1", "1234", "12345", ".", "?!", "A.", "Answer:", "中文", "<|im_end|>", "<s>",
+         "<", "|>", "x<|im_start|>y", "Ж", "🙂", "supercalifragilistic", "x" * 45, ""]
+lines = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(line=lines, other=lines)
+def test_a_line_of_known_words_counts_as_its_pieces(line, other):
+    from workbench.core.tokens import counting
+
+    for text in (line, other, other + " " + line, line.strip(), "  " + line, line + "  "):
+        counting._estimate_line.cache_clear()  # (the words stay learned)
+        assert counting._estimate_line(text) == estimate_whole(text), text
+
+
+def test_learned_words_are_bounded(monkeypatch):
+    from workbench.core.tokens import counting
+
+    monkeypatch.setattr(counting, "_MOST_PIECES", 8)
+    monkeypatch.setattr(counting, "_SPACED", {})
+    monkeypatch.setattr(counting, "_FIRST", {})
+    for n in range(40):
+        text = f"w{n} and {'z' * (n % 7)} more words {n}"
+        counting._estimate_line.cache_clear()
+        assert counting._estimate_line(text) == estimate_whole(text)
+        assert len(counting._SPACED) <= 8 + len(text.split(" "))
+    assert "x" * 45 not in counting._SPACED  # a long word is counted, never kept
+    counting._estimate_line("x" * 45 + " y")
+    assert "x" * 45 not in counting._SPACED
+
+
 def test_a_kept_head_is_not_split_again(monkeypatch):
     from workbench.core.tokens import counting
 
