@@ -170,12 +170,12 @@ def run_cli(*argv: str, cwd: Path | None = None) -> Run:
     return Run(code, out.getvalue(), err.getvalue())
 
 
-def write_streamed(result, write, stamps: bool) -> tuple[str, int, object]:
+def write_streamed(result, write, stamps: bool, path=None) -> tuple[str, int, object]:
     """``write(result, out, samples_of)`` over every pair of ``result``, its samples from a
     ``SampleStream`` that hands out stamps where it can (``stamps``) or never: the text written,
-    how many stamps were handed out, and the result as written (its warnings and errors)."""
+    how many stamps were handed out, and the result as written (its warnings and errors).
+    ``out`` is a StringIO, or, given ``path``, that file (in UTF-8: what --out opens)."""
     narrowed, entries = select(result, RenderFilter())
-    out = io.StringIO()
     handed = 0
     with SampleStream(entries, RenderFilter(), stamps=stamps) as stream:
         def counted(pair):
@@ -184,5 +184,10 @@ def write_streamed(result, write, stamps: bool) -> tuple[str, int, object]:
                 handed += type(sample) is Stamp
                 yield sample
 
-        write(narrowed, out, counted)
-    return out.getvalue(), handed, narrowed
+        if path is None:
+            out = io.StringIO()
+            write(narrowed, out, counted)
+            return out.getvalue(), handed, narrowed
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            write(narrowed, file, counted)
+    return path.read_bytes().decode("utf-8"), handed, narrowed

@@ -40,32 +40,36 @@ def _datasets(values: list[str]) -> list[DatasetSpec]:
     return out
 
 
-def _document(models, stamps: bool, values: list[str] = HOSTILE) -> tuple[str, int]:
-    """The JSON of every pair, and how many stamps the stream handed out."""
+def _document(models, stamps: bool, values: list[str] = HOSTILE, path=None) -> tuple[str, int]:
+    """The JSON of every pair, and how many stamps the stream handed out (written to ``path``,
+    a UTF-8 file, where given: then as bytes, the stamps' constant pieces encoded once)."""
     result = render_workspace(_datasets(values), models, config="eval.py")
-    text, handed, _ = write_streamed(result, write_render_json, stamps)
+    text, handed, _ = write_streamed(result, write_render_json, stamps, path)
     return text, handed
 
 
 @pytest.mark.parametrize("model", ["meta", "plain", "chat"])
 @pytest.mark.parametrize("max_seq_len", [None, 300])
-def test_stamped_json_is_the_usual_json(model, max_seq_len, tmp_path, monkeypatch):
+@pytest.mark.parametrize("to_file", [False, True])
+def test_stamped_json_is_the_usual_json(model, max_seq_len, to_file, tmp_path, monkeypatch):
     models = [_model(model, tmp_path, max_seq_len)]
     # (a real tokenizer cannot encode a lone surrogate: both ways fail alike there)
     values = [v for v in HOSTILE if model != "chat" or "\ud800" not in v]
-    written = []
+    written, kinds = [], set()
     real_text = stamp_writer.StampWriter.text
 
     def text(self, stamp):
         made = real_text(self, stamp)
         written.append(self.written)
+        kinds.add(type(made))
         return made
 
     monkeypatch.setattr(stamp_writer.StampWriter, "text", text)
     usual, none = _document(models, False, values)
-    stamped, handed = _document(models, True, values)
+    stamped, handed = _document(models, True, values, tmp_path / "out.json" if to_file else None)
     assert none == 0 and handed > 20
     assert written[-1] == handed  # every stamp written from its form
+    assert kinds == ({bytes} if to_file else {str})  # a UTF-8 file takes the stamps' bytes
     assert stamped == usual
 
 

@@ -16,8 +16,10 @@ other front end), commands or ``cli``.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gc
+import io
 import multiprocessing
 import os
 import signal
@@ -42,25 +44,57 @@ Recipe = Callable[[], Any]
 Serializer = Callable[[Any, Sample], str]
 
 
+def utf8_sink(out: Any) -> Any | None:
+    """The byte stream under ``out`` where text written to ``out`` reaches it as its UTF-8 bytes,
+    unchanged (a text file in UTF-8 that translates no newline: POSIX's); None otherwise."""
+    if not isinstance(out, io.TextIOWrapper) or os.linesep != "\n":
+        return None
+    try:
+        return out.buffer if codecs.lookup(out.encoding).name == "utf-8" else None
+    except LookupError:
+        return None
+
+
 class Chunks:
     """Text joined and written about 64 KB at a time (``flush`` writes what is held): a
-    write a piece cost a call, an encode and a system call each."""
+    write a piece cost a call, an encode and a system call each.
 
-    def __init__(self, out: Any, size: int = 1 << 16) -> None:
+    With ``raw``, where ``out`` has a UTF-8 byte stream under it (``utf8_sink``), the pieces are
+    bytes and go there: ``write_bytes`` takes text already encoded (a stamp's constant pieces
+    are encoded once per form, not once per sample: for a suite's JSON, most of its encoding).
+    ``raw`` then says whether it is so.
+    """
+
+    def __init__(self, out: Any, size: int = 1 << 16, raw: bool = False) -> None:
         self.out = out
         self.size = size
-        self.parts: list[str] = []
+        self.parts: list[Any] = []  # str, or bytes where raw
         self.held = 0
+        self.sink = utf8_sink(out) if raw else None
+        self.raw = self.sink is not None
+        self._errors = getattr(out, "errors", None) or "strict"
+        if self.raw:
+            out.flush()  # what was written to it as text goes first
 
     def write(self, text: str) -> None:
-        self.parts.append(text)
+        self.parts.append(text.encode("utf-8", self._errors) if self.raw else text)
         self.held += len(text)
+        if self.held >= self.size:
+            self.flush()
+
+    def write_bytes(self, data: bytes) -> None:
+        """Text encoded in UTF-8 (only where ``raw``)."""
+        self.parts.append(data)
+        self.held += len(data)
         if self.held >= self.size:
             self.flush()
 
     def flush(self) -> None:
         if self.parts:
-            self.out.write("".join(self.parts))
+            if self.sink is not None:
+                self.sink.write(b"".join(self.parts))
+            else:
+                self.out.write("".join(self.parts))
             self.parts.clear()
             self.held = 0
 

@@ -54,12 +54,20 @@ class _Chunks(Chunks):
     a sample, cost a call, an encode and a system call each); a sample's pieces added as made."""
 
     def __init__(self, out: Any) -> None:
-        super().__init__(out)
-        self.stamps = json_stamps()
+        super().__init__(out, raw=True)
+        self.stamps = json_stamps(utf8=self.raw)  # (a stamp's constant pieces encoded once a form)
 
     def write_sample(self, sample: Sample | Stamp) -> None:
         if type(sample) is Stamp:
-            self.write(self.stamps.text(sample))
+            if self.raw:
+                self.write_bytes(self.stamps.text(sample))
+            else:
+                self.write(self.stamps.text(sample))
+            return
+        if self.raw:
+            parts: list[str] = []
+            sample_parts(sample, SAMPLE_INDENT, parts)  # type: ignore[arg-type]
+            self.write("".join(parts))
             return
         start = len(self.parts)
         sample_parts(sample, SAMPLE_INDENT, self.parts)  # type: ignore[arg-type]

@@ -77,21 +77,30 @@ class Pieces:
     text is one ``itemgetter`` call on the row's escaped values and numbers followed by the
     constant pieces, and one join (no Python call a piece)."""
 
-    def __init__(self, columns: int, requests: int, picks: list[int], constants: list[str]) -> None:
+    def __init__(self, columns: int, requests: int, picks: list[int], constants: list[str],
+                 utf8: bool = False) -> None:
         self.columns = columns
         self.requests = requests
-        self.no_sections = [""] * (_NUMBER_OF_SECTIONS * requests)  # (a stamp with none counted)
-        self.constants = constants
+        self._made = (picks, constants)
+        empty: Any = b"" if utf8 else ""
+        self.no_sections = [empty] * (_NUMBER_OF_SECTIONS * requests)  # (a stamp with none counted)
+        self.constants: list[Any] = [c.encode() for c in constants] if utf8 else constants
         if len(picks) < 2:  # (itemgetter of one index gives the item, not a tuple)
             picks = [*picks, columns + 2 + 6 * requests + len(constants)]
-            self.constants = [*constants, ""]
+            self.constants = [*self.constants, empty]
         self._get = itemgetter(*picks)
+        self._join = empty.join
 
-    def write(self, escaped: list[str], index: str, source: str, totals: list[str], measured: list[str],
-              sections: list[str]) -> str:
+    def encoded(self) -> Pieces:
+        """These pieces in UTF-8: ``write`` then takes and gives bytes."""
+        return Pieces(self.columns, self.requests, *self._made, utf8=True)
+
+    def write(self, escaped: list[Any], index: Any, source: Any, totals: list[Any], measured: list[Any],
+              sections: list[Any]) -> Any:
         """The row's text (``measured`` and ``sections`` as long as the form says: one for each
-        request, four for each request)."""
-        return "".join(self._get([*escaped, index, source, *totals, *measured, *sections, *self.constants]))
+        request, four for each request), all of them str or all bytes, as the constants are."""
+        row = [*escaped, index, source, *totals, *measured, *sections, *self.constants]
+        return self._join(self._get(row))
 
 
 def _mark_at(mark: int, columns: int, requests: int) -> int | None:
@@ -162,14 +171,20 @@ class StampWriter:
     """
 
     def __init__(self, write_usual: Callable[[Any], str], escape: Callable[[list[str]], list[str] | None],
-                 written: Callable[[int], str]) -> None:
+                 written: Callable[[int], str],
+                 escape_utf8: Callable[[list[str]], list[bytes] | None] | None = None) -> None:
         self._usual = write_usual
-        self._escape = escape
+        self._escape: Callable[[list[str]], list[Any] | None] = escape
         self._written = written
+        #: with ``escape_utf8`` (the values escaped, in UTF-8), ``text`` gives its UTF-8
+        self.utf8 = escape_utf8 is not None
+        if escape_utf8 is not None:
+            self._escape = escape_utf8
         self._writes: dict[Any, list] = {}  # form -> [its pieces (None: written the usual way), checked]
         self.written = 0  # stamps written from their form's pieces (for tests and benchmarks)
 
-    def text(self, stamp: Stamp) -> str:
+    def text(self, stamp: Stamp) -> Any:
+        """The stamp as the format writes it: str, or its UTF-8 bytes where ``utf8``."""
         form = stamp.form
         entry = self._writes.get(form)
         if entry is None:
@@ -177,9 +192,9 @@ class StampWriter:
         write, checked = entry
         made = self._write(write, stamp) if write is not None else None
         if made is None:
-            return self._usual(stamp)
+            return self._usual_text(stamp)
         if not checked:
-            usual = self._usual(stamp)
+            usual = self._usual_text(stamp)
             if made != usual:
                 entry[0] = None
                 return usual
@@ -187,20 +202,33 @@ class StampWriter:
         self.written += 1
         return made
 
-    def _write(self, pieces: Pieces, stamp: Stamp) -> str | None:
+    def _usual_text(self, stamp: Stamp) -> Any:
+        usual = self._usual(stamp)
+        return usual.encode() if self.utf8 else usual
+
+    def _write(self, pieces: Pieces, stamp: Stamp) -> Any:
         escaped = self._escape(stamp.values)
         if escaped is None:
             return None
         measured = stamp.measured
         measured_text = ["" if n is None else str(n) for n in measured] if None in measured \
             else list(map(str, measured))
-        sections = [str(n) for s in stamp.sections for n in s] if stamp.sections is not None \
-            else pieces.no_sections
+        sections = [str(n) for s in stamp.sections for n in s] if stamp.sections is not None else None
+        if self.utf8:  # (digits: their UTF-8 is their ASCII)
+            numbers = [str(stamp.index), str(stamp.source_index), *map(str, stamp.totals), *measured_text]
+            if sections is not None:
+                numbers += sections
+            encoded = "\x00".join(numbers).encode().split(b"\x00")
+            requests = len(stamp.totals)
+            return pieces.write(escaped, encoded[0], encoded[1], encoded[2:2 + requests],
+                                encoded[2 + requests:2 + 2 * requests],
+                                encoded[2 + 2 * requests:] if sections is not None else pieces.no_sections)
         return pieces.write(escaped, str(stamp.index), str(stamp.source_index), list(map(str, stamp.totals)),
-                            measured_text, sections)
+                            measured_text, sections if sections is not None else pieces.no_sections)
 
     def _compile(self, stamp: Stamp) -> Pieces | None:
         if len(stamp.form.requests) >= _MOST_REQUESTS:
             return None
         requests = len(stamp.form.requests)
-        return cut_pieces(self._usual(marked(stamp)), self._written, len(stamp.values), requests)
+        pieces = cut_pieces(self._usual(marked(stamp)), self._written, len(stamp.values), requests)
+        return pieces.encoded() if pieces is not None and self.utf8 else pieces

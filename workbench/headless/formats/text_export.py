@@ -162,11 +162,13 @@ class TextSample:
         return "".join([request_text(pair, sample, request, self.options)  # type: ignore[arg-type]
                         for request in sample.requests])
 
-    def stamp_writer(self, pair: Any) -> StampWriter:
-        """Stamps of ``pair`` written as this writes its samples (see stamp_writer.py)."""
+    def stamp_writer(self, pair: Any, utf8: bool = False) -> StampWriter:
+        """Stamps of ``pair`` written as this writes its samples (see stamp_writer.py); with
+        ``utf8``, as their UTF-8 bytes."""
         usual = lambda sample: "".join([request_text(pair, sample, r, self.options)  # noqa: E731
                                         for r in sample.requests])
-        return StampWriter(usual, _escaped(self.options), stand_in)
+        escaped = _escaped(self.options)
+        return StampWriter(usual, escaped, stand_in, _in_utf8(escaped) if utf8 else None)
 
 
 def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
@@ -178,22 +180,39 @@ def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
     return lambda values: values if printable("".join(values)) else [visible(v) for v in values]
 
 
+def _in_utf8(escaped: Callable[[list[str]], list[str] | None]) -> Callable[[list[str]], list[bytes] | None]:
+    """``escaped``'s values in UTF-8, encoded in one call where no value holds a NUL."""
+    def utf8(values: list[str]) -> list[bytes] | None:
+        shown = escaped(values)
+        if shown is None:
+            return None
+        joined = "\x00".join(shown)
+        if joined.count("\x00") == len(shown) - 1:
+            return joined.encode().split(b"\x00")
+        return [value.encode() for value in shown]
+
+    return utf8
+
+
 def write_render_text(result: RenderResult, out: TextIO,
                       samples_of: SamplesOf = lambda pair: pair.samples(),
                       options: TextOptions | None = None) -> RenderResult:
     """Every request of every pair; a pair that fails part-way gains an error entry."""
     options = options or TextOptions()
     text_of = TextSample(options)
-    buffered = Chunks(out)  # a sample's text held until about 64 KB are, then written in one
+    # a sample's text held until about 64 KB are, then written in one (as bytes to a UTF-8 file:
+    # a stamp's constant pieces are encoded once a form)
+    buffered = Chunks(out, raw=True)
     try:
         for pair in result.pairs:
-            stamps = text_of.stamp_writer(pair) if text_of.stamps else None
+            stamps = text_of.stamp_writer(pair, buffered.raw) if text_of.stamps else None
+            write_stamp = buffered.write_bytes if buffered.raw else buffered.write
             try:
                 for sample in samples_of(pair):
                     if isinstance(sample, Serialized):
                         buffered.write(sample.text)
                     elif stamps is not None and type(sample) is Stamp:
-                        buffered.write(stamps.text(sample))
+                        write_stamp(stamps.text(sample))
                     else:
                         buffered.write(text_of(pair, sample))
             except RenderError as exc:
