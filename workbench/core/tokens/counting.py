@@ -126,8 +126,8 @@ def _estimate_line(line: str) -> int:
     space but at its start, and a piece's end is decided by the next character alone, the same
     for a space as for the end of the text: so the line's pieces are its words', each word
     taken with the space before it (the first without), and its estimate their sum."""
-    if "  " in line or not line.isprintable():
-        return _pieces_estimate(line)
+    if "  " in line or not line.isprintable() or (len(line) > _LONGEST_WORD and " " not in line):
+        return _pieces_estimate(line)  # (the last: one word never kept, a line of Chinese)
     words = line.split(" ")
     try:
         return sum(map(_SPACED.__getitem__, words)) + _FIRST[words[0]]
