@@ -29,7 +29,7 @@ def test_raw_chunks_keep_the_order_of_what_was_written_before_and_after(tmp_path
         chunks = Chunks(out, size=8, raw=True)
         assert chunks.raw
         chunks.write("é and ")
-        chunks.write_bytes("中文 ".encode())
+        chunks.write("中文 ".encode())  # (encoded already)
         for n in range(20):  # past the size: written as it goes
             chunks.write(f"{n},")
         chunks.flush()

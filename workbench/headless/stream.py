@@ -60,7 +60,7 @@ class Chunks:
     write a piece cost a call, an encode and a system call each.
 
     With ``raw``, where ``out`` has a UTF-8 byte stream under it (``utf8_sink``), the pieces are
-    bytes and go there: ``write_bytes`` takes text already encoded (a stamp's constant pieces
+    bytes and go there, and ``write`` also takes text already encoded (a stamp's constant pieces
     are encoded once per form, not once per sample: for a suite's JSON, most of its encoding).
     ``raw`` then says whether it is so.
     """
@@ -71,21 +71,19 @@ class Chunks:
         self.parts: list[Any] = []  # str, or bytes where raw
         self.held = 0
         self.sink = utf8_sink(out) if raw else None
-        self.raw = self.sink is not None
         self._errors = getattr(out, "errors", None) or "strict"
-        if self.raw:
+        if self.sink is not None:
             out.flush()  # what was written to it as text goes first
 
-    def write(self, text: str) -> None:
-        self.parts.append(text.encode("utf-8", self._errors) if self.raw else text)
-        self.held += len(text)
-        if self.held >= self.size:
-            self.flush()
+    @property
+    def raw(self) -> bool:
+        return self.sink is not None
 
-    def write_bytes(self, data: bytes) -> None:
-        """Text encoded in UTF-8 (only where ``raw``)."""
-        self.parts.append(data)
-        self.held += len(data)
+    def write(self, text: str | bytes) -> None:
+        """Text, or (only where ``raw``) its UTF-8."""
+        self.parts.append(text.encode("utf-8", self._errors) if self.sink is not None and type(text) is str
+                          else text)
+        self.held += len(text)
         if self.held >= self.size:
             self.flush()
 

@@ -89,16 +89,6 @@ def escaped_values(values: list[str]) -> list[str]:
     return [dumps(v)[1:-1] for v in values]
 
 
-def escaped_values_utf8(values: list[str]) -> list[bytes]:
-    """``escaped_values`` in UTF-8, encoded in one call (as there: cut at the NUL's escape)."""
-    joined = "\x00".join(values)
-    if values and joined.count("\x00") == len(values) - 1 and "\\" not in joined:
-        text = encode_basestring(joined)
-        if (text.isascii() and "\x7f" not in text) or text.isprintable():
-            return text[1:-1].encode().split(b"\\u0000")
-    return [dumps(v)[1:-1].encode() for v in values]
-
-
 class LongText:
     """``dumps`` of the long strings one field carries request after request (the model input,
     the chat template's text), remembering the JSON of the prefix they share.
@@ -376,7 +366,7 @@ def json_stamps(utf8: bool = False) -> StampWriter:
     """Stamps written as :func:`sample_text` writes samples (see stamp_writer.py); with ``utf8``,
     as its UTF-8 bytes."""
     return StampWriter(lambda sample: sample_text(sample, SAMPLE_INDENT), escaped_values,
-                       lambda n: escaped_values([stand_in(n)])[0], escaped_values_utf8 if utf8 else None)
+                       lambda n: escaped_values([stand_in(n)])[0], utf8)
 
 
 class JsonSample:

@@ -59,21 +59,11 @@ class _Chunks(Chunks):
 
     def write_sample(self, sample: Sample | Stamp) -> None:
         if type(sample) is Stamp:
-            if self.raw:
-                self.write_bytes(self.stamps.text(sample))
-            else:
-                self.write(self.stamps.text(sample))
+            self.write(self.stamps.text(sample))
             return
-        if self.raw:
-            parts: list[str] = []
-            sample_parts(sample, SAMPLE_INDENT, parts)  # type: ignore[arg-type]
-            self.write("".join(parts))
-            return
-        start = len(self.parts)
-        sample_parts(sample, SAMPLE_INDENT, self.parts)  # type: ignore[arg-type]
-        self.held += sum(map(len, self.parts[start:]))
-        if self.held >= self.size:
-            self.flush()
+        parts: list[str] = []
+        sample_parts(sample, SAMPLE_INDENT, parts)  # type: ignore[arg-type]
+        self.write("".join(parts))
 
 
 def write_render_json(result: RenderResult, out: TextIO,

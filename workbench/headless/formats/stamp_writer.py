@@ -81,26 +81,28 @@ class Pieces:
                  utf8: bool = False) -> None:
         self.columns = columns
         self.requests = requests
-        self._made = (picks, constants)
         empty: Any = b"" if utf8 else ""
         self.no_sections = [empty] * (_NUMBER_OF_SECTIONS * requests)  # (a stamp with none counted)
-        self.constants: list[Any] = [c.encode() for c in constants] if utf8 else constants
+        self.constants: list[Any] = encode_each(constants) if utf8 else constants
         if len(picks) < 2:  # (itemgetter of one index gives the item, not a tuple)
             picks = [*picks, columns + 2 + 6 * requests + len(constants)]
             self.constants = [*self.constants, empty]
         self._get = itemgetter(*picks)
         self._join = empty.join
 
-    def encoded(self) -> Pieces:
-        """These pieces in UTF-8: ``write`` then takes and gives bytes."""
-        return Pieces(self.columns, self.requests, *self._made, utf8=True)
+    def write(self, row: list[Any]) -> Any:
+        """The row's text: ``row`` is its escaped values, then its index, source index, each
+        request's token count, each one's max_seq_len measure and each one's four section
+        counts; all of them str, or all bytes, as the constants are."""
+        return self._join(self._get([*row, *self.constants]))
 
-    def write(self, escaped: list[Any], index: Any, source: Any, totals: list[Any], measured: list[Any],
-              sections: list[Any]) -> Any:
-        """The row's text (``measured`` and ``sections`` as long as the form says: one for each
-        request, four for each request), all of them str or all bytes, as the constants are."""
-        row = [*escaped, index, source, *totals, *measured, *sections, *self.constants]
-        return self._join(self._get(row))
+
+def encode_each(texts: list[str]) -> list[bytes]:
+    """Each text's UTF-8, encoded in one call where no text holds a NUL."""
+    joined = "\x00".join(texts)
+    if joined.count("\x00") == len(texts) - 1:
+        return joined.encode().split(b"\x00")
+    return [text.encode() for text in texts]
 
 
 def _mark_at(mark: int, columns: int, requests: int) -> int | None:
@@ -118,10 +120,11 @@ def _mark_at(mark: int, columns: int, requests: int) -> int | None:
     return None
 
 
-def cut_pieces(text: str, written: Callable[[int], str], columns: int, requests: int) -> Pieces | None:
-    """``text`` (a marked stand-in sample as a format writes it) cut into :class:`Pieces`;
-    ``written(n)`` is stand-in ``n`` as the format writes it. None: something where none should
-    be (a stand-in of no column or changed, a mark of no number)."""
+def cut_pieces(text: str, written: Callable[[int], str], columns: int, requests: int,
+               utf8: bool = False) -> Pieces | None:
+    """``text`` (a marked stand-in sample as a format writes it) cut into :class:`Pieces` (in
+    UTF-8 with ``utf8``); ``written(n)`` is stand-in ``n`` as the format writes it. None:
+    something where none should be (a stand-in of no column or changed, a mark of no number)."""
     cuts: list[tuple[int, int, int]] = []  # (start, end, where it is among the row's values and numbers)
     for found in _STAND_IN_MIDDLE.finditer(text):
         column = int(found.group(1))
@@ -158,7 +161,7 @@ def cut_pieces(text: str, written: Callable[[int], str], columns: int, requests:
         constants.append(text[at:])
     if any("\ue000" in c for c in constants):
         return None  # a stand-in the format wrote otherwise
-    return Pieces(columns, requests, picks, constants)
+    return Pieces(columns, requests, picks, constants, utf8)
 
 
 class StampWriter:
@@ -167,19 +170,16 @@ class StampWriter:
     ``write_usual(stamp)``: the format's text of a sample, through its requests (a stamp renders
     them when asked); ``escape(values)``: the values as the format writes them inside a text, or
     None where one must not be written piecewise (then the stamp is written the usual way);
-    ``written(n)``: stand-in ``n`` as the format writes it.
+    ``written(n)``: stand-in ``n`` as the format writes it; ``utf8``: each stamp written as the
+    UTF-8 of that text (its form's constant pieces encoded once).
     """
 
     def __init__(self, write_usual: Callable[[Any], str], escape: Callable[[list[str]], list[str] | None],
-                 written: Callable[[int], str],
-                 escape_utf8: Callable[[list[str]], list[bytes] | None] | None = None) -> None:
+                 written: Callable[[int], str], utf8: bool = False) -> None:
         self._usual = write_usual
-        self._escape: Callable[[list[str]], list[Any] | None] = escape
+        self._escape = escape
         self._written = written
-        #: with ``escape_utf8`` (the values escaped, in UTF-8), ``text`` gives its UTF-8
-        self.utf8 = escape_utf8 is not None
-        if escape_utf8 is not None:
-            self._escape = escape_utf8
+        self.utf8 = utf8  # ``text`` gives the UTF-8 of the format's text
         self._writes: dict[Any, list] = {}  # form -> [its pieces (None: written the usual way), checked]
         self.written = 0  # stamps written from their form's pieces (for tests and benchmarks)
 
@@ -211,24 +211,18 @@ class StampWriter:
         if escaped is None:
             return None
         measured = stamp.measured
-        measured_text = ["" if n is None else str(n) for n in measured] if None in measured \
-            else list(map(str, measured))
-        sections = [str(n) for s in stamp.sections for n in s] if stamp.sections is not None else None
-        if self.utf8:  # (digits: their UTF-8 is their ASCII)
-            numbers = [str(stamp.index), str(stamp.source_index), *map(str, stamp.totals), *measured_text]
-            if sections is not None:
-                numbers += sections
-            encoded = "\x00".join(numbers).encode().split(b"\x00")
-            requests = len(stamp.totals)
-            return pieces.write(escaped, encoded[0], encoded[1], encoded[2:2 + requests],
-                                encoded[2 + requests:2 + 2 * requests],
-                                encoded[2 + 2 * requests:] if sections is not None else pieces.no_sections)
-        return pieces.write(escaped, str(stamp.index), str(stamp.source_index), list(map(str, stamp.totals)),
-                            measured_text, sections if sections is not None else pieces.no_sections)
+        shown = ["" if n is None else str(n) for n in measured] if None in measured else map(str, measured)
+        row = [*escaped, str(stamp.index), str(stamp.source_index), *map(str, stamp.totals), *shown]
+        if stamp.sections is not None:
+            row += [str(n) for s in stamp.sections for n in s]
+        if self.utf8:
+            row = encode_each(row)
+        if stamp.sections is None:
+            row += pieces.no_sections
+        return pieces.write(row)
 
     def _compile(self, stamp: Stamp) -> Pieces | None:
         if len(stamp.form.requests) >= _MOST_REQUESTS:
             return None
         requests = len(stamp.form.requests)
-        pieces = cut_pieces(self._usual(marked(stamp)), self._written, len(stamp.values), requests)
-        return pieces.encoded() if pieces is not None and self.utf8 else pieces
+        return cut_pieces(self._usual(marked(stamp)), self._written, len(stamp.values), requests, self.utf8)

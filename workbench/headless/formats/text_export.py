@@ -167,8 +167,7 @@ class TextSample:
         ``utf8``, as their UTF-8 bytes."""
         usual = lambda sample: "".join([request_text(pair, sample, r, self.options)  # noqa: E731
                                         for r in sample.requests])
-        escaped = _escaped(self.options)
-        return StampWriter(usual, escaped, stand_in, _in_utf8(escaped) if utf8 else None)
+        return StampWriter(usual, _escaped(self.options), stand_in, utf8)
 
 
 def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
@@ -178,20 +177,6 @@ def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
     if options.raw:
         return lambda values: None if any(_SURROGATE.search(v) for v in values) else values
     return lambda values: values if printable("".join(values)) else [visible(v) for v in values]
-
-
-def _in_utf8(escaped: Callable[[list[str]], list[str] | None]) -> Callable[[list[str]], list[bytes] | None]:
-    """``escaped``'s values in UTF-8, encoded in one call where no value holds a NUL."""
-    def utf8(values: list[str]) -> list[bytes] | None:
-        shown = escaped(values)
-        if shown is None:
-            return None
-        joined = "\x00".join(shown)
-        if joined.count("\x00") == len(shown) - 1:
-            return joined.encode().split(b"\x00")
-        return [value.encode() for value in shown]
-
-    return utf8
 
 
 def write_render_text(result: RenderResult, out: TextIO,
@@ -206,13 +191,12 @@ def write_render_text(result: RenderResult, out: TextIO,
     try:
         for pair in result.pairs:
             stamps = text_of.stamp_writer(pair, buffered.raw) if text_of.stamps else None
-            write_stamp = buffered.write_bytes if buffered.raw else buffered.write
             try:
                 for sample in samples_of(pair):
                     if isinstance(sample, Serialized):
                         buffered.write(sample.text)
                     elif stamps is not None and type(sample) is Stamp:
-                        write_stamp(stamps.text(sample))
+                        buffered.write(stamps.text(sample))
                     else:
                         buffered.write(text_of(pair, sample))
             except RenderError as exc:
