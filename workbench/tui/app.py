@@ -57,7 +57,7 @@ from .screens.main import MainScreen
 from .search_actions import SearchKeys
 from .session import Inputs, Loaded, load, tree_of
 from .themes import DEFAULT_THEME, bundled_themes_dir, load_themes, palette_for, user_themes_dir
-from .watcher import Relevance, watch_changes, watch_folders
+from .watcher import Relevance, watch_changes
 from .widgets.main.footer import WorkbenchFooter
 from .widgets.main.template_tree import TemplateTree
 from .widgets.main.view_pane import ViewPane, render_lines
@@ -167,7 +167,6 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._stop_watch: asyncio.Event | None = None
         self._relevance: Relevance | None = None  # what the running watch keeps
         self._retiring: set[asyncio.Event] = set()  # watches that stop once the new one runs
-        self._watch_folders: tuple[Path, ...] = ()
         self._lengths_memo: dict = {}  # finished length summaries of the current good load
         self._export_folder: Path | None = None  # where the last `x` wrote: the next one offers it
         if config.deterministic:
@@ -325,9 +324,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         if files == self._watching:
             return
         self._watching = files
-        folders = watch_folders(files)
-        if self._relevance is not None and folders == self._watch_folders:
-            self._relevance.update(files)
+        if self._relevance is not None and self._relevance.update(files):
             return
         old = self._stop_watch
         if old is not None:
@@ -335,17 +332,15 @@ class WorkbenchApp(SearchKeys, App[int]):
             self.set_timer(WATCH_OVERLAP, partial(self._retire, old))
         self._stop_watch = asyncio.Event()
         self._relevance = Relevance(files)
-        self._watch_folders = folders
-        self._watch(self._relevance, folders, self._stop_watch)
+        self._watch(self._relevance, self._stop_watch)
 
     def _retire(self, stop: asyncio.Event) -> None:
         stop.set()
         self._retiring.discard(stop)
 
     @work(group="watch", exit_on_error=False, description="watch")
-    async def _watch(self, relevance: Relevance, folders: tuple[Path, ...], stop: asyncio.Event) -> None:
-        async for changed in watch_changes(relevance, stop, force_polling=self.config.force_polling,
-                                           folders=folders):
+    async def _watch(self, relevance: Relevance, stop: asyncio.Event) -> None:
+        async for changed in watch_changes(relevance, stop, force_polling=self.config.force_polling):
             self.post_message(FilesChanged(changed))
 
     @on(FilesChanged)

@@ -43,20 +43,32 @@ def watch_folders(files: Iterable[Path]) -> tuple[Path, ...]:
 
 
 class Relevance:
-    """Is a changed path one of our files, or a folder on the way to one?
+    """Is a changed path one of our files, or a folder on the way to one? ``watched``: the
+    folders to watch for them.
 
     The files can change while a watch runs (``update``): a watch of the same folders goes on,
     so no change is missed while another watch would start."""
 
     def __init__(self, files: Iterable[Path]) -> None:
-        self.update(files)
-
-    def update(self, files: Iterable[Path]) -> None:
         files = list(files)
+        self._set(files, watch_folders(files))
+
+    def update(self, files: Iterable[Path]) -> bool:
+        """Take ``files`` where they lie in the folders watched now (True); else change nothing
+        (False: they need a watch of their own)."""
+        files = list(files)
+        watched = watch_folders(files)
+        if watched != self.watched:
+            return False
+        self._set(files, watched)
+        return True
+
+    def _set(self, files: list[Path], watched: tuple[Path, ...]) -> None:
         known = {_norm(f) for f in files} | {Path(f).absolute() for f in files}
         # (two assignments the watch's filter reads; a check between them errs towards a reload)
         self.folders = {parent for f in known for parent in f.parents}
         self.files = known
+        self.watched = watched
 
     def __call__(self, path: str | Path) -> bool:
         p = Path(path)
@@ -64,20 +76,14 @@ class Relevance:
 
 
 async def watch_changes(files: Iterable[Path] | Relevance, stop_event: Any = None,
-                        force_polling: bool | None = None,
-                        folders: tuple[Path, ...] | None = None) -> AsyncIterator[set[Path]]:
-    """Yield sets of changed paths among ``files`` (or those a :class:`Relevance` says, in
-    ``folders``) until ``stop_event`` is set."""
+                        force_polling: bool | None = None) -> AsyncIterator[set[Path]]:
+    """Yield sets of changed paths among ``files`` (or those a :class:`Relevance` says, which
+    may change meanwhile) until ``stop_event`` is set."""
     # lazy: watchfiles loads only when watching starts (never with --no-watch)
     from watchfiles import awatch
 
-    if isinstance(files, Relevance):
-        relevant = files
-        folders = folders or ()
-    else:
-        files = list(files)
-        folders = watch_folders(files)
-        relevant = Relevance(files)
+    relevant = files if isinstance(files, Relevance) else Relevance(files)
+    folders = relevant.watched
     if not folders:
         return
     async for changes in awatch(*folders, watch_filter=lambda _change, path: relevant(path),
