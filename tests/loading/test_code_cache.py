@@ -77,6 +77,9 @@ def test_the_worker_keeps_one_entry_per_file_version_and_reads_them_back(tmp_pat
     with Loader(code_cache=cache) as second:  # a new worker process: nothing in its memory
         assert _templates(second.load([top])) == expected
         assert set(os.listdir(cache)) == entries
+        # after answering, the worker precompiles what the load read: let it finish, or it may
+        # read one.py half-written below (truncated, then written) and keep that version too
+        assert second._worker is not None and second._worker.ping()
         write(top.parent / "one.py", DATASET.format(abbr="one", text="changed"))
         assert _templates(second.load([top]))["one"] == "changed {q}"
     assert len(set(os.listdir(cache)) - entries) == 1
