@@ -139,8 +139,8 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
     parser.add_argument("--embedding-model", metavar="DIR", default=None,
                         help="a local sentence-transformers model folder for TopkRetriever and "
                         "VotekRetriever (default: the config's sentence_transformers_model_name when "
-                        "it is a folder; needs pip install 'prompt-workbench[embeddings]'; never "
-                        "downloads)")
+                        "it is a folder; needs the embeddings extra, pip install '.[embeddings]' in "
+                        "a checkout of the workbench; never downloads)")
 
 
 def load(args: argparse.Namespace):
