@@ -338,3 +338,29 @@ def test_dataset_selection_narrows_the_errors_of_datasets_whose_rows_failed(tmp_
     broken = run_cli("render", "suite.py", "--dataset", "bro*", cwd=tmp_path)
     assert broken.code == 3 and "[broken × no model]" in broken.err
     assert [e["dataset"] for e in json.loads(broken.out)["errors"]] == ["broken"]
+
+
+QA_ONLY = '''{"datasets": [{"abbr": "qa", "reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+  "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "Q: {question}\\nA:"},
+                "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}}]}
+'''
+
+
+@pytest.mark.parametrize("command", [("render",), ("snapshot", "--dir", "snaps"), ("diff", "qa.json")])
+def test_a_load_error_outranks_a_filter_that_matches_nothing(tmp_path: Path, command: tuple[str, ...]) -> None:
+    # the rows do not load, so the pair a --model glob could name was never made: the located
+    # error is what is reported (status 3), and the glob's complaint a note beside it
+    (tmp_path / "qa.json").write_text(QA_ONLY, encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_text('{"question": "q", "answer": "a"}\n{bad\n', encoding="utf-8")
+    name, *rest = command
+    run = run_cli(name, "qa.json", *rest, "--data", "bad.jsonl", "--model", "x*", cwd=tmp_path)
+    assert run.code == 3, run.err
+    assert "bad.jsonl:2: [qa × no model] invalid JSON" in run.err
+    note = f"workbench {name}: note: --model 'x*' matches no model (there are: none), where the load had errors"
+    assert note in run.err
+    assert "error: --model" not in run.err
+    # a glob the load's errors cannot explain (qa is there, and its error is not selected) stays
+    # a usage error
+    other = run_cli(name, "qa.json", *rest, "--data", "bad.jsonl", "--dataset", "x*", cwd=tmp_path)
+    assert other.code == 2
+    assert other.err.strip().endswith("error: --dataset 'x*' matches no dataset (there are: qa)")
