@@ -4,9 +4,15 @@
 2. a ``workbench.toml`` beside the config: ``[data]`` maps dataset abbrs to files;
 3. the dataset's ``path``, resolved as the framework resolves it (data ids through its id
    table, ``$COMPASS_DATA_CACHE``, ``~/.cache/opencompass``; see ``data_paths``), read by
-   the native reader of the dataset's class when there is one (``readers``), else as a
-   ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
-4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
+   the native reader of the dataset's class when there is one (``readers``), else by the
+   class's own ``load()`` when a framework can be asked (``framework_load``), else as a
+   ``.jsonl``/``.json``/``.csv`` file or a folder of split files that holds the reader's
+   splits;
+4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for, or
+   of what was found and why it could not serve, and the way that would.
+
+For a class with no native reader the files are its own format: the workbench's reading of
+them is a guess, so a guess that fails goes on to placeholders and never fails the render.
 
 May import: the core, loading/models, loading/files and the other rows modules; not loading/config
 (its sibling), the workspace, views or a front end.
