@@ -132,8 +132,8 @@ def test_a_folder_of_per_name_files_is_no_folder_of_splits(gsm8k: Path) -> None:
     assert warning["message"] == (
         f"found {Path('data/subjective/mtbench')}, but no native reader for MTBenchDataset, and no rows "
         "file or folder of split files holding the reader's splits (train and test): showing placeholders "
-        "from reader_cfg (hint: --framework-python PATH runs MTBenchDataset.load() in a Python with "
-        "OpenCompass installed, or give the rows with --data FILE)")
+        "from reader_cfg (hint: --framework-python PATH runs MTBenchDataset.load() in a Python where "
+        "OpenCompass imports, or give the rows with --data FILE)")
     # a folder that does hold the reader's splits still serves
     (folder / "test.json").write_text('[{"dialogue": "hi"}]', encoding="utf-8")
     (folder / "train.json").write_text('[{"dialogue": "ho"}]', encoding="utf-8")

@@ -175,7 +175,12 @@ def test_an_import_that_fails_says_why_and_a_rows_file_that_works_wins(framework
     python = str(framework / "framework-python")
     run = run_cli("render", str(config), "--framework-python", python, cwd=framework)
     assert run.code == 0, run.err
-    assert "cannot import opencompass.datasets: ModuleNotFoundError: No module named 'torch'" in run.err
+    warning = next(line for line in run.err.splitlines() if "No module named 'torch'" in line)
+    assert f"{python} cannot load CountingDataset: cannot import opencompass.datasets: ModuleNotFoundError: " \
+        "No module named 'torch'" in warning
+    assert warning.endswith("showing placeholders from reader_cfg (hint: --framework-python PATH runs "
+                            "CountingDataset.load() in a Python where OpenCompass imports, or give the "
+                            "rows with --data FILE)")
     assert json.loads(run.out)["renders"][0]["rows_source"]["kind"] == "placeholder"
     # a folder of split files the reader can take: those rows, and the warning says why
     (framework / "mydata" / "test.jsonl").write_text('{"q": "three?", "a": "3"}\n', encoding="utf-8")

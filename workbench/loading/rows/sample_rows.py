@@ -257,7 +257,7 @@ def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python:
     ``load()`` when a framework is installed or named; else, or when it cannot be asked, the
     found path read as a rows file or a folder of split files when that gives the rows the
     reader needs; else placeholders. What was tried is said once, with the way that would work."""
-    reasons = [f"{declined.message}" + (f" ({declined.hint})" if declined.hint else "")] if declined else []
+    reasons = [declined.message] if declined else []
     interpreter = framework_python(framework, python) if class_name else None
     if interpreter is not None:
         try:
@@ -283,9 +283,10 @@ def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python:
                           f"({' and '.join(dict.fromkeys(splits_for(cfg)))})"))
     if not reasons:
         return _placeholders(cfg, lookup.describe())
-    way = ("give the rows with --data FILE" if interpreter is not None else
-           f"--framework-python PATH runs {class_name}.load() in a Python with "
-           f"{_FRAMEWORK_NAMES.get(framework, framework)} installed, or give the rows with --data FILE")
+    named = _FRAMEWORK_NAMES.get(framework, framework)
+    way = (declined.hint if declined is not None and declined.hint else
+           f"--framework-python PATH runs {class_name}.load() in a Python where {named} imports, or "
+           "give the rows with --data FILE" if class_name else "give the rows with --data FILE")
     where = "" if found is not None else f" (looked for {lookup.describe()})"
     note = f"{'; '.join(reasons)}{where}: showing placeholders from reader_cfg (hint: {way})"
     return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN, source=RowsSource("placeholder", note=note))
