@@ -29,9 +29,11 @@ import json, os, time
 
 class CountingDataset(BaseDataset):
     @staticmethod
-    def load(path, name, sleep=0, fail=False):
+    def load(path, name, sleep=0, fail=False, hub=False):
         if fail:
             raise ValueError("the files are broken")
+        if hub:  # as `datasets` says it with HF_DATASETS_OFFLINE=1
+            raise ConnectionError("Couldn't reach 'some/dataset' on the Hub (OfflineModeIsEnabled)")
         time.sleep(sleep)
         with open(os.environ["LOADS_LOG"], "a") as log:
             log.write("load\\n")
@@ -225,3 +227,12 @@ def test_the_load_runs_in_the_folder_its_relative_path_was_found_under(framework
     assert run.code == 0, run.err
     assert json.loads(run.out)["renders"][0]["rows_source"]["kind"] == "framework-load"
     assert _prompts(run) == ["Q: one?\nA:", "Q: two?\nA:"]
+
+
+def test_a_load_that_would_download_is_no_error(framework: Path) -> None:
+    # the hub is off in the framework route: a run would download, so this is no failure of it
+    run = run_cli("render", str(_write(framework, "hub=True,")), "--framework-python",
+                  str(framework / "framework-python"), cwd=framework)
+    assert run.code == 0, run.err
+    assert "it needs a download, which the workbench never makes: ConnectionError: Couldn't reach" in run.err
+    assert json.loads(run.out)["renders"][0]["rows_source"]["kind"] == "placeholder"

@@ -5,8 +5,9 @@ Python process (the current interpreter when it can import the framework, or the
 by ``--framework-python``) imports the class, builds it as the framework does (its
 ``__init__`` calls ``self.load(...)``, so a static, class or instance ``load`` alike) and stops
 once ``load()`` has returned, printing the first rows of each split as JSON. When the framework
-cannot be asked (no such interpreter, an import that fails, no answer in time), the error says
-why and the next route gives the rows; a ``load()`` that raises is an error, as in a run.
+cannot be asked (no such interpreter, an import that fails, a download, no answer in time), the
+error says why and the next route gives the rows; a ``load()`` that raises is an error, as in a
+run.
 It runs in its own session under a time and a memory limit, in the folder the dataset's
 relative path was found under, with the Hugging Face hub switched off (nothing is
 downloaded), and what it printed is cached on disk, keyed by the interpreter, the class, the
@@ -71,7 +72,11 @@ try:
 except Loaded as done:
     result = done.args[0]
 except Exception as exc:
-    say("load", "%s: %s" % (type(exc).__name__, exc))
+    text = "%s: %s" % (type(exc).__name__, exc)
+    # the hub is off here (nothing is downloaded): a download a run would make is no failure of it
+    offline = isinstance(exc, ConnectionError) or "OfflineModeIsEnabled" in text
+    say("unavailable" if offline else "load", ("it needs a download, which the workbench never makes: "
+                                                if offline else "") + text)
 def rows(part):
     if hasattr(part, "select") and hasattr(part, "__len__"):
         part = part.select(range(min(len(part), spec["max_rows"])))
