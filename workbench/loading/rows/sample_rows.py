@@ -268,7 +268,7 @@ def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python:
     if found is not None and declined is None:
         unreadable = None
         try:
-            plain = _plain_rows(found, lookup, splits_for(cfg))
+            plain = _plain_rows(found, lookup, _splits_for(cfg))
         except ConfigError as exc:
             plain, unreadable = None, exc.located()
         if plain is not None:
@@ -280,7 +280,7 @@ def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python:
         reasons.append(f"found {found}, but no native reader for {class_name}, and "
                        + (f"as a rows file: {unreadable}" if unreadable else
                           "no rows file or folder of split files holding the reader's splits "
-                          f"({' and '.join(dict.fromkeys(splits_for(cfg)))})"))
+                          f"({' and '.join(dict.fromkeys(_splits_for(cfg)))})"))
     if not reasons:
         return _placeholders(cfg, lookup.describe())
     named = _FRAMEWORK_NAMES.get(framework, framework)
@@ -305,7 +305,7 @@ def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpre
                      RowsSource("framework-load", where, lookup.data_id, class_name))
 
 
-def splits_for(cfg: Mapping[str, Any]) -> tuple[str, str]:
+def _splits_for(cfg: Mapping[str, Any]) -> tuple[str, str]:
     """The (train, test) splits the dataset's reader takes rows from."""
     reader = cfg.get("reader_cfg")
     reader = reader if isinstance(reader, Mapping) else {}
