@@ -138,8 +138,8 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
         reports.append(report)
         pair = pairs.get((model, dataset))
         if pair is None:
-            # a dataset whose rows failed made no pair with any model: its own error says why
-            error = failed.get((model, dataset)) or failed.get((None, dataset))
+            # a dataset whose rows failed (or a model that failed) made no pair: its own error says why
+            error = failed.get((model, dataset)) or failed.get((None, dataset)) or failed.get((model, None))
             report.error = error
             report.note = (f"not rendered: {error.message}" if error else
                            "not in the config: no dataset × model of that name")
