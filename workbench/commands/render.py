@@ -127,11 +127,6 @@ def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
                      "models only goes with --models")
 
 
-def render_inputs(args: argparse.Namespace) -> Any:
-    """The full RenderResult of the inputs (also the recipe --jobs workers rebuild it from)."""
-    return load_and_render(args)[1]
-
-
 def lazy_inputs(args: argparse.Namespace) -> Any:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
@@ -174,11 +169,11 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
         return usage_error(prog, problem)
     selection = RenderFilter.from_args(args)
     with _collector_paused():
-        full = render_inputs(args)
+        workspace, full = load_and_render(args)
     # the workspace and its pairs live until the end: the collector need not walk them again and
     # again while samples stream (a fifth of a suite's render went there)
     gc.freeze()
-    failed = check_selection(prog, full, selection, args.data)
+    failed = check_selection(prog, full, selection, args.data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
     return (selection, *select(full, selection))
@@ -197,14 +192,16 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = ()) -> int | None:
+def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = (),
+                    models: Sequence[str] = ()) -> int | None:
     """A glob that matches nothing, rows given for a dataset that does not exist, a sample or
     label past what the selected pairs have: a usage error, exit 2. Errors outrank it: when the
     selection keeps an error that left pairs unmade (a config, a model or a dataset's rows that
     failed to load; not one pair's own error, which names both), a name or sample the filter
     misses may be one the failed load would have made, so the errors are what the command
-    reports (exit 3), and each complaint is said beside them as a note."""
-    problems = selection_problems(result, selection, data)
+    reports (exit 3), and each complaint is said beside them as a note. ``models``: the
+    workspace's, which a --model glob is matched against also when no pair was made."""
+    problems = selection_problems(result, selection, data, models)
     if not problems:
         return None
     # lazy: imported when the command runs, so --help stays quick
@@ -220,7 +217,8 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     return None
 
 
-def selection_problems(result: Any, selection: Any, data: Sequence[str] = ()) -> list[str]:
+def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
+                       models: Sequence[str] = ()) -> list[str]:
     """What is wrong with the selection, the first kind found: ``--data ABBR=FILE`` naming no
     dataset, a glob that matches nothing, ``--sample`` out of range, ``--label`` not there."""
     # lazy: imported when the command runs, so --help stays quick
@@ -232,7 +230,7 @@ def selection_problems(result: Any, selection: Any, data: Sequence[str] = ()) ->
         return unused
     found = [*((p.dataset_abbr, p.model_abbr) for p in result.pairs),
              *((e.dataset, e.model) for e in result.errors)]
-    unmatched = selection.unmatched([d for d, _ in found if d is not None], [m for _, m in found])
+    unmatched = selection.unmatched([d for d, _ in found if d is not None], [*models, *(m for _, m in found)])
     if unmatched:
         return unmatched
     problem = _samples_out_of_range(result, selection) or _unknown_labels(result, selection)
