@@ -236,3 +236,24 @@ def test_a_load_that_would_download_is_no_error(framework: Path) -> None:
     assert run.code == 0, run.err
     assert "it needs a download, which the workbench never makes: ConnectionError: Couldn't reach" in run.err
     assert json.loads(run.out)["renders"][0]["rows_source"]["kind"] == "placeholder"
+
+
+def test_a_class_that_makes_its_rows_from_its_arguments_needs_no_path(framework: Path) -> None:
+    # AISBench's SyntheticDataset: `config=...`, no path; its load() makes the rows
+    _framework_package(framework, BASE + '''
+class CountingDataset(BaseDataset):
+    def load(self, count):
+        return [{"q": f"n{i}?", "a": str(i)} for i in range(count)]
+''')
+    config = framework / "eval.py"
+    config.write_text(CONFIG.replace("{extra}", "count=2,").replace("path='./mydata', name='part', ", ""),
+                      encoding="utf-8")
+    python = str(framework / "framework-python")
+    run = run_cli("render", str(config), "--framework-python", python, cwd=framework)
+    assert run.code == 0, run.err
+    assert _prompts(run) == ["Q: n0?\nA:", "Q: n1?\nA:"]
+    without = run_cli("render", str(config), "-f", "text", cwd=framework)
+    assert without.code == 0
+    assert ("warning: [counting × no model] the dataset has no path, and no native reader makes "
+            "CountingDataset's rows: showing placeholders from reader_cfg (hint: --framework-python PATH "
+            "runs CountingDataset.load() in a Python where OpenCompass imports") in without.err

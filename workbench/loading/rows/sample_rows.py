@@ -218,6 +218,9 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
                          RowsSource("native-reader", None, None, class_name))
     path = cfg.get(key or "path")
     if not isinstance(path, str) or not path:
+        if class_name and reader is None:
+            # a class may make its rows from its other arguments (AISBench's SyntheticDataset)
+            return _next_route(cfg, class_name, framework, python, PathLookup("", ()), [])
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases, class_name=class_name)
     found = lookup.found()
@@ -281,13 +284,15 @@ def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python:
                        + (f"as a rows file: {unreadable}" if unreadable else
                           "no rows file or folder of split files holding the reader's splits "
                           f"({' and '.join(dict.fromkeys(_splits_for(cfg)))})"))
+    if not reasons and not lookup.candidates:
+        reasons.append(f"the dataset has no path, and no native reader makes {class_name}'s rows")
     if not reasons:
         return _placeholders(cfg, lookup.describe())
     named = _FRAMEWORK_NAMES.get(framework, framework)
     way = (declined.hint if declined is not None and declined.hint else
            f"--framework-python PATH runs {class_name}.load() in a Python where {named} imports, or "
            "give the rows with --data FILE" if class_name else "give the rows with --data FILE")
-    where = "" if found is not None else f" (looked for {lookup.describe()})"
+    where = "" if found is not None or not lookup.candidates else f" (looked for {lookup.describe()})"
     note = f"{'; '.join(reasons)}{where}: showing placeholders from reader_cfg (hint: {way})"
     return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN, source=RowsSource("placeholder", note=note))
 
