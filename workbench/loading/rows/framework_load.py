@@ -66,6 +66,7 @@ class Loaded(BaseException):
 class Probe(cls):
     def load(self, *args, **kwargs):
         raise Loaded(super().load(*args, **kwargs))
+Probe.__name__, Probe.__qualname__, Probe.__module__ = cls.__name__, cls.__qualname__, cls.__module__
 try:
     Probe(**spec["init"])
     say("unavailable", "%s.__init__ never calls self.load()" % spec["class"])
@@ -89,6 +90,7 @@ else:
     out = rows(result)
 print(json.dumps({"rows": out}, default=repr))
 """
+
 
 def framework_python(framework: str, named: str | None) -> str | None:
     """The interpreter to ask: ``--framework-python``, else this one when it has the framework."""
