@@ -32,6 +32,11 @@ their first item), without OpenCompass or AISBench installed. Where AISBench shi
 the same name, the same reader serves it (and follows AISBench where its `load()` differs).
 Only the local-files branch of each `load()` is read: not `DATASET_SOURCE=ModelScope`.
 
+A class with no native reader (a "no" below) goes by the framework route when OpenCompass or
+AISBench can be asked (`--framework-python PATH`), else its folder is read as rows files only
+when it holds the splits the reader takes; otherwise placeholder rows, with a warning that names
+the way that would work ([data.md](data.md)).
+
 Every reader is held to goldens made by the real `load()` on small fixture files in the
 real layout (`tests/loading/readers/cases/`, made by `tools/gen_reader_goldens.py`), errors
 included: where the real `load()` raises, the reader reports `file:line: message`.

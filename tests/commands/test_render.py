@@ -290,13 +290,13 @@ def test_the_collector_waits_while_the_pairs_are_built_and_is_back_after(ws, tmp
     import gc
 
     seen = []
-    real = render_command.render_inputs
+    real = render_command.load_and_render
 
     def spying(args):
         seen.append(gc.isenabled())
         return real(args)
 
-    monkeypatch.setattr(render_command, "render_inputs", spying)
+    monkeypatch.setattr(render_command, "load_and_render", spying)
     assert gc.isenabled()
     monkeypatch.chdir(ws)
     assert render_command.run(["eval.py", "--limit", "1", "--quiet", "--out", str(tmp_path / "o.json")]) in (0, 3)
@@ -305,7 +305,7 @@ def test_the_collector_waits_while_the_pairs_are_built_and_is_back_after(ws, tmp
     def failing(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(render_command, "render_inputs", failing)
+    monkeypatch.setattr(render_command, "load_and_render", failing)
     with pytest.raises(KeyboardInterrupt):
         render_command.run(["eval.py", "--quiet"])
     assert gc.isenabled()
@@ -338,3 +338,36 @@ def test_dataset_selection_narrows_the_errors_of_datasets_whose_rows_failed(tmp_
     broken = run_cli("render", "suite.py", "--dataset", "bro*", cwd=tmp_path)
     assert broken.code == 3 and "[broken × no model]" in broken.err
     assert [e["dataset"] for e in json.loads(broken.out)["errors"]] == ["broken"]
+
+
+QA_ONLY = '''{"datasets": [{"abbr": "qa", "reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+  "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "Q: {question}\\nA:"},
+                "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}}]}
+'''
+
+
+@pytest.mark.parametrize("command", [("render",), ("snapshot", "--dir", "snaps"), ("diff", "qa.json")])
+def test_a_load_error_outranks_a_filter_that_matches_nothing(tmp_path: Path, command: tuple[str, ...]) -> None:
+    # the rows do not load, so the pair a --model glob could name was never made: the located
+    # error is what is reported (status 3), and the glob's complaint a note beside it
+    (tmp_path / "qa.json").write_text(QA_ONLY, encoding="utf-8")
+    (tmp_path / "lm.json").write_text('{"models": [{"abbr": "lm", "type": "HuggingFaceCausalLM", "path": "x"}]}',
+                                      encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_text('{"question": "q", "answer": "a"}\n{bad\n', encoding="utf-8")
+    name, *rest = command
+    run = run_cli(name, "qa.json", *rest, "--data", "bad.jsonl", "--model", "x*", cwd=tmp_path)
+    assert run.code == 3, run.err
+    assert "bad.jsonl:2: [qa × no model] invalid JSON" in run.err
+    note = f"workbench {name}: note: --model 'x*' matches no model (there are: none), where the load had errors"
+    assert note in run.err
+    # the workspace's models are named even when no pair was made
+    with_model = run_cli(name, "qa.json", *rest, "--data", "bad.jsonl", "--models", "lm.json", "--model", "x*",
+                         cwd=tmp_path)
+    assert with_model.code == 3
+    assert "--model 'x*' matches no model (there are: lm), where the load had errors" in with_model.err
+    assert "error: --model" not in run.err
+    # a glob the load's errors cannot explain (qa is there, and its error is not selected) stays
+    # a usage error
+    other = run_cli(name, "qa.json", *rest, "--data", "bad.jsonl", "--dataset", "x*", cwd=tmp_path)
+    assert other.code == 2
+    assert other.err.strip().endswith("error: --dataset 'x*' matches no dataset (there are: qa)")

@@ -10,7 +10,7 @@ import pytest
 
 from tests.headless.helpers import run_cli
 from workbench.core.spec import AISBENCH, OPENCOMPASS
-from workbench.loading.rows.data_paths import lookup_data_path, opencompass_data_ids
+from workbench.loading.rows.data_paths import lookup_data_path, opencompass_data_ids, path_as_written_classes
 
 GSM8K_CONFIG = '''\
 from opencompass.openicl.icl_inferencer import GenInferencer
@@ -70,6 +70,88 @@ def test_aisbench_joins_its_own_cache_or_the_package_root(tmp_path: Path) -> Non
     assert rooted.candidates == (Path("ais_bench/datasets/gsm8k"), tmp_path / "ais_bench/datasets/gsm8k")
     # OpenCompass ids mean nothing to AISBench
     assert rooted.data_id is None
+
+
+def test_a_class_that_opens_its_path_as_written_is_looked_for_there_only(tmp_path: Path) -> None:
+    # MultiroundDataset.load() opens osp.join(path, name + '.json') without get_data_path: no
+    # data id, no data cache, no ~/.cache/opencompass; only the working folder (and the
+    # workbench's stand-ins for it)
+    assert "MultiroundDataset" in path_as_written_classes(OPENCOMPASS)
+    assert "GSM8KDataset" not in path_as_written_classes(OPENCOMPASS)
+    assert "BoolQDataset" in path_as_written_classes(AISBENCH)
+    env = {"COMPASS_DATA_CACHE": str(tmp_path / "cache"), "AIS_BENCH_DATASETS_CACHE": "/c"}
+    found = lookup_data_path("opencompass/gsm8k", OPENCOMPASS, bases=[tmp_path], env=env, home=tmp_path,
+                             class_name="MultiroundDataset")
+    assert found.candidates == (Path("opencompass/gsm8k"), tmp_path / "opencompass/gsm8k")
+    assert found.data_id is None
+    ais = lookup_data_path("data/boolq", AISBENCH, env=env, class_name="BoolQDataset")
+    assert ais.candidates == (Path("data/boolq"),)
+    # a class that resolves its path keeps the framework's lookup
+    assert lookup_data_path("data/x", OPENCOMPASS, env=env, home=tmp_path,
+                            class_name="GSM8KDataset").candidates[0] == tmp_path / "cache" / "data/x"
+
+
+def test_the_folder_a_relative_path_was_found_under(tmp_path: Path) -> None:
+    (tmp_path / "cfg" / "data" / "mine").mkdir(parents=True)
+    found = lookup_data_path("data/mine", OPENCOMPASS, bases=[tmp_path / "cfg"], env={}, home=tmp_path)
+    assert found.working_folder() == tmp_path / "cfg"
+    assert lookup_data_path(str(tmp_path), OPENCOMPASS, env={}).working_folder() is None
+
+
+MT_BENCH_CONFIG = '''\
+from opencompass.datasets import MTBenchDataset
+from opencompass.openicl.icl_inferencer import ChatInferencer
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+datasets = [dict(
+    abbr=f'mtbench_{name}', type=MTBenchDataset, path='data/subjective/mtbench', name=name,
+    reader_cfg=dict(input_columns=['dialogue'], output_column='judge'),
+    infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template="""{dialogue}"""),
+                   retriever=dict(type=ZeroRetriever), inferencer=dict(type=ChatInferencer)),
+) for name in ('0.0', '0.7')]
+'''
+
+
+def test_a_folder_of_per_name_files_is_no_folder_of_splits(gsm8k: Path) -> None:
+    # MT-Bench's folder holds {name}.json per dataset (OlympiadBench's too): read as split
+    # files it has no split 'train', so a class without a native reader falls back on
+    # placeholders, said once per dataset with the way that would work
+    folder = gsm8k / "data" / "subjective" / "mtbench"
+    folder.mkdir(parents=True)
+    for name in ("mtbench_0.0", "mtbench_0.7"):
+        (folder / f"{name}.json").write_text('[{"dialogue": [], "capability": "x", "others": {}}]',
+                                             encoding="utf-8")
+    config = gsm8k / "mtbench.py"
+    config.write_text(MT_BENCH_CONFIG, encoding="utf-8")
+    run = run_cli("render", str(config), cwd=gsm8k)
+    assert run.code == 0, run.err
+    document = json.loads(run.out)
+    assert {r["rows_source"]["kind"] for r in document["renders"]} == {"placeholder"}
+    (warning,) = [w for w in document["warnings"] if "MTBenchDataset" in w["message"]]
+    assert warning["message"] == (
+        f"found {Path('data/subjective/mtbench')}, but no native reader for MTBenchDataset, and no rows "
+        "file or folder of split files holding the reader's splits (train and test): showing placeholders "
+        "from reader_cfg (hint: --framework-python PATH runs MTBenchDataset.load() in a Python where "
+        "OpenCompass imports, or give the rows with --data FILE)")
+    # a folder that does hold the reader's splits still serves
+    (folder / "test.json").write_text('[{"dialogue": "hi"}]', encoding="utf-8")
+    (folder / "train.json").write_text('[{"dialogue": "ho"}]', encoding="utf-8")
+    document = json.loads(run_cli("render", str(config), cwd=gsm8k).out)
+    assert {r["rows_source"]["kind"] for r in document["renders"]} == {"file"}
+
+
+def test_a_rows_file_a_class_without_reader_cannot_use_is_no_error(gsm8k: Path) -> None:
+    # a .json file that is no rows file (a class's own format): placeholders, said with where
+    (gsm8k / "mine.json").write_text('{"version": 2}', encoding="utf-8")
+    config = gsm8k / "eval.py"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "path='opencompass/gsm8k'", "path='mine.json', type='MyOwnDataset'"), encoding="utf-8")
+    run = run_cli("render", str(config), "--model", "m1", cwd=gsm8k)
+    assert run.code == 0, run.err
+    (warning,) = [w["message"] for w in json.loads(run.out)["warnings"]]
+    assert warning.startswith("found mine.json, but no native reader for MyOwnDataset, and as a rows file: ")
+    assert "--framework-python PATH runs MyOwnDataset.load()" in warning
 
 
 @pytest.fixture()

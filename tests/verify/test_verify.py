@@ -158,3 +158,16 @@ def test_aisbench_jsonl_records_are_read_by_id(fixture: Path) -> None:
     (predictions / "gsm8k.jsonl").write_text('{"id": 0, "origin_prompt": "x"}\n{"id": 1, "orig', encoding="utf-8")
     broken = run_cli("verify", RUN, cwd=fixture)
     assert broken.code == 3 and f"{RUN}/predictions/fake-lm/gsm8k.jsonl:2: " in broken.err
+
+
+def test_rows_that_fail_to_load_are_the_error_not_a_pair_missing_from_the_config(fixture: Path) -> None:
+    # the dataset exists, its rows do not load: that error, located, and exit 3 (errors outrank
+    # differences), not "not in the config"
+    (fixture / "data" / "gsm8k" / "test.jsonl").write_text('{"question": "q", "answer": "a"}\n{bad\n',
+                                                           encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 3, run.out + run.err
+    assert "not in the config" not in run.out
+    assert "gsm8k × fake-lm: 0 matched" in run.out and "not rendered: invalid JSON" in run.out
+    (line,) = [line for line in run.err.splitlines() if "invalid JSON" in line]
+    assert line.startswith(f"{fixture / 'data' / 'gsm8k' / 'test.jsonl'}:2: [gsm8k × no model] invalid JSON")

@@ -134,16 +134,17 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
     from ..loading.files.atomic import terminate_as_exit
 
     selection = RenderFilter.from_args(args)
-    results = []
+    results, models = [], []
     for side in sides:
-        _, full = load_and_render(side)
+        workspace, full = load_and_render(side)
         results.append(full)
+        models += [m.abbr for m in workspace.models]
     for tree, result in zip(trees, results):
         _show_paths(result, tree)
     both = copy.copy(results[1])
     both.pairs = [*results[0].pairs, *results[1].pairs]
     both.errors = [*results[0].errors, *results[1].errors]
-    failed = check_selection(parser.prog, both, selection)
+    failed = check_selection(parser.prog, both, selection, models=models)
     if failed is not None:
         return failed
     (a, a_entries), (b, b_entries) = select(results[0], selection), select(results[1], selection)

@@ -139,11 +139,6 @@ def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
                      "models only goes with --models")
 
 
-def render_inputs(args: argparse.Namespace) -> Any:
-    """The full RenderResult of the inputs (also the recipe --jobs workers rebuild it from)."""
-    return load_and_render(args)[1]
-
-
 def lazy_inputs(args: argparse.Namespace) -> Any:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
@@ -186,11 +181,11 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
         return usage_error(prog, problem)
     selection = RenderFilter.from_args(args)
     with _collector_paused():
-        full = render_inputs(args)
+        workspace, full = load_and_render(args)
     # the workspace and its pairs live until the end: the collector need not walk them again and
     # again while samples stream (a fifth of a suite's render went there)
     gc.freeze()
-    failed = check_selection(prog, full, selection, args.data)
+    failed = check_selection(prog, full, selection, args.data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
     return (selection, *select(full, selection))
@@ -209,29 +204,54 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = ()) -> int | None:
-    """A glob that matches nothing, or rows given for a dataset that does not exist, is a usage
-    error (unless a config that failed to load explains it)."""
-    if any(e.dataset is None and e.model is None for e in result.errors):
+def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = (),
+                    models: Sequence[str] = ()) -> int | None:
+    """A glob that matches nothing, rows given for a dataset that does not exist, a sample or
+    label past what the selected pairs have: a usage error, exit 2. Errors outrank it: when the
+    selection keeps an error that left pairs unmade (a config, a model or a dataset's rows that
+    failed to load; not one pair's own error, which names both), a name or sample the filter
+    misses may be one the failed load would have made, so the errors are what the command
+    reports (exit 3), and each complaint is said beside them as a note. ``models``: the
+    workspace's, which a --model glob is matched against also when no pair was made."""
+    problems = selection_problems(result, selection, data, models)
+    if not problems:
         return None
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.inert_text import visible
+    from ..headless.stream import select
+
+    kept = select(result, selection)[0].errors
+    if not any(error.dataset is None or error.model is None for error in kept):
+        return usage_error(prog, "; ".join(problems))
+    for problem in problems:
+        print(f"{prog}: note: {visible(problem)}, where the load had errors (reported below)",
+              file=sys.stderr)
+    return None
+
+
+def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
+                       models: Sequence[str] = ()) -> list[str]:
+    """What is wrong with the selection, the first kind found: ``--data ABBR=FILE`` naming no
+    dataset, a glob that matches nothing, ``--sample`` out of range, ``--label`` not there."""
     # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
                                 + [e.dataset for e in result.errors if e.dataset is not None])
     if unused:
-        return usage_error(prog, "; ".join(unused))
+        return unused
     found = [*((p.dataset_abbr, p.model_abbr) for p in result.pairs),
              *((e.dataset, e.model) for e in result.errors)]
-    problems = selection.unmatched([d for d, _ in found if d is not None], [m for _, m in found])
-    if problems:
-        return usage_error(prog, "; ".join(problems))
-    return _samples_out_of_range(prog, result, selection) or _unknown_labels(prog, result, selection)
+    unmatched = selection.unmatched([d for d, _ in found if d is not None], [*models, *(m for _, m in found)])
+    if unmatched:
+        return unmatched
+    problem = _samples_out_of_range(result, selection) or _unknown_labels(result, selection)
+    return [problem] if problem else []
 
 
-def _unknown_labels(prog: str, result: Any, selection: Any) -> int | None:
-    """``--label`` naming no label of the selected pairs is a usage error naming the labels
-    there are (a pair's labels are the same for every sample, so its first sample has them all)."""
+def _unknown_labels(result: Any, selection: Any) -> str | None:
+    """``--label`` naming no label of the selected pairs, as a message naming the labels there
+    are (a pair's labels are the same for every sample, so its first sample has them all)."""
     if not selection.labels:
         return None
     # lazy: imported when the command runs, so --help stays quick
@@ -253,11 +273,11 @@ def _unknown_labels(prog: str, result: Any, selection: Any) -> int | None:
     there = f"labels: {', '.join(sorted(seen))}" if seen else \
         "they have none: only PPL and LL inferencers label their requests"
     names = ", ".join(repr(label) for label in missing)
-    return usage_error(prog, f"--label {names}: no such label in the selected pairs ({there})")
+    return f"--label {names}: no such label in the selected pairs ({there})"
 
 
-def _samples_out_of_range(prog: str, result: Any, selection: Any) -> int | None:
-    """``--sample N`` past every selected pair's last sample is a usage error naming the range."""
+def _samples_out_of_range(result: Any, selection: Any) -> str | None:
+    """``--sample N`` past every selected pair's last sample, as a message naming the range."""
     if selection.samples is None:
         return None
     counts = {p.dataset_abbr: len(p) for p in result.pairs
@@ -270,8 +290,8 @@ def _samples_out_of_range(prog: str, result: Any, selection: Any) -> int | None:
         return None
     ranges = ", ".join(f"{abbr}: {f'0-{n - 1}' if n else 'none'}" for abbr, n in sorted(counts.items())[:8])
     more = f" and {len(counts) - 8} more" if len(counts) > 8 else ""
-    return usage_error(prog, f"--sample {beyond[0]} is out of range: the selected datasets have samples "
-                       f"{ranges}{more}")
+    return (f"--sample {beyond[0]} is out of range: the selected datasets have samples "
+            f"{ranges}{more}")
 
 
 def utf8_stdout() -> None:

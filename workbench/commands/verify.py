@@ -58,6 +58,8 @@ class PairReport:
     not_checked: int = 0
     note: str | None = None
     differences: list[dict[str, Any]] = field(default_factory=list)
+    #: The error that kept the pair from rendering (its config, its rows, its model).
+    error: Any = None
 
     def to_json(self) -> dict[str, Any]:
         return {"dataset": self.dataset, "model": self.model, "matched": self.matched,
@@ -103,12 +105,19 @@ def run(argv: Sequence[str]) -> int:
             print(error_line(error), file=sys.stderr)
         return EXIT_CONFIG
     reports = compare(recorded, result, args.max_diffs)
+    # errors outrank differences: a recorded pair the config could not render is an error, said
+    # at its line, not "no recorded prompt could be compared"
+    failed = list({id(r.error): r.error for r in reports if r.error is not None}.values())
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
                     "pairs": [r.to_json() for r in reports]}
         print(json.dumps(document, ensure_ascii=False, indent=1))
     else:
         print_reports(reports, recorded.folder, config)
+    for error in failed:
+        print(error_line(error), file=sys.stderr)
+    if failed:
+        return EXIT_CONFIG
     compared = sum(r.matched + r.differing for r in reports)
     if any(r.differing for r in reports) or compared == 0:
         return EXIT_DIFF
@@ -129,7 +138,9 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
         reports.append(report)
         pair = pairs.get((model, dataset))
         if pair is None:
-            error = failed.get((model, dataset))
+            # a dataset whose rows failed (or a model that failed) made no pair: its own error says why
+            error = failed.get((model, dataset)) or failed.get((None, dataset)) or failed.get((model, None))
+            report.error = error
             report.note = (f"not rendered: {error.message}" if error else
                            "not in the config: no dataset × model of that name")
             report.not_checked = len(pair_records.records)

@@ -4,9 +4,15 @@
 2. a ``workbench.toml`` beside the config: ``[data]`` maps dataset abbrs to files;
 3. the dataset's ``path``, resolved as the framework resolves it (data ids through its id
    table, ``$COMPASS_DATA_CACHE``, ``~/.cache/opencompass``; see ``data_paths``), read by
-   the native reader of the dataset's class when there is one (``readers``), else as a
-   ``.jsonl``/``.json``/``.csv`` file or a folder of split files;
-4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for.
+   the native reader of the dataset's class when there is one (``readers``), else by the
+   class's own ``load()`` when a framework can be asked (``framework_load``), else as a
+   ``.jsonl``/``.json``/``.csv`` file or a folder of split files that holds the reader's
+   splits;
+4. placeholder rows built from ``reader_cfg``, with a note of where rows were looked for, or
+   of what was found and why it could not serve, and the way that would.
+
+For a class with no native reader the files are its own format: the workbench's reading of
+them is a guess, so a guess that fails goes on to placeholders and never fails the render.
 
 May import: the core, loading/models, loading/files and the other rows modules; not loading/config
 (its sibling), the workspace, views or a front end.
@@ -21,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
-from ...core.spec import OPENCOMPASS, RowsSource, type_module, type_name
+from ...core.spec import AISBENCH, OPENCOMPASS, RowsSource, type_module, type_name
 from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
 from .data_files import DATA_SUFFIXES, file_version, just_written, read_rows, recording_files
 from .data_paths import PathLookup, lookup_data_path
-from .framework_load import framework_python, framework_rows
+from .framework_load import FrameworkUnavailable, framework_python, framework_rows
 from .placeholder_rows import placeholder_rows
 from .readers import Declined, ReaderCall, data_argument, find_reader
 
@@ -207,24 +213,26 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         try:
             rows = reader(ReaderCall(load_kwargs(cfg), Path, framework))
         except Declined as exc:
-            return _declined(cfg, class_name, framework, python, PathLookup("", ()), [], exc)
+            return _next_route(cfg, class_name, framework, python, PathLookup("", ()), [], exc)
         return RowsFound(rows, f"made as {class_name}.load() makes them", [],
                          RowsSource("native-reader", None, None, class_name))
     path = cfg.get(key or "path")
     if not isinstance(path, str) or not path:
+        if class_name and reader is None:
+            # a class may make its rows from its other arguments (AISBench's SyntheticDataset)
+            return _next_route(cfg, class_name, framework, python, PathLookup("", ()), [])
         return _placeholders(cfg, "the dataset has no path")
-    lookup = lookup_data_path(path, framework, bases)
+    lookup = lookup_data_path(path, framework, bases, class_name=class_name)
     found = lookup.found()
     if found is None:
-        return _framework_or_placeholders(cfg, class_name, framework, python, lookup, [],
-                                          lookup.describe())
+        return _next_route(cfg, class_name, framework, python, lookup, [])
     if reader is not None:
         files = _files_under(found)
         try:
             with recording_files(files):
                 rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
         except Declined as exc:
-            return _declined(cfg, class_name, framework, python, lookup, files, exc)
+            return _next_route(cfg, class_name, framework, python, lookup, files, exc)
         except ConfigError as exc:
             plain = _plain_rows(found, lookup)
             if plain is None:
@@ -236,68 +244,115 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
             return replace(plain, source=replace(plain.source, note=note))
         return RowsFound(rows, f"{found} (read as {class_name}.load() reads it)", files,
                          RowsSource("native-reader", str(found), lookup.data_id, class_name))
+    if not class_name:
+        # no class: the path names rows in the workbench's own format, and an unreadable one is an error
+        plain = _plain_rows(found, lookup)
+        if plain is not None:
+            return plain
+        return _placeholders(cfg, f"{lookup.describe()} (found {found}, but no rows file the workbench "
+                                  "can read)")
+    return _next_route(cfg, class_name, framework, python, lookup, _files_under(found))
+
+
+def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
+                lookup: PathLookup, files: list[Path], declined: Declined | None = None) -> RowsFound:
+    """The rows of a class no native reader reads (or one that declined): the framework's own
+    ``load()`` when a framework is installed or named; else, or when it cannot be asked, the
+    found path read as a rows file or a folder of split files when that gives the rows the
+    reader needs; else placeholders. What was tried is said once, with the way that would work."""
+    reasons = [declined.message] if declined else []
     interpreter = framework_python(framework, python) if class_name else None
     if interpreter is not None:
-        return _framework(cfg, class_name, framework, interpreter, lookup, _files_under(found))
-    plain = _plain_rows(found, lookup)
-    if plain is not None:
-        return plain
-    return _framework_or_placeholders(
-        cfg, class_name, framework, python, lookup, _files_under(found),
-        f"{lookup.describe()} (found {found}, but no rows file the workbench can read and no native "
-        f"reader for {class_name or 'this dataset type'})")
+        try:
+            return _framework(cfg, class_name, framework, interpreter, lookup, files)
+        except FrameworkUnavailable as exc:
+            reasons.append(exc.message)
+    found = lookup.found()
+    if found is not None and declined is None:
+        unreadable = None
+        try:
+            plain = _plain_rows(found, lookup, _splits_for(cfg))
+        except ConfigError as exc:
+            plain, unreadable = None, exc.located()
+        if plain is not None:
+            if reasons:
+                note = (f"{'; '.join(reasons)}: {found} is shown as a plain rows file, which may "
+                        f"differ from what {class_name}.load() makes of it")
+                plain = replace(plain, source=replace(plain.source, note=note))
+            return plain
+        reasons.append(f"found {found}, but no native reader for {class_name}, and "
+                       + (f"as a rows file: {unreadable}" if unreadable else
+                          "no rows file or folder of split files holding the reader's splits "
+                          f"({' and '.join(dict.fromkeys(_splits_for(cfg)))})"))
+    if not reasons and not lookup.candidates:
+        reasons.append(f"the dataset has no path, and no native reader makes {class_name}'s rows")
+    if not reasons:
+        return _placeholders(cfg, lookup.describe())
+    named = _FRAMEWORK_NAMES.get(framework, framework)
+    way = (declined.hint if declined is not None and declined.hint else
+           f"--framework-python PATH runs {class_name}.load() in a Python where {named} imports, or "
+           "give the rows with --data FILE" if class_name else "give the rows with --data FILE")
+    where = "" if found is not None or not lookup.candidates else f" (looked for {lookup.describe()})"
+    note = f"{'; '.join(reasons)}{where}: showing placeholders from reader_cfg (hint: {way})"
+    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN, source=RowsSource("placeholder", note=note))
 
 
-def _framework_or_placeholders(cfg: Mapping[str, Any], class_name: str, framework: str,
-                               python: str | None, lookup: Any, files: list[Path],
-                               looked_for: str) -> RowsFound:
-    """The framework's own ``load()`` when one is installed (or named), else placeholders."""
-    interpreter = framework_python(framework, python) if class_name else None
-    if interpreter is None:
-        return _placeholders(cfg, looked_for)
-    return _framework(cfg, class_name, framework, interpreter, lookup, files)
-
-
-def _declined(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
-              lookup: PathLookup, files: list[Path], exc: Declined) -> RowsFound:
-    """A native reader that declines: the framework's own load() when there is one, else
-    placeholders with the reason said once."""
-    interpreter = framework_python(framework, python) if class_name else None
-    if interpreter is not None:
-        return _framework(cfg, class_name, framework, interpreter, lookup, files)
-    hint = f" (hint: {exc.hint})" if exc.hint else ""
-    note = f"{exc.message}: showing placeholders from reader_cfg{hint}"
-    return RowsFound(placeholder_rows(cfg), PLACEHOLDER_ORIGIN,
-                     source=RowsSource("placeholder", note=note))
+_FRAMEWORK_NAMES = {OPENCOMPASS: "OpenCompass", AISBENCH: "AISBench"}
 
 
 def _framework(cfg: Mapping[str, Any], class_name: str, framework: str, interpreter: str,
-               lookup: Any, files: list[Path]) -> RowsFound:
+               lookup: PathLookup, files: list[Path]) -> RowsFound:
     with recording_files(files):
-        rows = framework_rows(interpreter, framework, class_name, load_kwargs(cfg), files,
-                              module=type_module(cfg.get("type", "")))
+        rows = framework_rows(interpreter, framework, class_name, init_kwargs(cfg), files,
+                              module=type_module(cfg.get("type", "")), cwd=lookup.working_folder())
     where = str(lookup.found() or lookup.written)
     return RowsFound(rows, f"{where} (from {class_name}.load() in {interpreter})", files,
                      RowsSource("framework-load", where, lookup.data_id, class_name))
 
 
-def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
+def _splits_for(cfg: Mapping[str, Any]) -> tuple[str, str]:
+    """The (train, test) splits the dataset's reader takes rows from."""
+    reader = cfg.get("reader_cfg")
+    reader = reader if isinstance(reader, Mapping) else {}
+    return str(reader.get("train_split", "train")), str(reader.get("test_split", "test"))
+
+
+def _plain_rows(found: Path, lookup: PathLookup, splits: tuple[str, str] | None = None) -> RowsFound | None:
     """``found`` read as the workbench's own rows file or folder of split files; None when it
-    is neither."""
+    is neither, or (with ``splits``, the reader's) when what it holds names no split the
+    reader can take (a folder of per-subject files is not a folder of splits)."""
     kind = "data-id" if lookup.data_id else "file"
     # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
     if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
-        return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
+        rows = read_rows(found)
+        if not _has_splits(rows, splits):
+            return None
+        return RowsFound(rows, str(found), [found], RowsSource(kind, str(found), lookup.data_id))
     if found.is_dir():
         try:
-            splits = split_folder(found)
+            splits_found = split_folder(found)
         except OSError:
-            splits = None
-        if splits:
+            splits_found = None
+        if splits_found and _has_splits(splits_found, splits):
             files = sorted(p for p in found.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
-            return RowsFound(splits, f"{found}{os.sep} ({', '.join(splits)})", files[:MAX_SPLIT_FILES],
-                             RowsSource(kind, str(found), lookup.data_id))
+            return RowsFound(splits_found, f"{found}{os.sep} ({', '.join(splits_found)})",
+                             files[:MAX_SPLIT_FILES], RowsSource(kind, str(found), lookup.data_id))
     return None
+
+
+def _has_splits(rows: Any, splits: tuple[str, str] | None) -> bool:
+    """Whether the reader finds both its splits in ``rows`` (a list serves as every split;
+    a ``{split: rows}`` needs each split, or ``train``/``test`` in its place, as
+    ``build_splits`` takes them)."""
+    if splits is None or not isinstance(rows, Mapping):
+        return True
+    return all(wanted in rows or fallback in rows for wanted, fallback in zip(splits, ("train", "test")))
+
+
+def init_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """What the dataset class is built with: the dataset dict less what
+    ``build_dataset_from_cfg`` pops (``infer_cfg``, ``eval_cfg``) and the class itself."""
+    return {key: value for key, value in cfg.items() if key not in ("type", "infer_cfg", "eval_cfg")}
 
 
 def load_kwargs(cfg: Mapping[str, Any]) -> dict[str, Any]:
