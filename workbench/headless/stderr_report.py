@@ -56,7 +56,8 @@ def strict_line(group: WarningGroup, where: str = "") -> str:
     """A warning --strict made an error: a located line (the config, as warnings carry no line)."""
     more = group.elsewhere()
     tail = f" ({more})" if more else ""
-    return visible(f"{where or '<config>'}: {_pair(group)}{group.message}{tail} (hint: {STRICT_HINT})").replace("\n", " ")
+    line = f"{where or '<config>'}: {_pair(group)}{group.message}{tail} (hint: {STRICT_HINT})"
+    return visible(line).replace("\n", " ")
 
 
 def report_problems(result: Any, warnings: bool = True, stream: TextIO | None = None,
