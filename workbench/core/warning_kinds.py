@@ -58,7 +58,8 @@ DIFFERS: tuple[tuple[str, str, str], ...] = (
     (r"the agent's protocol \(lagent\) builds the LLM's prompts", "an agent inferencer",
      "generation_plans"),
     (r"^SWCELossInferencer: the model gets the token ids", "sliding-window token ids", "likelihood_plans"),
-    (r"cannot be loaded by ", "a config that imports what the framework lacks", "loading"),
+    (r"which (?:OpenCompass|AISBench) \S+ does not have \(ModuleNotFoundError",
+     "a config that imports a module the framework lacks", "loading/config"),
     (r"has no predictions in the run", "a model task that did not run (verify)", "commands/verify"),
 )
 
