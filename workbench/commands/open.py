@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         "command, opens the app on the configs (no config: the bundled demo).",
         epilog=commands_help() + "\n\nIn the app, press ? for every key. workbench --version prints the "
         "version. In CI, run snapshot --check and verify with --strict: a warning that the real run "
-        "differs from what is shown, or fails, is then an error (docs/ci.md).\nexample: workbench configs/eval_gsm8k.py --data gsm8k=data/gsm8k/test.jsonl",
+        "differs from what is shown, or fails, is then an error (docs/ci.md).\n"
+        "example: workbench configs/eval_gsm8k.py --data gsm8k=data/gsm8k/test.jsonl",
         formatter_class=HelpFormatter,
     )
     add_inputs(parser)

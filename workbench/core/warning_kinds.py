@@ -25,7 +25,7 @@ DIFFERS: tuple[tuple[str, str, str], ...] = (
      "fails on", "framework_fails (render_notes), wire builders"),
     (r"^no request on the wire: ", "a request the class would refuse, fail on, or cut before sending",
      "render._with_wire"),
-    (r"its requests show wire null$", "a model class that sends nothing with this config", "wire"),
+    (r"; its requests show wire null$", "a model class that sends nothing with this config", "wire"),
     (r"every request fails$", "a model class that fails every request", "wire (MindIE)"),
     (r"^no rows found \(looked for ", "placeholder rows: the real rows were not found", "lazy_pairs"),
     (r"showing placeholders from reader_cfg", "placeholder rows: a reader declined", "loading/rows"),
