@@ -3,6 +3,7 @@ or fails, are errors (exit 3, over a difference's 1); without it each is said on
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -152,3 +153,11 @@ def test_diff_strict_exits_3_over_a_difference(tmp_path):
 def test_every_command_help_mentions_strict(command):
     run = run_cli(*([command] if command else []), "--help")
     assert run.code == 0 and "--strict" in run.out
+
+
+def test_the_json_document_marks_each_warning(tmp_path):
+    ws = _placeholders(tmp_path)
+    run = run_cli("render", "eval.py", "--model", "chat-lm", cwd=ws)
+    warnings = json.loads(run.out)["warnings"]
+    assert warnings and all(isinstance(w["real_run_differs"], bool) for w in warnings)
+    assert [w["real_run_differs"] for w in warnings if "no rows found" in w["message"]] == [True]
