@@ -4,8 +4,8 @@ A warning either says such a thing (the framework crashes here, a placeholder is
 written, the rows are stand-ins, the model is sent prompts the workbench does not build) or it
 is a note on a faithful render (a quirk reproduced, a count that varies by day). ``--strict``
 makes the first kind errors (exit 3); without it, each is said once and counted. The table is
-the one place the kinds are decided: docs/ci.md lists it, and tests/headless/test_strict.py
-holds every warning the code emits to it.
+the one place the kinds are decided: docs/ci.md lists both kinds, and
+tests/headless/test_strict.py holds messages of each kind, and of real renders, to it.
 
 The kind is read from the message (each is written in one place, by the module named beside
 its pattern): keeping it beside the text avoids a second field on every warning path.
