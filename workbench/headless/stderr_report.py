@@ -56,7 +56,13 @@ def strict_line(group: WarningGroup, where: str = "") -> str:
     """A warning --strict made an error: a located line (the config, as warnings carry no line)."""
     more = group.elsewhere()
     tail = f" ({more})" if more else ""
-    line = f"{where or '<config>'}: {_pair(group)}{group.message}{tail} (hint: {STRICT_HINT})"
+    message = group.message
+    if message.endswith(")") and "(hint: " in message:  # one hint: the warning's, then --strict's
+        cut = message.rindex("(hint: ")
+        message, hint = message[:cut].rstrip(), f"{message[cut + 7:-1]}; {STRICT_HINT}"
+    else:
+        hint = STRICT_HINT
+    line = f"{where or '<config>'}: {_pair(group)}{message}{tail} (hint: {hint})"
     return visible(line).replace("\n", " ")
 
 
