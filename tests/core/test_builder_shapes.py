@@ -21,6 +21,7 @@ from workbench.core.render_notes import Notes
 from workbench.core.result import PairError, Request
 from workbench.core.spec import AISBENCH, DatasetSpec, ModelSpec, Source
 from workbench.core.templates.prompt_list import PromptList
+from workbench.core.tokens.chat_template import BUILTIN_NAMES
 
 #: Every shape an item of a PromptList (or of a parsed model input) can take.
 SHAPES = {
@@ -83,7 +84,10 @@ PARSED_BY = [
     ModelSpec("lm-meta", {"type": "HuggingFaceCausalLM", "path": "x", "meta_template": META}),
     ModelSpec("api", {"type": "OpenAI", "path": "x", "key": "k"}),
     ModelSpec("api-meta", {"type": "OpenAI", "path": "x", "key": "k", "meta_template": META}),
-    ModelSpec("chat", {"type": "HuggingFacewithChatTemplate", "path": "x", OVERRIDE_KEY: "chatml"}),
+    *(ModelSpec(f"chat-{name}", {"type": "HuggingFacewithChatTemplate", "path": "x", OVERRIDE_KEY: name})
+      for name in sorted(BUILTIN_NAMES)),  # every built-in chat template
+    ModelSpec("vllm-chat", {"type": "VLLMwithChatTemplate", "path": "x", OVERRIDE_KEY: "chatml",
+                            "chat_template_kwargs": {"enable_thinking": False}}),
     ModelSpec("ais-api", {"type": "VLLMCustomAPIChat", "path": "x"}, framework=AISBENCH),
     ModelSpec("ais-api-meta", {"type": "VLLMCustomAPIChat", "path": "x", "meta_template": META},
               framework=AISBENCH),
