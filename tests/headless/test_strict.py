@@ -29,7 +29,7 @@ MESSAGES = {
     "written (the frameworks do not check input columns)": True,
     "model type 'MyModel' is not a class the frameworks ship; treated as a local model that parses its "
     "meta template into one string": True,
-    "has no predictions in the run (its task did not run, or crashed): nothing of it is verified": True,
+    "has no predictions in the run: its task did not run, or crashed; nothing of it is verified": True,
     "mmlu.py:6: imports ais_bench.benchmark.utils.text_postprocessors, which AISBench 3.1.20260630 does not "
     "have (ModuleNotFoundError where the run builds first_option_postprocess): the config loads, and the run "
     "fails there": True,
@@ -137,6 +137,7 @@ def test_verify_says_a_model_task_that_did_not_run(tmp_path):
     plain = run_cli("verify", RUN, cwd=fixture)
     assert plain.code == 0, plain.out + plain.err
     assert "[boolq × fake-lm] has no predictions in the run" in plain.err
+    assert re.search(r"boolq × fake-lm: 0 matched, 0 differing, \d+ missing \(no predictions in the run", plain.out)
     strict = run_cli("verify", RUN, "--strict", cwd=fixture)
     assert strict.code == 3 and "has no predictions in the run" in strict.err
 

@@ -21,6 +21,8 @@ from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
 from .common import HelpFormatter, add_inputs, add_strict, counted, data_file_problem
 
 SCHEMA = "prompt-workbench/verify@1"
+#: A pair the config renders and the run has no predictions of.
+NOT_RUN = "no predictions in the run: its task did not run, or crashed"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,7 +113,12 @@ def run(argv: Sequence[str]) -> int:
     from ..headless.stderr_report import report_problems
 
     collect_warnings(result)
-    result.warnings += not_run(recorded, result)
+    absent = not_run(recorded, result)
+    result.warnings += absent
+    # in the reports too: every sample of such a pair is missing from the run
+    lengths = {(p.dataset_abbr, p.model_abbr): len(p) for p in result.pairs}
+    reports += [PairReport(w.dataset, w.model, missing=lengths[(w.dataset, w.model)], note=NOT_RUN)
+                for w in absent]
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
                     "pairs": [r.to_json() for r in reports]}
@@ -143,8 +150,7 @@ def not_run(recorded: Any, result: Any) -> list[Any]:
     # lazy: imported when the command runs, so --help stays quick
     from ..core.result import PairWarning
 
-    return [PairWarning(p.dataset_abbr, p.model_abbr, "has no predictions in the run (its task did not run, "
-                        "or crashed): nothing of it is verified")
+    return [PairWarning(p.dataset_abbr, p.model_abbr, f"has {NOT_RUN}; nothing of it is verified")
             for p in result.pairs if (p.model_abbr, p.dataset_abbr) not in recorded.pairs]
 
 
