@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="exit status: 0 written / all match, 1 differences (or missing / extra "
         "snapshot files) with --check, 2 usage error, 3 config errors, or with --strict a warning "
         "that the real run differs or fails (3 outranks 1)\n"
-        "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check",
+        "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check --strict",
         formatter_class=HelpFormatter,
     )
     add_inputs(parser)

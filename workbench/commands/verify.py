@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
         "compared), 2 usage error, 3 the run or its config cannot be read, or with --strict a warning "
         "that the real run differs from the render or failed (a model task that did not run, "
         "placeholder rows...; 3 outranks 1)\n"
-        "example: workbench verify outputs/default/20241124_120000 --data gsm8k=data/gsm8k/test.jsonl",
+        "example: workbench verify outputs/default/20241124_120000 --strict "
+        "--data gsm8k=data/gsm8k/test.jsonl",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
