@@ -1,4 +1,4 @@
-"""Every exit status docs/render.md documents is produced here, by the command and case it names.
+"""Every exit status the README's table documents is produced here, by the command and case it names.
 
 The table is read from the documentation, so a status documented without a case here (or a case
 for a status no longer documented) fails the first test.
@@ -22,8 +22,8 @@ RUN_DIR = "runs/20261124_000000"
 
 def documented() -> set[tuple[str, int]]:
     """(column, status) for each cell of the exit status table that is not "—"."""
-    text = (ROOT / "docs" / "render.md").read_text(encoding="utf-8")
-    section = text.split("## Exit status and messages", 1)[1]
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Exit status\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("|")]
     columns = [c.strip().strip("`") for c in rows[0].strip("|").split("|")][1:]
     cells = set()

@@ -77,6 +77,15 @@ def counted(low: int, high: int | None = None):
     return parse
 
 
+def add_strict(parser: argparse.ArgumentParser) -> None:
+    """--strict: the warnings that mean the real run differs from what is shown, or fails, are
+    errors (exit 3, which outranks a difference's 1); the way to run in CI (docs/ci.md)."""
+    parser.add_argument("--strict", action="store_true",
+                        help="make every warning that means the real run differs from what is shown, "
+                        "or fails (a framework failure, placeholder rows, an unfilled {field}, a "
+                        "config the framework cannot load...) an error: exit 3 (the way to run in CI)")
+
+
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
     # lazy: imported when the command runs, so --help stays quick

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs
+from .common import HelpFormatter, add_inputs, add_strict
 from .render import (
     add_run_options,
     check_selection,
@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         "two configs, or between git revisions of a config (--rev REV: that revision against the "
         "working tree; --rev R1 --rev R2: two revisions).",
         epilog="exit status: 0 no differences, 1 differences, 2 usage error, 3 config errors on "
-        "either side\nexample: workbench diff configs/eval.py --rev HEAD~1",
+        "either side, or with --strict a warning on either side that the real run differs or fails "
+        "(3 outranks 1)\nexample: workbench diff configs/eval.py --rev HEAD~1",
         formatter_class=HelpFormatter,
     )
     add_inputs(parser)
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selection_args(parser)
     add_diff_options(parser)
     add_run_options(parser)
+    add_strict(parser)
     return parser
 
 
@@ -129,7 +131,7 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
     from ..headless.progress import Progress
     from ..headless.render_diff import diff_renders
     from ..headless.render_filter import RenderFilter
-    from ..headless.stderr_report import report_problems
+    from ..headless.stderr_report import differing, report_problems
     from ..headless.stream import SampleStream, select
     from ..loading.files.atomic import terminate_as_exit
 
@@ -161,12 +163,15 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
     # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
+    strict = 0
     for name, result in zip(names, (a, b)):
-        if result.errors:
+        if result.errors or differing(result):
             print(visible(f"{name}:"), file=sys.stderr)
-            report_problems(result, warnings=False)
+            # the other warnings are the render's business; these are said (--strict: as errors)
+            strict += report_problems(result, warnings=not args.quiet, strict=args.strict, prog=parser.prog,
+                                      others=False)
     print(visible(f"{outcome.tally.summary()} ({names[0]} → {names[1]}, "
                   f"{outcome.compared} dataset × model pairs compared)"))
-    if a.errors or b.errors:
+    if a.errors or b.errors or (args.strict and strict):  # errors outrank differences
         return EXIT_CONFIG
     return EXIT_DIFF if outcome.differs else EXIT_OK

@@ -23,7 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="See exactly what OpenCompass / AISBench prompt configs send to a model. With no "
         "command, opens the app on the configs (no config: the bundled demo).",
         epilog=commands_help() + "\n\nIn the app, press ? for every key. workbench --version prints the "
-        "version.\nexample: workbench configs/eval_gsm8k.py --data gsm8k=data/gsm8k/test.jsonl",
+        "version. In CI, run snapshot --check and verify with --strict: a warning that the real run "
+        "differs from what is shown, or fails, is then an error (docs/ci.md).\n"
+        "example: workbench configs/eval_gsm8k.py --data gsm8k=data/gsm8k/test.jsonl",
         formatter_class=HelpFormatter,
     )
     add_inputs(parser)

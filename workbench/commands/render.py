@@ -21,6 +21,7 @@ from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
 from .common import (
     HelpFormatter,
     add_inputs,
+    add_strict,
     counted,
     data_file_problem,
     demo_config,
@@ -71,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Render configs headless: every dataset × model pair, every sample "
         "(or the ones selected).",
         epilog="exit status: 0 ok, 2 usage error, 3 config errors (each on stderr as "
-        "file:line: message, and in the JSON errors list)\n"
+        "file:line: message, and in the JSON errors list), or with --strict a warning that the real "
+        "run differs or fails\n"
         "example: workbench render configs/eval.py --dataset 'gsm8k*' --limit 3 -f text",
         formatter_class=HelpFormatter,
     )
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="html/svg: draw every character of long texts (default: the head and tail of "
                      "each text over 24,000 characters, the cut marked, as the app shows them)")
     add_run_options(parser)
+    add_strict(parser)
     return parser
 
 
@@ -312,8 +315,9 @@ def run(argv: Sequence[str]) -> int:
                            "terminal: pipe it into a tool, or give --out FILE")
     # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
+    from ..headless.formats.json_export import collect_warnings
     from ..headless.progress import Progress
-    from ..headless.stderr_report import report_problems
+    from ..headless.stderr_report import differing, report_problems
     from ..headless.stream import SampleStream, Workers
     from ..loading.files.atomic import atomic_write, terminate_as_exit
 
@@ -356,24 +360,27 @@ def run(argv: Sequence[str]) -> int:
             if args.out:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
-                    if result.errors:  # never over the old file: leaving the block discards the new one
+                    # never over the old file: leaving the block discards the new one
+                    if result.errors or (args.strict and differing(collect_warnings(result))):
                         raise _NotWritten
             else:
                 utf8_stdout()
                 write(result, sys.stdout, stream, args, plan)
                 sys.stdout.flush()
     except _NotWritten:
-        report_problems(result, warnings=not args.quiet)
+        report_problems(result, warnings=not args.quiet, strict=args.strict, prog=parser.prog)
         kept = "the old file is kept as it was" if Path(args.out).exists() else "no file written"
-        print(f"{parser.prog}: --out {visible(args.out)} not written: the render has errors ({kept})",
+        why = "errors" if result.errors else "warnings --strict makes errors"
+        print(f"{parser.prog}: --out {visible(args.out)} not written: the render has {why} ({kept})",
               file=sys.stderr)
         return EXIT_CONFIG
     except OSError as exc:
         if isinstance(exc, BrokenPipeError) or not args.out:
             raise
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
-    report_problems(result, warnings=not args.quiet)
-    return EXIT_CONFIG if result.errors else EXIT_OK
+    found = report_problems(collect_warnings(result), warnings=not args.quiet, strict=args.strict,
+                            prog=parser.prog)
+    return EXIT_CONFIG if result.errors or (args.strict and found) else EXIT_OK
 
 
 class _NotWritten(Exception):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, counted
+from .common import HelpFormatter, add_inputs, add_strict, counted
 from .render import add_run_options, parse_run_args, recipe_for, render_selected, usage_error, utf8_stdout
 
 
@@ -27,8 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
         "every request's final input, whitespace made visible, for review in diffs. "
         "With --check, render again and compare instead of writing.",
         epilog="exit status: 0 written / all match, 1 differences (or missing / extra "
-        "snapshot files) with --check, 2 usage error, 3 config errors\n"
-        "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check",
+        "snapshot files) with --check, 2 usage error, 3 config errors, or with --strict a warning "
+        "that the real run differs or fails (3 outranks 1)\n"
+        "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check --strict",
         formatter_class=HelpFormatter,
     )
     add_inputs(parser)
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selection_args(parser)
     add_diff_options(parser)
     add_run_options(parser)
+    add_strict(parser)
     return parser
 
 
@@ -65,6 +67,7 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv, first_config=True)
     # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
+    from ..headless.formats.json_export import collect_warnings
     from ..headless.progress import Progress
     from ..headless.snapshots import check_snapshots, write_snapshots
     from ..headless.stderr_report import report_problems
@@ -108,7 +111,10 @@ def run(argv: Sequence[str]) -> int:
         where = f" {exc.filename}" if exc.filename else ""
         return usage_error(parser.prog, f"cannot {'read' if args.check else 'write'}{where}: "
                            f"{exc.strerror or exc}")
-    report_problems(result, warnings=False)
+    # the other warnings are in the snapshot files; these are said (under --strict, as errors)
+    strict = report_problems(collect_warnings(result), warnings=not args.quiet, strict=args.strict,
+                             prog=parser.prog, others=False)
+    failed = bool(result.errors) or (args.strict and strict > 0)
     if args.check:
         for path in outcome.missing:
             show(f"missing: {path} (no snapshot yet: run `workbench snapshot` without --check)")
@@ -125,6 +131,9 @@ def run(argv: Sequence[str]) -> int:
             # never "passed" when something could not be checked
             show(f"snapshot check failed: {len(result.errors)} config error(s); {checked} snapshots "
                  f"checked and matching, {len(outcome.kept)} not checked")
+        elif failed:
+            show(f"snapshot check failed (--strict): {strict} warning(s) say the real run differs from "
+                 f"what the snapshots show, or fails; {checked} snapshots match")
         elif checked == 0:
             show("snapshot check failed: no snapshot was checked (nothing selected renders)")
             return EXIT_DIFF
@@ -133,7 +142,7 @@ def run(argv: Sequence[str]) -> int:
         if outcome.stale_inputs:
             say(f"note: {len(outcome.stale_inputs)} matching snapshots were made from other inputs "
                 "(same prompts); `workbench snapshot` refreshes their inputs hash")
-        if result.errors:
+        if failed:  # errors outrank differences
             return EXIT_CONFIG
         return EXIT_DIFF if outcome.failed_check else EXIT_OK
     for label, paths in (("created", outcome.created), ("updated", outcome.updated),
@@ -144,4 +153,4 @@ def run(argv: Sequence[str]) -> int:
         say(f"kept {path} (its dataset × model failed to render)")
     say(f"snapshot: {len(outcome.created)} created, {len(outcome.updated)} updated, "
         f"{len(outcome.unchanged)} unchanged, {len(outcome.removed)} removed")
-    return EXIT_CONFIG if result.errors else EXIT_OK
+    return EXIT_CONFIG if failed else EXIT_OK

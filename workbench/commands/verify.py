@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, counted, data_file_problem
+from .common import HelpFormatter, add_inputs, add_strict, counted, data_file_problem
 
 SCHEMA = "prompt-workbench/verify@1"
+#: A pair the config renders and the run has no predictions of.
+NOT_RUN = "no predictions in the run: its task did not run, or crashed"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
         ".json, origin_prompt) with a render of the config the run saved (configs/*.py), or of "
         "--config FILE: per dataset × model, how many match, differ, or are missing.",
         epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
-        "compared), 2 usage error, 3 the run or its config cannot be read\n"
-        "example: workbench verify outputs/default/20241124_120000 --data gsm8k=data/gsm8k/test.jsonl",
+        "compared), 2 usage error, 3 the run or its config cannot be read, or with --strict a warning "
+        "that the real run differs from the render or failed (a model task that did not run, "
+        "placeholder rows...; 3 outranks 1)\n"
+        "example: workbench verify outputs/default/20241124_120000 --strict "
+        "--data gsm8k=data/gsm8k/test.jsonl",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
@@ -45,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="text: a summary and the first differences (default); json: for machines")
     parser.add_argument("--max-diffs", type=counted(0), default=3, metavar="N",
                         help="differences shown per dataset × model (default 3)")
+    add_strict(parser)
     return parser
 
 
@@ -108,6 +114,17 @@ def run(argv: Sequence[str]) -> int:
     # errors outrank differences: a recorded pair the config could not render is an error, said
     # at its line, not "no recorded prompt could be compared"
     failed = list({id(r.error): r.error for r in reports if r.error is not None}.values())
+    # lazy: imported when the command runs, so --help stays quick
+    from ..headless.formats.json_export import collect_warnings
+    from ..headless.stderr_report import report_problems
+
+    collect_warnings(result)
+    absent = not_run(recorded, result)
+    result.warnings += absent
+    # in the reports too: every sample of such a pair is missing from the run
+    lengths = {(p.dataset_abbr, p.model_abbr): len(p) for p in result.pairs}
+    reports += [PairReport(w.dataset, w.model, missing=lengths[(w.dataset, w.model)], note=NOT_RUN)
+                for w in absent]
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
                     "pairs": [r.to_json() for r in reports]}
@@ -116,12 +133,33 @@ def run(argv: Sequence[str]) -> int:
         print_reports(reports, recorded.folder, config)
     for error in failed:
         print(error_line(error), file=sys.stderr)
-    if failed:
+    # the warnings that say the run differs from the render (--strict: errors); the rest are the
+    # render's business
+    strict = report_problems(_without_errors(result), strict=args.strict, prog=parser.prog, others=False)
+    if failed or (args.strict and strict):  # errors outrank differences
         return EXIT_CONFIG
     compared = sum(r.matched + r.differing for r in reports)
     if any(r.differing for r in reports) or compared == 0:
         return EXIT_DIFF
     return EXIT_OK
+
+
+def _without_errors(result: Any) -> Any:
+    """The result's warnings only: its pair errors are in the reports already."""
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.result import RenderResult
+
+    return RenderResult(result.config, warnings=result.warnings)
+
+
+def not_run(recorded: Any, result: Any) -> list[Any]:
+    """A warning for each pair the config renders and the run has no predictions of: its model
+    task did not run, or crashed (the run folder keeps no predictions of a task that failed)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.result import PairWarning
+
+    return [PairWarning(p.dataset_abbr, p.model_abbr, f"has {NOT_RUN}; nothing of it is verified")
+            for p in result.pairs if (p.model_abbr, p.dataset_abbr) not in recorded.pairs]
 
 
 def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:

@@ -61,3 +61,26 @@ class UnsupportedError(RenderError):
     """The framework would render this pair; the workbench cannot (it would need code it does
     not run, such as a dataset's own template class).  Told apart from the framework's own
     refusals so coverage can be counted honestly."""
+
+
+#: What a builder (meta-template parser, chat template, wire builder) may raise on a prompt
+#: shape it was not written for: caught where the builder is called, so one pair fails, not
+#: the render (issue 27, item 9).
+BUILDER_FAILURES = (TypeError, ValueError, LookupError, AttributeError)
+
+
+class BuilderError(RenderError):
+    """A builder raised on this pair's prompt: the pair fails (never just a warning, as the
+    wire's own refusals are)."""
+
+
+def builder_failed(what: str, exc: BaseException, *, key_path: tuple = (),
+                   in_model: bool = True) -> BuilderError:
+    """The error of a builder that raised on this pair's prompt: said for the pair, located at
+    the part of the config it builds from, instead of a traceback that ends the render."""
+    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return BuilderError(f"{what} cannot build this pair's input ({type(exc).__name__}"
+                       f"{': ' + detail if detail else ''}); the rest of the render goes on",
+                       hint="the prompt holds an item of a shape the builder does not take; if the "
+                       "framework renders this config, please report it with the config",
+                       key_path=key_path, in_model=in_model)

@@ -19,7 +19,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
-from .errors import RenderError, UnsupportedError
+from .errors import BuilderError, RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
@@ -553,6 +553,8 @@ class PairRenderer:
                         ppl=request.label is not None)
         try:
             wire = wire_for(call)
+        except BuilderError:
+            raise  # a builder that broke: the pair's error, not a note beside its requests
         except RenderError as exc:
             self.notes.warn(f"no request on the wire: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""))
             return request

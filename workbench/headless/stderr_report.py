@@ -14,7 +14,12 @@ import sys
 from typing import Any, TextIO
 
 from ..core.inert_text import visible
-from ..core.warning_groups import group_warnings
+from ..core.warning_groups import WarningGroup, group_warnings
+from ..core.warning_kinds import real_run_differs
+
+#: The hint of a warning --strict made an error.
+STRICT_HINT = ("--strict: the real run differs from what is shown here, or fails; fix the config "
+               "or the inputs, or run without --strict")
 
 
 def _pair(item: Any) -> str:
@@ -42,11 +47,55 @@ def warning_line(warning: Any) -> str:
     return visible(f"warning: {_pair(warning)}{warning.message}{tail}").replace("\n", " ")
 
 
-def report_problems(result: Any, warnings: bool = True, stream: TextIO | None = None) -> None:
-    """Errors one a line; warnings once per message, with how many more places it applies to."""
+def differing(result: Any) -> list[WarningGroup]:
+    """The warnings (grouped, one per cause) that say the real run differs or fails."""
+    return [g for g in group_warnings(result.warnings) if real_run_differs(g.message)]
+
+
+def strict_line(group: WarningGroup, where: str = "") -> str:
+    """A warning --strict made an error: a located line (the config, as warnings carry no line)."""
+    more = group.elsewhere()
+    tail = f" ({more})" if more else ""
+    message = group.message
+    if message.endswith(")") and "(hint: " in message:  # one hint: the warning's, then --strict's
+        cut = message.rindex("(hint: ")
+        message, hint = message[:cut].rstrip(), f"{message[cut + 7:-1]}; {STRICT_HINT}"
+    else:
+        hint = STRICT_HINT
+    line = f"{where or '<config>'}: {_pair(group)}{message}{tail} (hint: {hint})"
+    return visible(line).replace("\n", " ")
+
+
+def report_problems(result: Any, warnings: bool = True, stream: TextIO | None = None,
+                    strict: bool = False, prog: str = "workbench", others: bool = True) -> int:
+    """Errors one a line; warnings once per message, with how many more places it applies to.
+    Those that say the real run differs or fails are errors under ``strict``, else counted in
+    a closing line (``others`` False: only those are said). Returns how many such warnings there
+    are (each once)."""
     out = stream or sys.stderr
     for error in result.errors:
         print(error_line(error), file=out)
+    groups = group_warnings(result.warnings)
+    found = [g for g in groups if real_run_differs(g.message)]
+    if strict:
+        for group in found:
+            print(strict_line(group, getattr(result, "config", "")), file=out)
     if warnings:
-        for group in group_warnings(result.warnings):
-            print(warning_line(group), file=out)
+        for group in groups:
+            if group in found:
+                if not strict:
+                    print(warning_line(group), file=out)
+            elif others:
+                print(warning_line(group), file=out)
+    if found and not strict and warnings:
+        print(count_line(prog, found), file=out)
+    return len(found)
+
+
+def count_line(prog: str, found: list[WarningGroup]) -> str:
+    """The closing count of warnings that mean the real run differs, without --strict."""
+    places = sum(g.count for g in found)
+    many = len(found) != 1
+    return (f"{prog}: {len(found)} warning{'s' * many} above say{'' if many else 's'} the real run differs "
+            f"from what is shown, or fails ({places} place{'s' * (places != 1)}); --strict makes "
+            f"{'them errors' if many else 'it an error'} (exit 3)")

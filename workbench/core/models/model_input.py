@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import RenderError
+from ..errors import BUILDER_FAILURES, RenderError, builder_failed
 from ..provenance import META, Origin, PStr
 from ..render_notes import AIS_VERSION, OC_VERSION, Notes
 from ..spec import AISBENCH, ModelSpec, type_name
@@ -168,7 +168,10 @@ class ModelAdapter:
                 "parts are dropped and the turn is sent empty (only AISBench API-style models "
                 "send them)"
             )
-        parsed = self.parser.parse(prompt, mode)
-        if self.kind == CHAT:
-            return to_chat_messages(parsed)
-        return parsed
+        try:
+            parsed = self.parser.parse(prompt, mode)
+            return to_chat_messages(parsed) if self.kind == CHAT else parsed
+        except BUILDER_FAILURES as exc:  # no builder takes a render down: this pair fails, said once
+            in_model = self.meta_template is not None
+            raise builder_failed(f"{self.class_name}'s meta template parser", exc, in_model=in_model,
+                                 key_path=("meta_template",) if in_model else ("infer_cfg",)) from None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import RenderError
+from ..errors import BUILDER_FAILURES, RenderError, builder_failed
 from ..extras import install_hint
 from ..render_notes import Notes
 from ..result import Request
@@ -300,7 +300,14 @@ class ModelText:
     # -- counting -----------------------------------------------------------------------------
     def finish(self, request: Request, traced: Request | None) -> Request:
         """The request with ``model_text`` and ``tokens`` filled in (``traced``: its provenance twin)."""
-        text = self.model_text(request.model_input) if self.kind == CHAT else request.model_text
+        if self.kind == CHAT:
+            try:
+                text = self.model_text(request.model_input)
+            except BUILDER_FAILURES as exc:  # no builder takes a render down: this pair fails
+                what = f"{self.adapter.class_name}'s chat template"
+                raise builder_failed(what, exc, key_path=("type",)) from None
+        else:
+            text = request.model_text
         sent, sections = self._sent(request, traced, text)
         add_special = self._adds_special() and (self.kind != CHAT or text is not None)
         tokens = count_tokens(self.counter, sent, sections, add_special)

@@ -18,6 +18,7 @@ from ...core.errors import RenderError
 from ...core.render import error_source
 from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
 from ...core.warning_groups import WarningGroup, group_warnings
+from ...core.warning_kinds import real_run_differs
 from ..stream import Chunks, Serialized
 from .json_encoding import SAMPLE_INDENT, dumps, json_stamps, sample_parts
 from .lengths_export import LengthsCollector
@@ -41,11 +42,13 @@ def error_json(error: PairError) -> dict[str, Any]:
 
 def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
     """A warning; a group (one message, every place it applies) adds ``count`` and ``applies_to``,
-    its ``dataset``/``model`` naming the first place."""
+    its ``dataset``/``model`` naming the first place; ``real_run_differs``: --strict makes it an
+    error (core/warning_kinds.py)."""
     out: dict[str, Any] = {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
     if isinstance(warning, WarningGroup):
         out["count"] = warning.count
         out["applies_to"] = [{"dataset": d, "model": m} for d, m in warning.applies_to]
+    out["real_run_differs"] = real_run_differs(warning.message)
     return out
 
 

@@ -247,5 +247,6 @@ def load_config_file(path: str | os.PathLike, roots: Iterable[str | os.PathLike]
                 "list, no `models` or `*_models` list)")
     except ConfigError as exc:
         result["error"] = error_dict(exc)
+    result["warnings"] += [w for w in executor.warnings if w not in result["warnings"]]
     result["files"] = [str(f) for f in executor.files]
     return result

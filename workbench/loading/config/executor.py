@@ -72,6 +72,7 @@ from .bases import (
     substitute_predefined,
 )
 from .data_config import read_data_config
+from .framework_modules import missing_module
 from .stand_ins import COPIED, ConfigDict, FakeModule, FrameworkCall, FrameworkRef, read_base
 
 FRAMEWORK_ROOTS = ("opencompass", "ais_bench", "mmengine")
@@ -439,9 +440,24 @@ class Executor:
                 hint="outside the read_base block mmengine imports names lazily, one by one; "
                 "import the names you need, or move a config import into read_base",
             )
+        self._check_module(importer, name, fromlist)
         if fromlist:
             return FrameworkRef(name)
         return FrameworkRef(name.split(".", 1)[0])
+
+    def _check_module(self, importer: Path, name: str, fromlist: tuple) -> None:
+        """Say, once per import, a framework module the framework does not have: the config
+        loads, and the run fails where it builds the name (see framework_modules.py)."""
+        framework = missing_module(name)
+        if framework is None:
+            return
+        line = _caller_line(importer)
+        where = f"{importer.name}:{line}" if line else importer.name
+        names = ", ".join(str(n) for n in fromlist) or name
+        warning = (f"{where}: imports {name}, which {framework} does not have (ModuleNotFoundError "
+                   f"where the run builds {names}): the config loads, and the run fails there")
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     def _exec(self, code: types.CodeType, path: Path, namespace: dict[str, Any]) -> None:
         try:

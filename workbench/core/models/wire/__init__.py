@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...errors import BUILDER_FAILURES, builder_failed
 from ...spec import ModelSpec, type_name
 from ..model_input import find_model_class
 from . import aisbench, openai, opencompass
@@ -102,7 +103,11 @@ def wire_for(call: WireCall) -> Wire | None:
     entry = BUILDERS.get(call.class_name)
     if entry is None or entry.refusal(call.cfg) is not None:
         return None
-    return entry.build(call)
+    try:
+        return entry.build(call)
+    except BUILDER_FAILURES as exc:  # no builder takes a render down: this pair fails, said once
+        what = f"the workbench's {call.class_name} request builder"
+        raise builder_failed(what, exc, key_path=("type",)) from None
 
 
 def model_wire_warnings(spec: ModelSpec) -> list[str]:

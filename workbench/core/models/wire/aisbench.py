@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import RenderError
-from .request import NEW_UUID, REDACTED, SERVED_MODEL, Wire, WireCall, kwargs_of
+from ...render_notes import AIS_VERSION
+from .request import NEW_UUID, REDACTED, SERVED_MODEL, Wire, WireCall, kwargs_of, unread_item
 
 AISBENCH_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system", "TOOL": "tool"}
 #: Every subclass's ``max_out_len`` default (BaseAPIModel's own 2048 is never reached).
@@ -86,6 +87,9 @@ def vllm_chat(call: WireCall) -> Wire:
     if isinstance(value, str):
         messages: list[dict[str, Any]] = [{"role": "user", "content": value}]
     else:  # another role goes as written; every other key of an item is copied
+        failure = unread_item(call, AIS_VERSION, "get_request_body")
+        if failure is not None:
+            raise failure
         messages = []
         for item in value:
             role = item.get("role", "")

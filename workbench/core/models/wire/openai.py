@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import RenderError
-from .request import OPENCOMPASS_ROLES, REDACTED, Wire, WireCall, first_base
+from ...render_notes import OC_VERSION
+from .request import OPENCOMPASS_ROLES, REDACTED, Wire, WireCall, first_base, unread_item
 
 OPENAI_CHAT_ENDPOINT = "https://api.openai.com/v1/chat/completions"
 OPENAI_SDK_BASE = "https://api.openai.com/v1/"
@@ -47,6 +48,9 @@ def _messages(call: WireCall) -> tuple[list[dict[str, Any]], int]:
     items = list(value)
     if items and all(isinstance(i, Mapping) and i.get("role") in CHATML_ROLES for i in items):
         return [dict(i) for i in items], sum(call.count(_text(i.get("content"))) for i in items)
+    failure = unread_item(call, OC_VERSION, "_preprocess_messages")
+    if failure is not None:
+        raise failure
     messages, total = [], 0
     for item in items:
         prompt = item["prompt"]

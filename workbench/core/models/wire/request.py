@@ -87,6 +87,25 @@ def as_items(call: WireCall) -> list[Mapping[str, Any]]:
     return items
 
 
+def unread_item(call: WireCall, framework: str, reader: str) -> RenderError | None:
+    """The framework's failure on an input item its class reads as ``item['prompt']``: a plain
+    string (an API meta template's ``begin``, which the API template parser puts first as it
+    is) or a dict without ``prompt``. Every request of the pair fails so in the real run."""
+    for item in call.model_input:
+        if isinstance(item, str):
+            failure = "TypeError: string indices must be integers, not 'str'"
+        elif isinstance(item, Mapping) and "prompt" not in item:
+            failure = "KeyError: 'prompt'"
+        else:
+            continue
+        return RenderError(f"{framework} fails here: {call.class_name}.{reader} reads item['prompt'] of "
+                           f"every message, and this input holds {str(item)[:60]!r} ({failure})",
+                           hint="a string meta_template begin reaches an API model as a plain string: drop "
+                           "it, and put a system prompt in the dataset template's begin as "
+                           "dict(role='SYSTEM', ...) with SYSTEM in the meta template's reserved_roles")
+    return None
+
+
 def kwargs_of(call: WireCall, key: str = "generation_kwargs", default: Any = None) -> dict[str, Any]:
     """A dict option the class copies into every request; a missing one fails as in the class."""
     value = call.cfg.get(key, default)
