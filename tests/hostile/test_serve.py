@@ -49,9 +49,9 @@ def refusal(reason: str) -> str:
 
 @pytest.mark.parametrize(("origin", "host", "reason"), [
     ("http://evil.example", None,
-     "Origin 'http://evil.example' is another site than this server's page (http://127.0.0.1:{port})"),
+     "Origin 'http://evil.example' is not the origin of this server's page (http://127.0.0.1:{port})"),
     ("http://127.0.0.1:1", None,
-     "Origin 'http://127.0.0.1:1' is another site than this server's page (http://127.0.0.1:{port})"),
+     "Origin 'http://127.0.0.1:1' is not the origin of this server's page (http://127.0.0.1:{port})"),
     ("null", None, "Origin 'null' is not a web page's origin"),
     (None, None, "no Origin header (browsers send one; only the page this server served may connect)"),
     ("http://evil.example:{port}", "evil.example:{port}",  # DNS rebinding: the same origin, not loopback
