@@ -68,7 +68,7 @@ def origin_refusal(origin: str | None, host: str, local_only: bool) -> str | Non
     if ours is None:
         return f"Host {host!r} is not an address"
     if theirs != ours:
-        return f"Origin {origin!r} is another site than this server's page ({scheme}://{host})"
+        return f"Origin {origin!r} is not the origin of this server's page ({scheme}://{host})"
     if local_only and not is_local(ours[0]):
         return (f"Host {host!r} is not a loopback name, and this server is for this machine only "
                 "(a site pointing its name at 127.0.0.1?)")
