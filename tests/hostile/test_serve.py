@@ -23,7 +23,7 @@ import pytest
 from workbench.commands.serve_limits import MAX_COLUMNS, MAX_ROWS
 from workbench.commands.serve_server import full_message
 
-from ..serve.helpers import alive, read_until, served, wait_for, websocket
+from ..serve.helpers import PATIENCE, alive, read_until, served, wait_for, websocket
 from .helpers import needs_fork, needs_proc
 
 pytestmark = [needs_fork, needs_proc]
@@ -127,6 +127,47 @@ def test_beyond_max_apps_a_page_says_so_and_starts_nothing(tmp_path):
                            "(--max-apps 1)")
         assert wait_for(lambda: not server.left()), f"left behind: {server.left()}"
         assert _get(server.port)[0] == 200  # its tab closed: a new one gets an app again
+
+
+def test_many_pages_at_once_start_no_more_than_max_apps(tmp_path):
+    """Twelve clients started 22 processes: six pages at once against --max-apps 2 start two apps."""
+    import asyncio
+
+    import aiohttp
+
+    from .helpers import GOOD_CONFIG, ROWS, write
+
+    write(tmp_path / "good.py", GOOD_CONFIG)
+    write(tmp_path / "rows.jsonl", ROWS)
+    with served(tmp_path, *ARGS, "--max-apps", "2") as server:
+        origin = f"http://127.0.0.1:{server.port}"
+        url = f"http://127.0.0.1:{server.port}/ws?width=80&height=24"
+        drawn: list[bytes] = []
+
+        async def page(session, everyone_drawn):
+            async with session.ws_connect(url, headers={"Origin": origin}) as ws:
+                got = await read_until(ws, lambda got: DRAWN in got or b"--max-apps" in got)
+                if DRAWN in got:
+                    drawn.append(got)
+                    await everyone_drawn.wait()  # stay open until every page has its answer
+                return got
+
+        async def pages():
+            everyone_drawn = asyncio.Event()
+            async with aiohttp.ClientSession() as session:
+                tasks = [asyncio.ensure_future(page(session, everyone_drawn)) for _ in range(6)]
+                while sum(task.done() for task in tasks) < 4:  # the four refused answer first
+                    await asyncio.sleep(0.1)
+                await asyncio.to_thread(wait_for, lambda: len(drawn) == 2)
+                everyone_drawn.set()
+                return await asyncio.gather(*tasks)
+
+        answers = asyncio.run(asyncio.wait_for(pages(), 3 * PATIENCE))
+        assert sum(DRAWN in got for got in answers) == 2
+        assert sum(got == ("\r\n" + full_message(2) + "\r\n").encode() for got in answers) == 4
+        assert server.said("workbench serve: refused an app to 127.0.0.1: 2 apps already, the limit (--max-apps 2)")
+        assert sum(line.startswith("workbench serve: refused an app") for line in server.lines()) == 4
+        assert wait_for(lambda: not server.left()), f"left behind: {server.left()}"
 
 
 def test_max_apps_must_allow_one(tmp_path):

@@ -77,6 +77,7 @@ class WorkbenchServer(Server):
         self.max_apps = max_apps
         self.local_only = local_only
         self.apps: dict[asyncio.subprocess.Process, web.WebSocketResponse] = {}  # live, until waited for
+        self.places = 0  # apps live or starting: taken before a start's first await, so never over max_apps
         self._reapers: dict[asyncio.subprocess.Process, asyncio.Future[None]] = {}
 
     async def _make_app(self) -> web.Application:
@@ -117,13 +118,14 @@ class WorkbenchServer(Server):
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
-        self.apps.pop(process, None)
+        if self.apps.pop(process, None) is not None:
+            self.places -= 1
         self._reapers.pop(process, None)
 
     async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
-        if len(self.apps) >= self.max_apps:
+        if self.places >= self.max_apps:
             title = html.escape(self.title)
-            page = FULL_PAGE.format(title=title, apps=_apps(len(self.apps)), limit=self.max_apps)
+            page = FULL_PAGE.format(title=title, apps=_apps(self.places), limit=self.max_apps)
             return web.Response(status=503, text=page, content_type="text/html")
         host = request.host if host_header_ok(request.host) else f"{self.host}:{self.port}"
         base = f"{request.scheme}://{host}"
@@ -146,7 +148,7 @@ class WorkbenchServer(Server):
             raise web.HTTPForbidden(text=f"workbench serve: {refusal}\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
-        if len(self.apps) >= self.max_apps:
+        if self.places >= self.max_apps:
             self.say(f"workbench serve: refused an app to {request.remote}: {_apps(self.max_apps)} "
                      f"already, the limit (--max-apps {self.max_apps})")
             await websocket.send_bytes(("\r\n" + full_message(self.max_apps) + "\r\n").encode())
@@ -155,10 +157,15 @@ class WorkbenchServer(Server):
         size = clamp_size(request.query.get("width", "80"), request.query.get("height", "24")) or (80, 24)
         service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                              close=websocket.close, download_manager=self.download_manager)
-        await service.start(*size)
+        self.places += 1
+        try:
+            await service.start(*size)
+        except BaseException:
+            self.places -= 1
+            raise
         process = service._process
         assert process is not None
-        self.apps[process] = websocket
+        self.apps[process] = websocket  # its place is given back once the process has been waited for
         try:
             await self._process_messages(websocket, service)
         finally:
