@@ -119,14 +119,18 @@ def test_beyond_max_apps_a_page_says_so_and_starts_nothing(tmp_path):
 
         status, (apps, refused, page) = websocket(server.port, origin=origin, then=second_tab)
         assert status == 101 and len(apps) >= 1
-        assert refused == (101, ("\r\n" + full_message(1) + "\r\n").encode())
+        # the line for a client without the page's script, then the page over the limit for the tab
+        assert refused == (101, [("\r\n" + full_message(1) + "\r\n").encode(),
+                                 '["open_url", {"url": "/?full", "new_tab": false}]'])
         assert full_message(1) == ("workbench serve: this server already runs 1 app, its limit (--max-apps 1): "
                                    "close another tab of it, then reload this page.")
-        assert page[0] == 503 and "This server already runs 1 app, its limit" in page[1]
+        assert page[0] == 503 and ("This server runs at most 1 app at once (<code>workbench serve --max-apps 1"
+                                   "</code>)") in page[1]
         assert server.said("workbench serve: refused an app to 127.0.0.1: 1 app already, the limit "
                            "(--max-apps 1)")
         assert wait_for(lambda: not server.left()), f"left behind: {server.left()}"
         assert _get(server.port)[0] == 200  # its tab closed: a new one gets an app again
+        assert _get(server.port, "/?full")[0] == 503  # where a refused tab is sent: never an app (no loop)
 
 
 def test_many_pages_at_once_start_no_more_than_max_apps(tmp_path):
@@ -182,7 +186,7 @@ def websocket_in_thread(port: int, origin: str):
     result = []
 
     async def everything(ws):
-        return await read_until(ws, lambda got: False)
+        return [message.data async for message in ws]
 
     thread = threading.Thread(target=lambda: result.append(websocket(port, origin=origin, then=everything)))
     thread.start()
@@ -190,11 +194,11 @@ def websocket_in_thread(port: int, origin: str):
     return result[0]
 
 
-def _get(port: int) -> tuple[int, str]:
+def _get(port: int, path: str = "/") -> tuple[int, str]:
     import http.client
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/")
+    conn.request("GET", path)
     response = conn.getresponse()
     body = response.read().decode()
     conn.close()

@@ -316,8 +316,10 @@ def test_a_tab_over_max_apps_gets_a_page_saying_so(workspace):
             response = second.goto(f"http://127.0.0.1:{server.port}/")
             assert response is not None and response.status == 503
             text = second.inner_text("body")
-            assert "This server already runs 1 app, its limit (workbench serve --max-apps 1)" in text
-            assert "Close a tab of it, then reload this page." in text
+            assert " ".join(text.split()) == (
+                "Prompt Workbench · eval.py This server runs at most 1 app at once (workbench serve --max-apps 1), "
+                "one per open tab, and all were taken when this tab asked for one. Close a tab of it, then open the "
+                "workbench again.")
             second.screenshot(path=str(shot))
             assert server.apps() == apps  # the second tab started nothing
         finally:

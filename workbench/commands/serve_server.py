@@ -59,8 +59,9 @@ FULL_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>{title}: no free app</title></head>
 <body style="font-family: monospace; margin: 3em">
 <h1>{title}</h1>
-<p>This server already runs {apps}, its limit (<code>workbench serve --max-apps {limit}</code>):
-one per open tab. Close a tab of it, then reload this page.</p>
+<p>This server runs at most {apps} at once (<code>workbench serve --max-apps {limit}</code>), one per
+open tab, and all were taken when this tab asked for one. Close a tab of it, then
+<a href="/">open the workbench again</a>.</p>
 </body></html>
 """
 
@@ -123,9 +124,9 @@ class WorkbenchServer(Server):
         self._reapers.pop(process, None)
 
     async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
-        if self.places >= self.max_apps:
+        if self.places >= self.max_apps or "full" in request.query:
             title = html.escape(self.title)
-            page = FULL_PAGE.format(title=title, apps=_apps(self.places), limit=self.max_apps)
+            page = FULL_PAGE.format(title=title, apps=_apps(self.max_apps), limit=self.max_apps)
             return web.Response(status=503, text=page, content_type="text/html")
         host = request.host if host_header_ok(request.host) else f"{self.host}:{self.port}"
         base = f"{request.scheme}://{host}"
@@ -152,6 +153,9 @@ class WorkbenchServer(Server):
             self.say(f"workbench serve: refused an app to {request.remote}: {_apps(self.max_apps)} "
                      f"already, the limit (--max-apps {self.max_apps})")
             await websocket.send_bytes(("\r\n" + full_message(self.max_apps) + "\r\n").encode())
+            # the page's script would cover that line with "Session ended": the tab is sent to
+            # the page that says why instead (FULL_PAGE; its own address, so never in a loop)
+            await websocket.send_json(["open_url", {"url": "/?full", "new_tab": False}])
             await websocket.close()
             return websocket
         size = clamp_size(request.query.get("width", "80"), request.query.get("height", "24")) or (80, 24)
