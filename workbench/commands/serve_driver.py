@@ -22,7 +22,7 @@ from textual import messages
 from textual.drivers.web_driver import WebDriver
 
 QUIT_GRACE = 5.0  # seconds an app may take to quit before it is ended
-_deadline_lock = threading.Lock()
+_deadline_lock = threading.RLock()  # a signal handler may call end_soon inside end_soon
 _deadline: threading.Timer | None = None
 
 
@@ -60,7 +60,8 @@ class ServedDriver(WebDriver):
 
         def on_signal(number: int, frame: object) -> None:
             end_soon()
-            loop.call_soon_threadsafe(self._app.post_message, messages.ExitApp())
+            if not loop.is_closed():  # after the app has ended, the deadline alone ends the process
+                loop.call_soon_threadsafe(self._app.post_message, messages.ExitApp())
 
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, on_signal)
