@@ -71,8 +71,8 @@ def test_the_served_page_through_a_forwarded_port_gets_its_app_and_it_ends_with_
     """``ssh -L 9999:127.0.0.1:PORT``: the page's origin and Host are the forwarded address."""
 
     async def draw(ws):
-        apps = server.apps()
-        return apps, await read_until(ws, lambda got: DRAWN in got)
+        drawn = await read_until(ws, lambda got: DRAWN in got)
+        return server.apps(), drawn  # once drawn: the app surely runs
 
     status, (apps, drawn) = websocket(server.port, origin="http://localhost:9999", host="localhost:9999",
                                       then=draw)
