@@ -165,4 +165,4 @@ def test_yaml_without_pyyaml_says_what_to_do(tmp_path, monkeypatch):
     result = load_config_file(write(tmp_path / "c.yaml", "datasets: []\n"))
     error = result["error"]
     assert error["message"] == "reading YAML configs needs PyYAML, which is not installed"
-    assert "pip install pyyaml" in error["hint"]
+    assert "pip install 'pyyaml>=6'" in error["hint"]

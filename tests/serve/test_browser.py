@@ -8,6 +8,9 @@ installs it), and says so. The screenshot is kept under ``tests/artifacts/`` (ig
 from __future__ import annotations
 
 import codecs
+import contextlib
+import functools
+import http.server
 import os
 import re
 import shutil
@@ -15,11 +18,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from .helpers import descendants, free_port, wait_for, wait_port
+from .helpers import Served, alive, descendants, free_port, served, wait_for, wait_port
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -170,8 +174,8 @@ def test_a_server_that_dies_takes_its_apps_with_it(workspace, server):
             assert apps
             proc.kill()  # SIGKILL: the server's own cleanup never runs
             proc.wait()
-            assert wait_for(lambda: not any(_alive(pid) for pid in apps)), \
-                f"app processes outlived their server: {[p for p in apps if _alive(p)]}"
+            assert wait_for(lambda: not any(alive(pid) for pid in apps)), \
+                f"app processes outlived their server: {[p for p in apps if alive(p)]}"
         finally:
             context.close()
 
@@ -179,14 +183,6 @@ def test_a_server_that_dies_takes_its_apps_with_it(workspace, server):
 def _patience(page):
     """``wait_for`` that lets Playwright deliver the page's events while it waits."""
     return lambda condition: wait_for(condition, sleep=lambda s: page.wait_for_timeout(s * 1000))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def test_a_port_in_use_is_a_one_line_error(workspace):
@@ -199,3 +195,133 @@ def test_a_port_in_use_is_a_one_line_error(workspace):
     assert result.returncode == 2
     assert result.stderr == f"workbench serve: error: port {port} on 127.0.0.1 is in use (hint: --port N picks another)\n"
     assert result.stdout == ""
+
+
+# -- how a tab goes, what another site's page can do, a server over its limit ---------------------
+
+
+def _browser(playwright, workspace: Path, **options):
+    return playwright.chromium.launch_persistent_context(
+        str(workspace / "profile"), executable_path=chromium(), headless=True, args=CHROMIUM_FLAGS, **options)
+
+
+def _open_app(context, port: int, served: Served) -> tuple[object, list[int]]:
+    """A tab on the served page, once it shows sample 0; the processes its app runs in."""
+    screen = Screen()
+    page = context.new_page()
+    page.on("websocket", lambda ws: ws.on("framereceived", screen.feed))
+    page.goto(f"http://127.0.0.1:{port}/")
+    assert _patience(page)(lambda: "sample 0 (1/3)" in screen.text), screen.text[-2000:]
+    apps = served.apps()
+    assert apps, "no app process was started for the tab"
+    return page, apps
+
+
+def test_a_tab_its_user_closes_leaves_no_process(workspace):
+    """Closing the tab (the browser stays open) ends its app and the app's config worker."""
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    with served(workspace, "eval.py") as server, sync_playwright() as playwright:
+        context = _browser(playwright, workspace)
+        try:
+            page, apps = _open_app(context, server.port, server)
+            page.close()
+            assert wait_for(lambda: not server.left()), f"left behind after the tab closed: {server.left()}"
+            assert all(not alive(pid) for pid in apps)
+        finally:
+            context.close()
+
+
+def test_chromium_loading_the_page_once_leaves_no_process(workspace):
+    """``chromium --headless --screenshot URL`` loads the page and exits before the app has drawn:
+    the app used to spin a CPU for good, outlive the server and ignore SIGTERM (3 times of 3)."""
+    executable = chromium()
+    with served(workspace, "eval.py") as server:
+        for attempt in range(3):
+            shot = workspace / f"once-{attempt}.png"
+            subprocess.run([executable, *CHROMIUM_FLAGS, f"--screenshot={shot}", "--window-size=1280,800",
+                            "--virtual-time-budget=5000", f"http://127.0.0.1:{server.port}/"],
+                           capture_output=True, timeout=120, check=True)
+            assert shot.is_file()
+            assert wait_for(lambda: not server.left()), f"left behind by load {attempt}: {server.left()}"
+        assert sum("GET /ws?" in line for line in server.lines()) == 3  # each load did start an app
+
+
+@contextlib.contextmanager
+def another_local_server(folder: Path):
+    """A plain web server on another port of 127.0.0.1: the origin of a page the user has open."""
+    folder.mkdir()
+    (folder / "index.html").write_text("<html><body>another local server</body></html>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as other:
+        thread = threading.Thread(target=other.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield other.server_address[1]
+        finally:
+            other.shutdown()
+            thread.join()
+
+
+def test_a_page_of_another_local_server_cannot_open_the_websocket(workspace):
+    """A page the user has open on another server of this machine tries the server's websocket:
+    refused, no app. (Chromium itself keeps public sites from loopback addresses, not this.)"""
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    with served(workspace, "eval.py") as server, another_local_server(workspace / "other") as other, \
+            sync_playwright() as playwright:
+        context = _browser(playwright, workspace)
+        try:
+            page = context.new_page()
+            page.goto(f"http://localhost:{other}/")
+            outcome = page.evaluate("""port => new Promise(done => {
+                const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?width=80&height=24`);
+                ws.onopen = () => done("open");
+                ws.onclose = event => done(`closed ${event.code}`);
+            })""", server.port)
+            assert outcome == "closed 1006"  # the handshake was refused (a page is not told why)
+            assert wait_for(lambda: server.said(
+                f"workbench serve: refused a websocket from 127.0.0.1: Origin 'http://localhost:{other}' is not "
+                f"the origin of this server's page (http://127.0.0.1:{server.port})"))
+            assert server.apps() == []
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_stopping_the_server_with_a_tab_open_leaves_no_process(workspace, how):
+    """Ctrl+C in the server's terminal (SIGINT to its whole group) or SIGTERM to the server alone."""
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    with served(workspace, "eval.py") as server, sync_playwright() as playwright:
+        context = _browser(playwright, workspace)
+        try:
+            _open_app(context, server.port, server)
+            if how == "ctrl-c":
+                os.killpg(server.proc.pid, signal.SIGINT)
+            else:
+                server.proc.send_signal(signal.SIGTERM)
+            assert server.proc.wait(timeout=60) == 0
+            assert wait_for(lambda: not server.left()), f"left behind by the stopped server: {server.left()}"
+        finally:
+            context.close()
+
+
+def test_a_tab_over_max_apps_gets_a_page_saying_so(workspace):
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "serve-full.png"
+    with served(workspace, "eval.py", "--max-apps", "1") as server, sync_playwright() as playwright:
+        context = _browser(playwright, workspace, viewport={"width": 1000, "height": 400})
+        try:
+            _, apps = _open_app(context, server.port, server)
+            second = context.new_page()
+            response = second.goto(f"http://127.0.0.1:{server.port}/")
+            assert response is not None and response.status == 503
+            text = second.inner_text("body")
+            assert " ".join(text.split()) == (
+                "Prompt Workbench · eval.py This server runs at most 1 app at once (workbench serve --max-apps 1), "
+                "one per open tab, and all were taken when this tab asked for one. Close a tab of it, then open the "
+                "workbench again.")
+            second.screenshot(path=str(shot))
+            assert server.apps() == apps  # the second tab started nothing
+        finally:
+            context.close()
+    print(f"\nscreenshot of the page over the limit: {shot}")

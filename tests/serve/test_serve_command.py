@@ -20,7 +20,7 @@ from .helpers import free_port, wait_port
 
 def test_the_app_gets_every_argument_but_serves_own():
     argv = ["eval.py", "--host", "0.0.0.0", "--data", "qa=rows.jsonl", "--port=9000", "--allow-remote",
-            "--theme", "workbench-light", "--port", "9001"]
+            "--theme", "workbench-light", "--port", "9001", "--max-apps", "3", "--max-apps=2"]
     assert app_argv(argv) == ["eval.py", "--data", "qa=rows.jsonl", "--theme", "workbench-light"]
 
 

@@ -2,9 +2,11 @@
 
 Each browser tab that connects gets its own app process (``python -m
 workbench.commands.serve`` with the app's own arguments), which textual-serve talks to
-over pipes; closing the tab quits it. The child also watches its parent: a server
-that dies takes its apps with it, and an app that does not finish quitting in a few
-seconds is ended, so a disconnected browser never leaves a process behind.
+over pipes. The server gives an app only to the page it served itself, starts at most
+``--max-apps`` of them and clamps the terminal size a page asks for (``serve_limits``).
+An app ends when its tab goes, however it goes: asked to quit, it is ended by a deadline
+if its event loop does not get to it (``serve_driver``); it also watches its parent, so a
+server that dies takes its apps with it; and the server ends what is left when it stops.
 
 May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
 modules; not ``cli`` or ``__main__``.
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import ipaddress
 import os
 import shlex
 import socket
@@ -25,11 +26,13 @@ from typing import Any
 
 from . import EXIT_USAGE
 from .common import HelpFormatter, add_inputs
+from .serve_limits import DEFAULT_MAX_APPS, MAX_COLUMNS, MAX_ROWS, is_local
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
 #: Options of ``serve`` itself: everything else on its command line goes to each app.
-SERVE_OPTIONS = {"--host": True, "--port": True, "--allow-remote": False}
-QUIT_GRACE = 5.0  # seconds an app may take to quit before it is ended
+SERVE_OPTIONS = {"--host": True, "--port": True, "--allow-remote": False, "--max-apps": True}
+#: The driver each app runs with (read by Textual when it is imported, so named, not imported).
+SERVED_DRIVER = "workbench.commands.serve_driver:ServedDriver"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the app to a browser: every tab gets its own live app on the configs "
         "(live reload, themes and keys as in the terminal).",
         epilog="Binds to 127.0.0.1 (this machine only) unless --host names another address, which "
-        "needs --allow-remote: anyone who can reach the port can read the configs, with no password.\n"
+        "needs --allow-remote: anyone who can reach the port can read the configs, with no password. "
+        "Only the page the server served gets an app (a websocket from another site's page is refused); "
+        f"a page's terminal is at most {MAX_COLUMNS}x{MAX_ROWS} cells.\n"
         "exit status: 0 stopped with Ctrl+C, 2 usage error (a port in use, a missing extra)\n"
         "example: workbench serve configs/eval_gsm8k.py --port 8080",
         formatter_class=HelpFormatter,
@@ -52,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
     parser.add_argument("--allow-remote", action="store_true",
                         help="allow a --host other machines can reach (prints a warning)")
+    parser.add_argument("--max-apps", type=int, default=DEFAULT_MAX_APPS, metavar="N",
+                        help=f"at most N apps at once, one per open tab (default {DEFAULT_MAX_APPS}); "
+                        "a tab over the limit gets a page saying so")
     return parser
 
 
@@ -69,16 +77,6 @@ def app_argv(argv: Sequence[str]) -> list[str]:
             continue
         out.append(arg)
     return out
-
-
-def is_local(host: str) -> bool:
-    """Whether only this machine can reach ``host`` (a loopback address, or ``localhost``)."""
-    if host.lower() in ("localhost", "localhost."):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -112,6 +110,8 @@ def run(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         return usage_error(f"--port {args.port}: a port is 1 to 65535")
+    if args.max_apps < 1:
+        return usage_error(f"--max-apps {args.max_apps}: at least one app must be able to run")
     if not is_local(args.host) and not args.allow_remote:
         return usage_error(f"--host {args.host} can be reached from other machines, and anyone who reaches "
                            "the port can read the configs (hint: add --allow-remote to serve it anyway)")
@@ -130,7 +130,8 @@ def run(argv: Sequence[str]) -> int:
     # `exec`: the app replaces the shell textual-serve starts it with, so the app's parent is
     # the server itself (its watch on the parent then sees the server go)
     command = "exec " + shlex.join([sys.executable, "-m", "workbench.commands.serve", *app_argv(argv)])
-    server = WorkbenchServer(command, host=args.host, port=args.port,
+    server = WorkbenchServer(command, host=args.host, port=args.port, max_apps=args.max_apps,
+                             local_only=is_local(args.host),
                              title="Prompt Workbench · " + (" ".join(args.configs) or "demo"))
     try:
         server.serve()
@@ -147,28 +148,21 @@ def _watch_parent(parent: int, stop: Any) -> None:
     # lazy: only the app's child process needs it, so --help stays quick
     import signal
 
+    from .serve_driver import end_soon
+
     while not stop.wait(0.5):
         if os.getppid() != parent:
-            os.kill(os.getpid(), signal.SIGTERM)  # the web driver turns it into a clean quit
+            end_soon()  # ended by the deadline if the quit below is never read
+            os.kill(os.getpid(), signal.SIGTERM)  # the driver turns it into a clean quit
             return
-
-
-def _end_soon(code: int) -> None:
-    """A thread that ends the process if quitting takes longer than QUIT_GRACE (a stuck worker)."""
-
-    def end() -> None:
-        sys.stdout.flush()
-        os._exit(code)
-
-    timer = threading.Timer(QUIT_GRACE, end)
-    timer.daemon = True
-    timer.start()
 
 
 def child(argv: Sequence[str]) -> int:
     """One browser tab's app: the ``workbench`` app, watched so that it never outlives the tab."""
-    # lazy: only the app's child process needs it, so --help stays quick
+    os.environ["TEXTUAL_DRIVER"] = SERVED_DRIVER  # before Textual is imported, which reads it
+    # lazy: only the app's child process needs them, so --help stays quick
     from .open import run as run_app
+    from .serve_driver import end_soon
 
     stop = threading.Event()
     threading.Thread(target=_watch_parent, args=(os.getppid(), stop), daemon=True).start()
@@ -176,7 +170,7 @@ def child(argv: Sequence[str]) -> int:
         code = run_app(argv, web=True)
     finally:
         stop.set()
-    _end_soon(code)
+    end_soon(code)  # a worker thread still running would keep the process alive
     return code
 
 

@@ -32,7 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare the prompts an OpenCompass run recorded (predictions/<model>/<dataset>"
         ".json, origin_prompt) with a render of the config the run saved (configs/*.py), or of "
         "--config FILE: per dataset × model, how many match, differ, or are missing.",
-        epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
+        epilog="A run folder is untrusted input: its configs/*.py is a program, run (bounded in time and "
+        "memory, in a process of its own, but with your user's rights) to render it. For a colleague's "
+        "run, verify against your own reviewed config: --config FILE.\n"
+        "exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
         "compared), 2 usage error, 3 the run or its config cannot be read, or with --strict a warning "
         "that the real run differs from the render or failed (a model task that did not run, "
         "placeholder rows...; 3 outranks 1)\n"
@@ -45,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     # a config given as a second positional: taken here (not listed) to say where it belongs
     parser.add_argument("stray", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--config", metavar="FILE", default=None,
-                        help="render this config instead of the one the run saved")
+                        help="render this config instead of the one the run saved (your reviewed "
+                        "config: the run's own is code from whoever made the run)")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
                         help="text: a summary and the first differences (default); json: for machines")
     parser.add_argument("--max-diffs", type=counted(0), default=3, metavar="N",
