@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from .helpers import needs_fork, run, write
+from .helpers import GOOD_CONFIG, needs_fork, run, write
+from .measuring import Measured, measured
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chat_templates"))
+from tokenizer_fixture import write_model_folder
 
 pytestmark = needs_fork
 
@@ -49,13 +54,43 @@ def test_all_text_exports_every_character(ws):
     assert text.count("word") >= 6000
 
 
-def test_text_json_and_markdown_are_linear(ws):
-    _rows(ws, 20_000_000)
-    for kind in ("text", "json", "markdown"):
-        done = run("render", "good.py", "--data", "rows.jsonl", "-f", kind, "-o", f"out.{kind}", "-q", cwd=ws,
-                   memory=2 * 1024**3)
-        assert done.code == 0, done.err
-        assert (ws / f"out.{kind}").stat().st_size > 20_000_000  # every character, in flat memory
+#: A model for each kind of token counter; its config's ``models`` line, after the dataset.
+COUNTERS = {
+    "estimate (no model)": "",
+    "tokenizer.json (chat-template model)":
+        "from opencompass.models import HuggingFacewithChatTemplate\n"
+        "models = [dict(type=HuggingFacewithChatTemplate, abbr='chat', path='tpl')]\n",
+    "tiktoken (OpenAI API model)":
+        "from opencompass.models import OpenAI\n"
+        "models = [dict(type=OpenAI, abbr='gpt', path='gpt-4', key='ENV', max_seq_len=4096)]\n",
+    "word count (another API model)":
+        "from opencompass.models import Gemini\n"
+        "models = [dict(type=Gemini, abbr='gem', path='gemini-pro', key='ENV', max_seq_len=4096)]\n",
+}
+CHATML = ("{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+          "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+
+
+@pytest.mark.parametrize("counter", COUNTERS)
+def test_every_format_is_linear_with_every_token_counter(ws, counter):
+    # 16 M characters: near the 16 Mi a chat template may make; the 4 M run is the baseline.
+    # (A tokenizer.json's encoding takes about 60 bytes a character: 4 GiB for the 16 M.)
+    write(ws / "good.py", GOOD_CONFIG + COUNTERS[counter])
+    write_model_folder(ws / "tpl", CHATML, {"eos_token": "<|im_end|>"})
+    costs: dict[str, list[Measured]] = {}
+    for characters in (4_000_000, 16_000_000):
+        _rows(ws, characters)
+        for kind in ("text", "json", "markdown", "html", "svg"):
+            done = measured("render", "good.py", "--data", "rows.jsonl", "-f", kind, "-o", f"out.{kind}", "-q",
+                            cwd=ws, memory=4 * 1024**3)
+            assert (done.code, done.err) == (0, "")
+            size = (ws / f"out.{kind}").stat().st_size
+            assert size > characters if kind in ("text", "json", "markdown") else size < 1_000_000
+            costs.setdefault(kind, []).append(done)
+    for kind, (small, large) in costs.items():
+        # four times the row: at most four times the work and memory (and a margin for noise)
+        assert large.cpu < 6 * small.cpu, (kind, small.cpu, large.cpu)
+        assert large.peak < 6 * small.peak, (kind, small.peak, large.peak)
 
 
 FAILING = {
