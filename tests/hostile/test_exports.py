@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -134,3 +136,77 @@ def test_an_out_path_that_cannot_be_written_is_refused_before_rendering(ws, targ
     done = run("render", "good.py", "-o", target, cwd=ws)
     assert done.code == 2
     assert done.lines == [f"workbench render: error: --out {target}: {message}"]
+
+
+# -- --out through links: a link is written through, never replaced ------------------------------
+
+TEXT = "=== qa · (no model) · sample 0 ===\nQ: What is 2+2?\nA: \n"
+
+
+def _text_render(ws, out: str, **options):
+    return run("render", "good.py", "--data", "rows.jsonl", "-f", "text", "--limit", "1", "-o", out, "-q", cwd=ws,
+               **options)
+
+
+def test_an_out_link_to_a_regular_file_writes_the_file_and_keeps_the_link(ws):
+    (ws / "sub").mkdir()
+    write(ws / "sub" / "target.txt", "old\n")
+    (ws / "link.txt").symlink_to("sub/target.txt")
+    done = _text_render(ws, "link.txt")
+    assert (done.code, done.err) == (0, "")
+    assert os.readlink(ws / "link.txt") == "sub/target.txt"
+    assert (ws / "sub" / "target.txt").read_text() == TEXT
+    assert [p.name for p in (ws / "sub").iterdir()] == ["target.txt"]  # (no temp file left)
+
+
+def test_a_dangling_out_link_makes_its_target(ws):
+    (ws / "link.txt").symlink_to("made.txt")
+    done = _text_render(ws, "link.txt")
+    assert (done.code, done.err) == (0, "")
+    assert os.readlink(ws / "link.txt") == "made.txt" and (ws / "made.txt").read_text() == TEXT
+
+
+@pytest.mark.parametrize("stdout", ["a file", "a pipe"])
+def test_an_out_link_to_the_commands_stdout_writes_its_stdout(ws, stdout):
+    # the machine's /dev/stdout is such a link: a link of the test's own stands for it
+    (ws / "stdout").symlink_to("/proc/self/fd/1")
+    if stdout == "a pipe":
+        done = _text_render(ws, "stdout")
+        written = done.out
+    else:
+        with open(ws / "captured.txt", "wb") as captured:
+            done = _text_render(ws, "stdout", stdout=captured)
+        written = (ws / "captured.txt").read_text()
+    assert (done.code, done.err) == (0, "")
+    assert written == TEXT
+    assert os.readlink(ws / "stdout") == "/proc/self/fd/1"
+    assert [p.name for p in ws.iterdir() if ".wb-tmp-" in p.name] == []
+
+
+def test_an_out_fifo_is_written_in_place(ws):
+    os.mkfifo(ws / "fifo")
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append((ws / "fifo").read_bytes()))
+    reader.start()
+    done = _text_render(ws, "fifo")
+    reader.join(timeout=30)
+    assert (done.code, done.err) == (0, "")
+    assert got == [TEXT.encode()] and stat.S_ISFIFO((ws / "fifo").lstat().st_mode)
+
+
+@pytest.mark.parametrize("out", ["good.py", "rows.jsonl", "config-link.py", "hard-link.jsonl",
+                                 "tpl/tokenizer_config.json"])
+def test_an_out_file_the_render_reads_is_refused(ws, out):
+    write(ws / "good.py", GOOD_CONFIG + COUNTERS["tokenizer.json (chat-template model)"])
+    write_model_folder(ws / "tpl", CHATML, {"eos_token": "<|im_end|>"})
+    (ws / "config-link.py").symlink_to("good.py")
+    os.link(ws / "rows.jsonl", ws / "hard-link.jsonl")
+    baseline = measured("render", "good.py", "--data", "rows.jsonl", "-f", "text", "-q", cwd=ws)
+    assert baseline.code == 0, baseline.err
+    before = {p: p.read_bytes() for p in (ws / "good.py", ws / "rows.jsonl", ws / "tpl" / "tokenizer_config.json")}
+    done = measured("render", "good.py", "--data", "rows.jsonl", "-f", "text", "-o", out, "-q", cwd=ws)
+    assert done.code == 2
+    assert done.lines == [f"workbench render: error: --out {out}: the render reads this file, so it cannot also "
+                          "write it (hint: give --out another file)"]
+    assert {p: p.read_bytes() for p in before} == before
+    assert done.cpu < 2 * baseline.cpu and done.peak < 2 * baseline.peak
