@@ -290,13 +290,13 @@ def test_the_collector_waits_while_the_pairs_are_built_and_is_back_after(ws, tmp
     import gc
 
     seen = []
-    real = render_command.render_inputs
+    real = render_command.load_and_render
 
     def spying(args):
         seen.append(gc.isenabled())
         return real(args)
 
-    monkeypatch.setattr(render_command, "render_inputs", spying)
+    monkeypatch.setattr(render_command, "load_and_render", spying)
     assert gc.isenabled()
     monkeypatch.chdir(ws)
     assert render_command.run(["eval.py", "--limit", "1", "--quiet", "--out", str(tmp_path / "o.json")]) in (0, 3)
@@ -305,7 +305,7 @@ def test_the_collector_waits_while_the_pairs_are_built_and_is_back_after(ws, tmp
     def failing(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(render_command, "render_inputs", failing)
+    monkeypatch.setattr(render_command, "load_and_render", failing)
     with pytest.raises(KeyboardInterrupt):
         render_command.run(["eval.py", "--quiet"])
     assert gc.isenabled()
