@@ -103,3 +103,29 @@ def test_a_lone_surrogate_a_tokenizer_json_cannot_encode_is_one_line(ws):
             f"{ws / 'good.py'}:5: [qa × chat] tokenizer.json (tpl) cannot encode the text: it holds a lone "
             "surrogate (\\ud800 at character 4), which has no UTF-8 form (hint: the framework's tokenizer fails "
             "on it too; fix the row or template that holds it)"]
+
+
+@pytest.mark.parametrize("name", ["loop.jsonl", "loop"])
+def test_a_dataset_path_that_is_a_symlink_loop_is_refused_at_the_file(ws, name):
+    # (not "no rows found" with placeholders: the file is there, and it is at fault)
+    write(ws / "looping.py", GOOD_CONFIG.replace("abbr='qa',", f"abbr='qa', path={str(ws / name)!r},"))
+    (ws / name).symlink_to(name)
+    done = run("render", "looping.py", "-f", "text", "-q", cwd=ws)
+    assert done.code == 3
+    assert done.lines == [f"{ws / name}: {QA}data path is a symlink loop: {ws / name} (hint: the link points, "
+                          "through other links, back at itself)"]
+
+
+def test_a_row_longer_than_any_prompt_is_refused_before_the_file_is_read_whole(ws):
+    # 300 MB on one line (sparse: the line's length is what is refused, before its bytes matter)
+    with open(ws / "long.jsonl", "wb") as rows:
+        rows.write(b'{"question": "q", "answer": "a"}\n{"question": "')
+        rows.truncate(300 * 1024**2)
+    baseline = measured("render", "good.py", "--data", "rows.jsonl", "-f", "text", "-q", cwd=ws)
+    done = measured("render", "good.py", "--data", "long.jsonl", "-f", "text", "-q", cwd=ws)
+    assert done.code == 3
+    assert done.lines == [f"{ws / 'long.jsonl'}:2: {QA}a row is longer than 128 MiB (the file is not read further) "
+                          "(hint: no prompt holds it: one fill makes at most 33,554,432 characters; shorten the "
+                          "row's values)"]
+    # read up to the limit, never whole (300 MB, decoded and parsed, took 906 MB)
+    assert done.peak < baseline.peak + 160 * 1024**2

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.spec import OPENCOMPASS, RowsSource, type_module, type_name
-from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
+from ..files.reading import MAX_SETTINGS_BYTES, loop_error, read_regular_text
 from .data_files import DATA_SUFFIXES, file_version, just_written, read_rows, recording_files
 from .data_paths import PathLookup, lookup_data_path
 from .framework_load import framework_python, framework_rows
@@ -285,6 +285,9 @@ def _plain_rows(found: Path, lookup: Any) -> RowsFound | None:
     """``found`` read as the workbench's own rows file or folder of split files; None when it
     is neither."""
     kind = "data-id" if lookup.data_id else "file"
+    looping = loop_error(found)  # (neither a file nor a folder, whatever its name)
+    if looping is not None:
+        raise looping
     # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
     if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
         return RowsFound(read_rows(found), str(found), [found], RowsSource(kind, str(found), lookup.data_id))
