@@ -210,3 +210,17 @@ def test_an_out_file_the_render_reads_is_refused(ws, out):
                           "write it (hint: give --out another file)"]
     assert {p: p.read_bytes() for p in before} == before
     assert done.cpu < 2 * baseline.cpu and done.peak < 2 * baseline.peak
+
+
+def test_a_snapshot_file_that_is_a_link_is_written_through(ws):
+    done = run("snapshot", "good.py", "--data", "rows.jsonl", "--dir", "snaps", "-q", cwd=ws)
+    assert done.code == 0, done.err
+    written = ws / "snaps" / "qa" / "_no-model.snap"
+    kept = ws / "kept.snap"
+    kept.write_bytes(b"stale\n")
+    written.unlink()
+    written.symlink_to(kept)
+    done = run("snapshot", "good.py", "--data", "rows.jsonl", "--dir", "snaps", "-q", cwd=ws)
+    assert done.code == 0, done.err
+    assert written.is_symlink() and os.readlink(written) == str(kept)
+    assert kept.read_bytes().startswith(b"# prompt-workbench snapshot") and b"| Q: What is 2+2?" in kept.read_bytes()
