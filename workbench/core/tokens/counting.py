@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import itemgetter, sub
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..errors import RenderError
 from ..prefix import shared_prefix
@@ -782,8 +782,8 @@ def count_tokens(counter: Counter, text: str, codes: str | None,
     # each section's tokens: those starting in its runs of codes, found by bisection in the
     # starts in order (a tokenizer gives them in order, as a rule: sorted in one pass), a
     # start past the codes' end counted with the last run
-    placed = [s for s in starts if s is not None] if added else starts
-    placed.sort()  # type: ignore[call-overload]  # (in place, and one pass when in order)
+    placed = cast("list[int]", [s for s in starts if s is not None] if added else starts)
+    placed.sort()  # (in place, and one pass when in order)
     at = 0
     for run in _CODE_RUNS.finditer(codes):
         end = bisect_left(placed, run.end(), at) if run.end() < len(codes) else len(placed)

@@ -237,7 +237,8 @@ def _unparsable(path: Path, source: str, exc: Exception) -> ConfigError:
 def _memory_limit() -> str:
     """The address-space limit the parse ran under, as a clause (empty when there is none)."""
     try:
-        import resource  # (lazy: Unix only; the worker that parses sets this limit)
+        # lazy: Unix only, and only when a parse ran out of memory (the worker sets this limit)
+        import resource
     except ImportError:
         return ""
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
