@@ -20,6 +20,13 @@ from _shared import REPO, write_json
 
 OUT = REPO / "tests" / "core" / "data" / "arrow_goldens.json"
 
+def _nested(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 CASES: dict[str, list[dict[str, Any]]] = {
     "history with a name key in one message": [
         {"history": [{"role": "user", "content": "a"}], "q": "x"},
@@ -41,6 +48,10 @@ CASES: dict[str, list[dict[str, Any]]] = {
     "bools": [{"a": True}, {"a": None}, {"a": False}],
     "unicode and empty strings": [{"a": "é\u2028"}, {"a": ""}],
     "nested none in lists": [{"a": [None, 1]}, {"a": [2.0, None]}],
+    "an integer past a float's range beside a float": [{"a": 1.5}, {"a": 10**400}],
+    "an integer past 64 bits beside an int in a list": [{"a": [1, 2**64]}],
+    "a list nested 40 deep": [{"a": _nested(40)}],
+    "a list nested 63 deep (refused)": [{"a": _nested(63)}],
 }
 
 

@@ -22,6 +22,9 @@ from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens import sandbox_bounds
 from workbench.core.tokens.chat_sandbox import render_chat_template
 
+from .app_workspace import make_workspace
+from .measuring import measured
+
 BIG = "{% set s = 'a' * 100000 %}"
 # [s] * 1000 as text: each item's repr at most 10 characters a character (an astral escape)
 # plus its quotes, a separator each, the brackets
@@ -102,6 +105,11 @@ ATTACKS = {
                              "{% if s == t %}{% endif %}{% endfor %}", SCANNED),
     "'in' test over a long list": ("{% set s = ['a'] * 16000000 %}{% for i in 'x' * 400000 %}"
                                    "{% if 'b' is in s %}{% endif %}{% endfor %}", SCANNED),
+    # time: one C call of a number whose size grows with each step
+    "'**' of a huge base": ("{{ ((9 ** 1000) ** 1000) ** 1000 }}",
+                            "'**' would make a number of about 3,170,000 bits; the sandbox allows 65,536"),
+    "'**' in a loop": ("{% set ns = namespace(x=9) %}{% for i in range(100) %}{% set ns.x = ns.x ** 1000 %}"
+                       "{% endfor %}", "'**' would make a number of about 3,170,000 bits; the sandbox allows 65,536"),
     "str.count in a loop": ("{% set s = 'a' * 16000000 %}{% for i in 'x' * 400000 %}{% set n = s.count('b') %}"
                             "{% endfor %}", SCANNED),
 }
@@ -176,6 +184,7 @@ SAME = [
     "{% macro m(x) %}<{{ x|upper }}>{% endmacro %}{{ m('q') }}{% set y %}{{ m('r') }}{% endset %}{{ y }}",
     "{% filter replace('a', 'b') %}banana{% endfilter %}{{ messages|map(attribute='role')|join(',') }}",
     "{{ [1, 2]|sum }}{{ [[1], [2]]|sum(start=[]) }}{{ messages|length }}{{ 'ab'|list }}",
+    "{{ 2 ** 10 }}{{ 3 ** 40 }}{{ 2.5 ** 2 }}{{ (2 ** 64) ** 100 }}{{ 2 ** -2 }}{{ (-7) ** 3 }}",
     "{{ '%s-%d'|format('x', 3) }}{{ '{}!'.format(1) }}{{ 'x\\ty'.expandtabs(4) }}{{ ' x '|trim|center(5) }}",
     "{{ 'a\\nb'|indent(2, first=true) }}{{ 'hello world'|wordwrap(5) }}{{ [1, 2, 3]|slice(2)|list }}",
     "{{ messages[-1].content[:1] }}{{ (messages|last).role }}{{ messages|selectattr('role', 'eq', 'user')|list }}",
@@ -193,3 +202,17 @@ def test_counting_changes_no_output(source):
 def test_the_bounds_are_the_documented_ones():
     assert (sandbox_bounds.MAX_TEMPLATE_SIZE, sandbox_bounds.MAX_STEPS, sandbox_bounds.MAX_SCANNED, sandbox_bounds.MAX_MADE) \
         == (16 * 1024**2, 500_000, 256 * 1024**2, 512 * 1024**2)
+
+
+def test_a_power_bomb_in_a_model_folder_is_one_line_on_time(tmp_path):
+    config = make_workspace(tmp_path)
+    baseline = measured("render", config.name, "-f", "text", "-q", cwd=tmp_path)
+    assert baseline.code == 0, baseline.err
+    (tmp_path / "tpl" / "chat_template.jinja").write_text("{{ ((9 ** 1000) ** 1000) ** 1000 }}", encoding="utf-8")
+    done = measured("render", config.name, "-f", "text", "-q", cwd=tmp_path)
+    assert done.code == 3
+    template = tmp_path / "tpl" / "chat_template.jinja"
+    assert done.lines == [f"{template}:1: [qa × tpl-chat] {template}, line 1: "
+                          "sandbox: '**' would make a number of about 3,170,000 bits; the sandbox allows 65,536 "
+                          "(hint: chat templates run sandboxed, as transformers runs them)"]
+    assert done.cpu < 3 * baseline.cpu and done.peak < 2 * baseline.peak

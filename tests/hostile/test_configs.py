@@ -9,6 +9,7 @@ import pytest
 from workbench.loading.workspace import Loader
 
 from .helpers import GOOD_CONFIG, needs_fork, run, write
+from .measuring import measured
 
 pytestmark = needs_fork
 
@@ -64,3 +65,17 @@ def test_a_config_that_ignores_every_signal_it_can_is_still_stopped(tmp_path):
         (error,) = loader.load([config]).errors
         assert error.message == "the config did not finish within 1 s" and error.file == str(config)
         assert not loader.load([write(tmp_path / "good.py", GOOD_CONFIG)]).errors
+
+
+def test_a_config_too_large_to_parse_says_why(ws):
+    # 36 MB of one literal (under the 64 MiB a config may be): its syntax tree passes the
+    # load's 2 GiB, and the parser's MemoryError carries no text of its own
+    write(ws / "huge.py", "x = [" + "(1, 2), " * 4_500_000 + "]\ndatasets = []\n")
+    baseline = measured("render", "good.py", "--data", "rows.jsonl", "-f", "text", "-q", cwd=ws)
+    done = measured("render", "huge.py", "-f", "text", "-q", "--timeout", "80", cwd=ws)  # (a busy machine)
+    assert done.code == 3
+    assert done.lines == [f"{ws / 'huge.py'}: cannot parse the config: Python ran out of memory parsing its "
+                          "36,000,021 characters within the load's memory limit of 2 GiB (hint: a config this "
+                          "large is data: keep the values in a .json or .jsonl file and read it from the config)"]
+    # the load's own process stops at its limit; the workbench beside it stays as small as ever
+    assert done.peak < 2 * 1024**3 + baseline.peak

@@ -185,6 +185,10 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     selection = RenderFilter.from_args(args)
     with _collector_paused():
         workspace, full = load_and_render(args)
+    out = getattr(args, "out", None)
+    if out and own_input(out, workspace.files):
+        return usage_error(prog, f"--out {out}: the render reads this file, so it cannot also write it "
+                           f"(hint: give --out another file)")
     # the workspace and its pairs live until the end: the collector need not walk them again and
     # again while samples stream (a fifth of a suite's render went there)
     gc.freeze()
@@ -400,6 +404,21 @@ def out_problem(out: str) -> str | None:
     if not os.path.isdir(os.path.dirname(os.path.realpath(out))):
         return "no such folder"
     return None
+
+
+def own_input(out: str, inputs: Sequence[Path]) -> bool:
+    """Whether ``--out`` is (or links to) a file the render was built from: a config, a rows
+    file, a model-folder file. Compared as files (device and inode), so a hard link counts."""
+    try:
+        target = os.stat(out)
+    except OSError:
+        return False  # (nothing there yet: nothing read from it)
+    for path in inputs:
+        with contextlib.suppress(OSError):
+            found = os.stat(path)
+            if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino):
+                return True
+    return False
 
 
 def serial_reason(total: int, jobs: int) -> str | None:

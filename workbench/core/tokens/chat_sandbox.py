@@ -495,7 +495,8 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, sized) and type(times) is int and len(seq) * times > MAX_TEMPLATE_SIZE:
                     raise bounds.refuse_size("'*'", len(seq) * times)
-            if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > 65536:
+            if type(left) is int and type(right) is int and \
+                    left.bit_length() + right.bit_length() > bounds.MAX_NUMBER_BITS:
                 raise jinja2.exceptions.SecurityError("'*' of numbers this large is refused by the sandbox")
         elif operator == "%":
             if isinstance(left, str):
@@ -506,10 +507,15 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             if isinstance(left, sized) and isinstance(right, sized) and \
                     len(left) + len(right) > MAX_TEMPLATE_SIZE:
                 raise bounds.refuse_size("'+'", len(left) + len(right))
-        elif operator == "**" and type(right) is int and abs(right) > 1024 and \
-                isinstance(left, (int, float)) and abs(left) > 1:
-            raise jinja2.exceptions.SecurityError(f"'**' with an exponent of {right:,} is refused "
-                                                  "by the sandbox")
+        elif operator == "**" and type(right) is int and isinstance(left, (int, float)) and abs(left) > 1:
+            if abs(right) > 1024:
+                raise jinja2.exceptions.SecurityError(f"'**' with an exponent of {right:,} is refused "
+                                                      "by the sandbox")
+            # the result's size before it is made: a small exponent of a huge number is as slow
+            bits = abs(int(left)).bit_length() * right
+            if type(left) is int and bits > bounds.MAX_NUMBER_BITS:
+                raise jinja2.exceptions.SecurityError(f"'**' would make a number of about {bits:,} bits; "
+                                                      f"the sandbox allows {bounds.MAX_NUMBER_BITS:,}")
         work.scan(left)
         work.scan(right)
         return work.made_value(super().call_binop(context, operator, left, right))

@@ -14,13 +14,14 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
-from operator import itemgetter
-from typing import Any, Protocol
+from operator import itemgetter, sub
+from typing import Any, Protocol, cast
 
 from ..errors import RenderError
 from ..prefix import shared_prefix
@@ -518,6 +519,10 @@ def estimate_whole(text: str) -> int:
     return sum(map(_estimate_piece, _PIECES.findall(text)))
 
 
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_CHINESE_CHARACTER = re.compile(r"[\u4e00-\u9FFF]")
+
+
 class WordCount:
     """OpenCompass ``BaseAPIModel.get_token_len``: English words plus Chinese characters.
 
@@ -531,10 +536,8 @@ class WordCount:
         return re.finditer(r"[A-Za-z0-9]+|[\u4e00-\u9FFF]+", text)
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        n = 0
-        for m in self._matches(text):
-            n += 1 if m.group()[0].isascii() else len(m.group())
-        return n
+        # the two kinds of run share no character, so they are counted apart, in C
+        return _ASCII_WORD.subn("", text)[1] + _CHINESE_CHARACTER.subn("", text)[1]
 
     def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
         out: list[int | None] = []
@@ -557,6 +560,23 @@ def tokenizers_available() -> bool:
     return True
 
 
+#: Texts longer than this (characters) are not kept among a tokenizer's 2048 recent encodings.
+_LONG_TEXT = 1 << 20
+
+
+def _encoding_error(method: str, text: str, exc: Exception) -> RenderError:
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:  # (transformers' fast tokenizers refuse it the same way)
+        return RenderError(f"{method} cannot encode the text: it holds a lone surrogate "
+                           f"({surrogate.group().encode('unicode_escape').decode()} at character "
+                           f"{surrogate.start():,}), which has no UTF-8 form",
+                           hint="the framework's tokenizer fails on it too; fix the row or template "
+                           "that holds it")
+    return RenderError(f"{method} cannot encode the text: {exc}",
+                       hint="the model folder's tokenizer.json is broken; the frameworks would fail on it "
+                       "too")
+
+
 class HFTokenizer:
     """A ``tokenizer.json`` through the ``tokenizers`` library (what a fast HF tokenizer runs).
 
@@ -573,19 +593,24 @@ class HFTokenizer:
         #: What the tokenizer is, for snapshot hashes (the same file gives the same digest).
         self.digest = hashlib.sha256(json_text.encode("utf-8", "surrogatepass")).hexdigest()
         self._cache: dict[tuple[str, bool], object] = {}
+        #: the last long text encoded: its encoding is about 60 bytes a character, kept once
+        self._long: tuple[tuple[str, bool] | None, object] = (None, None)
 
     def _encode(self, text: str, add_special_tokens: bool) -> Any:
         key = (text, add_special_tokens)
         enc = self._cache.get(key)
+        if enc is None and self._long[0] == key:
+            enc = self._long[1]
         if enc is None:
-            if len(self._cache) > 2048:
-                self._cache.clear()
             try:
                 enc = self._tok.encode(text, add_special_tokens=add_special_tokens)
             except Exception as exc:  # a tokenizer.json that loads but cannot encode (no unk token...)
-                raise RenderError(f"{self.method} cannot encode the text: {exc}",
-                                  hint="the model folder's tokenizer.json is broken; the frameworks "
-                                  "would fail on it too") from None
+                raise _encoding_error(self.method, text, exc) from None
+            if len(text) > _LONG_TEXT:
+                self._long = (key, enc)
+                return enc
+            if len(self._cache) > 2048:
+                self._cache.clear()
             self._cache[key] = enc
         return enc
 
@@ -615,22 +640,66 @@ class Tiktoken:
     def __init__(self, encoding) -> None:  # type: ignore[no-untyped-def]
         self._enc = encoding
         self.method = f"tiktoken {encoding.name}"
+        #: each token met: the characters its bytes start, and whether it starts inside one
+        self._chars: dict[int, int] = {}
+        self._inside: dict[int, int] = {}
+        #: the last text encoded and its tokens: a request's text is counted for its wire
+        #: message and again for its sections (compared, not hashed: texts of other lengths
+        #: differ at once)
+        self._last: tuple[str, Sequence[int]] = ("", array("I"))
+
+    def _encode(self, text: str) -> Sequence[int]:
+        last, tokens = self._last
+        if text != last or not last:
+            # kept as 4 bytes a token, not a list's 36 (no provenance kept either)
+            tokens = array("I", self._enc.encode(text, disallowed_special=()))
+            self._last = (text if type(text) is str else str.__str__(text), tokens)
+        return tokens
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        return len(self._enc.encode(text, disallowed_special=()))
+        return len(self._encode(text))
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
-        return list(self._enc.encode(text, disallowed_special=()))
+        return list(self._encode(text))
 
     def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
-        tokens = self._enc.encode(text, disallowed_special=())
-        out: list[int | None] = []
-        pos = 0
-        data = text.encode("utf-8")
-        for tok in tokens:
-            out.append(len(data[:pos].decode("utf-8", errors="ignore")))
-            pos += len(self._enc.decode_single_token_bytes(tok))
-        return out
+        """Each token's start: the characters its bytes' predecessors hold whole (a token that
+        starts inside a character's UTF-8 bytes starts at that character), summed token by token
+        in one pass from what each distinct token's bytes are, learned once."""
+        tokens = self._encode(text)
+        chars, inside = self._chars, self._inside
+        distinct = set(tokens)
+        for token in distinct.difference(chars):
+            data = self._enc.decode_single_token_bytes(token)
+            inside[token] = 1 if data[:1] and data[0] in _UTF8_CONTINUATION else 0
+            chars[token] = len(data.translate(None, _UTF8_CONTINUATION))  # (last: known once here)
+        ends = accumulate(map(chars.__getitem__, tokens), initial=0)
+        if not any(map(inside.__getitem__, distinct)):
+            starts: list[int | None] = list(ends)
+            starts.pop()  # (the end of the last token)
+        else:  # (map stops at the shorter: the last end has no token to pair with)
+            starts = list(map(sub, ends, map(inside.__getitem__, tokens)))
+            if starts and starts[0] == -1:  # (a first token inside a character: never, from str)
+                starts[0] = 0
+        return _surrogates_placed(text, starts)
+
+
+#: The bytes that continue a UTF-8 character (the others start one).
+_UTF8_CONTINUATION = bytes(range(0x80, 0xC0))
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _surrogates_placed(text: str, starts: list[int | None]) -> list[int | None]:
+    """``starts`` (counted in the text tiktoken encodes) as places in ``text``. tiktoken encodes
+    a text holding surrogates as its UTF-16 round trip: a lone surrogate becomes one U+FFFD (the
+    same places), a surrogate pair one character (each later place one further in ``text``)."""
+    if _SURROGATE.search(text) is None:
+        return starts
+    joined = [found.start() - n for n, found in enumerate(_SURROGATE_PAIR.finditer(text))]
+    if not joined:
+        return starts
+    return [None if s is None else s + bisect_right(joined, s - 1) for s in starts]
 
 
 # -- sections -----------------------------------------------------------------------------
@@ -708,11 +777,18 @@ def count_tokens(counter: Counter, text: str, codes: str | None,
                           sections=tuple(zip(SECTIONS, counts)))
     sections = dict.fromkeys(SECTIONS, 0)
     starts = counter.token_starts(text, add_special_tokens)
-    last = len(codes) - 1
-    for start in starts:
-        if start is None:
-            sections[added_section] += 1
-        else:
-            sections[_CODE_NAMES[codes[min(start, last)]] if last >= 0 else "other"] += 1
+    added = starts.count(None)
+    sections[added_section] += added
+    # each section's tokens: those starting in its runs of codes, found by bisection in the
+    # starts in order (a tokenizer gives them in order, as a rule: sorted in one pass), a
+    # start past the codes' end counted with the last run
+    placed = cast("list[int]", [s for s in starts if s is not None] if added else starts)
+    placed.sort()  # (in place, and one pass when in order)
+    at = 0
+    for run in _CODE_RUNS.finditer(codes):
+        end = bisect_left(placed, run.end(), at) if run.end() < len(codes) else len(placed)
+        sections[_CODE_NAMES[codes[run.start()]]] += end - at
+        at = end
+    sections["other"] += len(placed) - at  # (no codes: an empty text's tokens)
     return TokenCount(total=len(starts), exact=counter.exact, method=counter.method,
                       sections=tuple(sections.items()))

@@ -45,6 +45,8 @@ MAX_STEPS = 500_000
 MAX_SCANNED = 256 * 1024 * 1024
 #: The most bytes one render may allocate for new values, all together.
 MAX_MADE = 512 * 1024 * 1024
+#: The most bits a number '*' or '**' makes may have (its time grows with the square of them).
+MAX_NUMBER_BITS = 65536
 
 _SIZED = (str, bytes, list, tuple, dict)
 _UNSIZED = frozenset({int, float, bool})

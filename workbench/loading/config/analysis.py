@@ -206,8 +206,8 @@ def _analyse(path: Path, source: str) -> Analysis:
     except SyntaxError as exc:
         analysis = Analysis(ConfigError(f"SyntaxError: {exc.msg}", file=str(path), line=exc.lineno,
                                         hint="fix the Python syntax at that line"), syntax=True)
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        analysis = Analysis(ConfigError(f"cannot parse the config: {exc}", file=str(path)), syntax=True)
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting, size
+        analysis = Analysis(_unparsable(path, source, exc), syntax=True)
     else:
         try:
             detected: bool | ConfigError = _is_lazy(tree, path)
@@ -219,6 +219,32 @@ def _analyse(path: Path, source: str) -> Analysis:
             lazy = exc
         analysis = Analysis(detected, lazy)
     return analysis
+
+
+def _unparsable(path: Path, source: str, exc: Exception) -> ConfigError:
+    """Why Python's parser gave up on the file (a MemoryError says nothing of itself)."""
+    if isinstance(exc, MemoryError):
+        return ConfigError(f"cannot parse the config: Python ran out of memory parsing its "
+                           f"{len(source):,} characters{_memory_limit()}", file=str(path),
+                           hint="a config this large is data: keep the values in a .json or .jsonl "
+                           "file and read it from the config")
+    if isinstance(exc, RecursionError):
+        return ConfigError("cannot parse the config: it nests deeper than Python's parser goes",
+                           file=str(path), hint="flatten the deepest expression")
+    return ConfigError(f"cannot parse the config: {exc or type(exc).__name__}", file=str(path))
+
+
+def _memory_limit() -> str:
+    """The address-space limit the parse ran under, as a clause (empty when there is none)."""
+    try:
+        # lazy: Unix only, and only when a parse ran out of memory (the worker sets this limit)
+        import resource
+    except ImportError:
+        return ""
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return ""
+    return f" within the load's memory limit of {limit / 1024**3:.3g} GiB"
 
 
 def precompile(paths: Iterable[str]) -> None:

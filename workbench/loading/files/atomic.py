@@ -69,12 +69,34 @@ def _remove_stale(target: Path) -> None:
         pass
 
 
-def is_regular_target(path: Path) -> bool:
-    """False for /dev/stdout, FIFOs and the like: those are written in place."""
+def written_at(path: Path) -> tuple[Path, bool]:
+    """Where a write of ``path`` goes, and whether it replaces a file there (else: in place).
+
+    A link is never replaced: a write goes through it, to the regular file it names (replaced
+    beside it, in its own folder), or in place into what is not a regular file (a pipe, a
+    terminal). A link into /proc (``/dev/stdout`` is ``/proc/self/fd/1``) names an open
+    descriptor, whatever it is open on: written in place too.
+    """
     try:
-        return stat.S_ISREG(path.stat().st_mode)
+        regular = stat.S_ISREG(path.stat().st_mode)
     except FileNotFoundError:
-        return True
+        regular = True  # (a new file, or a link to one: made where the link points)
+    if not regular or _names_a_descriptor(path):
+        return path, False
+    return Path(os.path.realpath(path)), True
+
+
+def _names_a_descriptor(path: Path) -> bool:
+    """Whether ``path``, its links followed, is in /proc (``/proc/PID/fd/N``: an open descriptor)."""
+    current = os.path.abspath(path)
+    for _ in range(40):  # (a loop was refused before: stat above would have failed)
+        folder = os.path.realpath(os.path.dirname(current))
+        if Path(folder).parts[1:2] == ("proc",):
+            return True
+        if not os.path.islink(current):
+            return False
+        current = os.path.join(folder, os.readlink(current))
+    return False
 
 
 class AtomicFile:
@@ -84,7 +106,8 @@ class AtomicFile:
     same bytes everywhere.  With ``keep_if_same`` an identical result leaves the old file
     untouched (its mtime too): the new content is compared chunk by chunk, never read
     whole.  After the block, ``changed`` says whether the target was replaced.  Special
-    files (a FIFO, ``/dev/stdout``) are written directly.
+    files (a FIFO, ``/dev/stdout``) are written directly, and a link is written through
+    (``target`` becomes the file it names: see ``written_at``).
     """
 
     def __init__(self, path: str | os.PathLike, *, keep_if_same: bool = False,
@@ -97,8 +120,10 @@ class AtomicFile:
         self._out: TextIO | None = None
 
     def __enter__(self) -> TextIO:
-        if not is_regular_target(self.target):
-            self._out = open(self.target, "w", encoding=self.encoding, newline="")
+        self.target, replaced = written_at(self.target)
+        if not replaced:
+            # (appending: a descriptor open on a file writes where it is, as a shell's >> wants)
+            self._out = open(self.target, "a", encoding=self.encoding, newline="")
             return self._out
         folder = self.target.parent
         if not folder.is_dir():

@@ -16,11 +16,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from ...core.errors import ConfigError
 
 _CHUNK = 1 << 20
+#: The longest line ``read_regular(line_limit=...)`` reads (more than any prompt can hold).
+LONGEST_LINE = 128 * 1024**2
 
 #: The largest config file read (Python, JSON or YAML): real ones are kilobytes.
 MAX_CONFIG_BYTES = 64 * 1024**2
@@ -75,13 +78,16 @@ def _checked(what: str, path: Path, mode: int, size: int, limit: int) -> None:
         raise ConfigError(f"{what} file is larger than {size_text(limit)}", file=str(path))
 
 
-def read_regular(path: str | os.PathLike, limit: int, what: str = "data") -> bytes:
+def read_regular(path: str | os.PathLike, limit: int, what: str = "data",
+                 line_limit: Callable[[int], ConfigError] | None = None) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
     Raises FileNotFoundError when nothing is there (callers word that with their own
     hint), and a :class:`ConfigError` at the file for a symlink loop, a path that is not a
     regular file, a file over ``limit`` (also one that grows past it while read), or a
-    read that fails.
+    read that fails. With ``line_limit``, a line longer than ``LONGEST_LINE`` bytes stops the
+    read as soon as it is, with ``line_limit(its line number)``: a file of rows is not read
+    whole to find a row no prompt could hold.
     """
     path = Path(path)
     try:
@@ -102,6 +108,7 @@ def read_regular(path: str | os.PathLike, limit: int, what: str = "data") -> byt
         _checked(what, path, opened.st_mode, opened.st_size, limit)
         chunks: list[bytes] = []
         total = 0
+        line = newlines = 0  # the bytes of the line read so far; the newlines before it
         while True:
             chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
             if not chunk:
@@ -110,10 +117,30 @@ def read_regular(path: str | os.PathLike, limit: int, what: str = "data") -> byt
             total += len(chunk)
             if total > limit:
                 raise ConfigError(f"{what} file is larger than {size_text(limit)}", file=str(path))
+            if line_limit is not None:
+                # (a line within one chunk is shorter than the limit: only the one that runs
+                # across chunks is counted)
+                first = chunk.find(b"\n")
+                line += len(chunk) if first < 0 else first
+                if line > LONGEST_LINE:
+                    raise line_limit(newlines + 1)
+                if first >= 0:
+                    newlines += chunk.count(b"\n")
+                    line = len(chunk) - chunk.rfind(b"\n") - 1
     except OSError as exc:
         raise _os_error(what, path, exc) from None
     finally:
         os.close(fd)
+
+
+def loop_error(path: str | os.PathLike, what: str = "data") -> ConfigError | None:
+    """The refusal of ``path`` when it is a symlink loop (which neither exists nor is missing:
+    a lookup that skipped it would report "not found" past the file at fault)."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return _os_error(what, Path(path), exc) if exc.errno == errno.ELOOP else None
+    return None
 
 
 def _os_error(what: str, path: Path, exc: OSError) -> ConfigError:

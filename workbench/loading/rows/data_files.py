@@ -14,22 +14,35 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
 from ...core.errors import ConfigError
-from ..files.reading import decoded, read_regular, real_path
+from ...core.templates.prompt_list import MAX_FILLED_CHARS
+from ..files.reading import LONGEST_LINE, decoded, read_regular, real_path, size_text
 
 DATA_SUFFIXES = (".jsonl", ".json", ".csv")
 MAX_DATA_BYTES = 2 * 1024**3
 
 
+def _row_too_long(path: Path) -> Callable[[int], ConfigError]:
+    def refusal(line: int) -> ConfigError:
+        return ConfigError(f"a row is longer than {size_text(LONGEST_LINE)} (the file is not read further)",
+                           file=str(path), line=line,
+                           hint="no prompt holds it: one fill makes at most "
+                           f"{MAX_FILLED_CHARS:,} characters; shorten the row's values")
+    return refusal
+
+
 def _decode(path: Path) -> str:
+    # a row is a line of a .jsonl file, and at least a line of a .csv one (a .json file may
+    # hold every row on one line)
+    lines = _row_too_long(path) if path.suffix.lower() in (".jsonl", ".csv") else None
     try:
-        raw = read_regular(path, MAX_DATA_BYTES)
+        raw = read_regular(path, MAX_DATA_BYTES, line_limit=lines)
     except FileNotFoundError:
         raise ConfigError(f"data file not found: {path}", file=str(path),
                           hint="check the path given to --data or the dataset's path") from None

@@ -27,6 +27,7 @@ May import: the core, loading/models, loading/files and the other rows modules; 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -68,10 +69,16 @@ class PathLookup:
     anchors: tuple[Path | None, ...] = ()
 
     def found(self) -> Path | None:
-        """The first candidate that exists."""
+        """The first candidate that exists, or is a symlink loop (which exists for no one: the
+        reader refuses it at the file, rather than rows being "not found" past it)."""
         for candidate in self.candidates:
-            if candidate.exists():
-                return candidate
+            try:
+                candidate.stat()
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return candidate
+                continue
+            return candidate
         return None
 
     def resolve(self, path: str | None = None) -> Path:

@@ -28,7 +28,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.spec import AISBENCH, OPENCOMPASS, RowsSource, type_module, type_name
-from ..files.reading import MAX_SETTINGS_BYTES, read_regular_text
+from ..files.reading import MAX_SETTINGS_BYTES, loop_error, read_regular_text
 from .data_files import DATA_SUFFIXES, file_version, just_written, read_rows, recording_files
 from .data_paths import PathLookup, lookup_data_path
 from .framework_load import FrameworkUnavailable, framework_python, framework_rows
@@ -322,6 +322,9 @@ def _plain_rows(found: Path, lookup: PathLookup, splits: tuple[str, str] | None 
     is neither, or (with ``splits``, the reader's) when what it holds names no split the
     reader can take (a folder of per-subject files is not a folder of splits)."""
     kind = "data-id" if lookup.data_id else "file"
+    looping = loop_error(found)  # (neither a file nor a folder, whatever its name)
+    if looping is not None:
+        raise looping
     # a rows file's name that is not a regular file (a FIFO, a device) is refused by read_rows
     if not found.is_dir() and found.suffix.lower() in DATA_SUFFIXES:
         rows = read_rows(found)
