@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: ``status`` of a pair whose records were compared (see PairReport.status for the others).
+COMPARED = "compared"
+
+
 @dataclass
 class PairReport:
     dataset: str
@@ -58,11 +62,26 @@ class PairReport:
     not_checked: int = 0
     note: str | None = None
     differences: list[dict[str, Any]] = field(default_factory=list)
+    #: ``compared``; ``no predictions`` (the config has the pair, the run wrote nothing for it: its
+    #: task did not run or crashed); ``placeholder rows`` (no data: nothing can be compared);
+    #: ``not in the config``; ``not rendered``
+    status: str = COMPARED
+    #: rendered turns the run has no record of (a failed turn ends AISBench's conversation)
+    unrecorded_turns: int = 0
+    #: matched samples whose input the model class cut before sending (a truncation ``mode``):
+    #: the run recorded them uncut, so the match is not of what the model got
+    cut_by_class: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"dataset": self.dataset, "model": self.model, "matched": self.matched,
+        return {"dataset": self.dataset, "model": self.model, "status": self.status, "matched": self.matched,
                 "differing": self.differing, "missing": self.missing, "not_checked": self.not_checked,
+                "unrecorded_turns": self.unrecorded_turns, "cut_by_class": self.cut_by_class,
                 "note": self.note, "differences": self.differences}
+
+    @property
+    def fails(self) -> bool:
+        """A pair that makes verify exit 1: a prompt differs, or the config's pair was not checked."""
+        return bool(self.differing) or self.status in ("no predictions", "placeholder rows")
 
 
 def run(argv: Sequence[str]) -> int:
@@ -79,8 +98,9 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, problem)
     # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
-    from ..headless.stderr_report import error_line
-    from ..loading.run_folder import read_run
+    from ..core.result import PairWarning
+    from ..headless.stderr_report import error_line, report_problems
+    from ..loading.run_folder import read_run, recorded_outputs
 
     try:
         recorded = read_run(Path(args.run_dir))
@@ -96,31 +116,41 @@ def run(argv: Sequence[str]) -> int:
     # lazy: imported when the command runs, so --help stays quick
     from .render import load_and_render
 
-    _, result = load_and_render(args)
+    # rendered with the run's own answers: a multi-turn history holds what the model answered
+    _, result = load_and_render(args, predictions=recorded_outputs(recorded))
     load_errors = [e for e in result.errors if e.dataset is None and e.model is None]
     if load_errors:
         for error in load_errors:
             print(error_line(error), file=sys.stderr)
         return EXIT_CONFIG
     reports = compare(recorded, result, args.max_diffs)
+    for problem in recorded.problems:  # what of the run could not be read: one located line each
+        print(error_line(problem), file=sys.stderr)
+    # the render's own warnings, once per cause, as render says them (rows, the wire, the run's
+    # answers), with those its samples said while compared
+    said = {(w.dataset, w.model, w.message) for w in result.warnings}
+    result.warnings += [PairWarning(p.dataset_abbr, p.model_abbr, m) for p in result.pairs
+                        for m in p.notes.messages if (p.dataset_abbr, p.model_abbr, m) not in said]
+    result.errors = []  # (a pair that failed is said in its report)
+    report_problems(result)
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
+                    "unreadable": [error_line(p) for p in recorded.problems],
                     "pairs": [r.to_json() for r in reports]}
         print(json.dumps(document, ensure_ascii=False, indent=1))
     else:
-        print_reports(reports, recorded.folder, config)
+        print_reports(reports, recorded.folder, config, len(recorded.problems))
+    if recorded.problems:
+        return EXIT_CONFIG
     compared = sum(r.matched + r.differing for r in reports)
-    if any(r.differing for r in reports) or compared == 0:
+    if any(r.fails for r in reports) or compared == 0:
         return EXIT_DIFF
     return EXIT_OK
 
 
 def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
-    """A report per recorded model × dataset, in the run's order."""
-    # lazy: imported when the command runs, so --help stays quick
-    from ..core.errors import RenderError
-    from ..core.verify import DIFFERING, MATCHED, verdict
-
+    """A report per recorded model × dataset, in the run's order, then one per pair of the
+    config the run wrote no predictions for."""
     pairs = {(p.model_abbr, p.dataset_abbr): p for p in result.pairs}
     failed = {(e.model, e.dataset): e for e in result.errors}
     reports = []
@@ -130,44 +160,99 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
         pair = pairs.get((model, dataset))
         if pair is None:
             error = failed.get((model, dataset))
+            report.status = "not rendered" if error else "not in the config"
+            where = ", ".join(str(f) for f in pair_records.files)
             report.note = (f"not rendered: {error.message}" if error else
-                           "not in the config: no dataset × model of that name")
+                           f"not in the config: no dataset × model of that name ({where})")
             report.not_checked = len(pair_records.records)
             continue
-        if pair_records.shard_gaps:
-            report.note = f"shards missing from the run: {', '.join(map(str, pair_records.shard_gaps))}"
-        for index in range(len(pair)):
-            record = pair_records.records.get(index)
-            if record is None:
-                report.missing += 1
-                continue
-            try:
-                sample = pair.sample(index)
-            except RenderError as exc:
-                report.differing += 1
-                report.differences.append({"sample": index, "label": None, "recorded": "",
-                                           "rendered": f"(render failed: {exc.message})"})
-                continue
-            found = verdict(record, sample.requests, pair.model_kind)
-            if found.outcome == MATCHED:
-                report.matched += 1
-            elif found.outcome == DIFFERING:
-                report.differing += 1
-                if len(report.differences) < max_diffs:
-                    report.differences += [{"sample": index, "label": d.label, "recorded": d.recorded,
-                                            "rendered": d.rendered} for d in found.differences]
-            else:
-                report.not_checked += 1
-                report.note = report.note or f"not checked: {found.why}"
-        extra = sorted(i for i in pair_records.records if i >= len(pair))
-        if extra:
-            report.not_checked += len(extra)
-            report.note = (f"{len(extra)} recorded sample(s) beyond the {len(pair)} the render has "
-                           "(other rows than the run's?)")
+        _compare_pair(report, pair, pair_records, max_diffs)
+    for pair in result.pairs:
+        if (pair.model_abbr, pair.dataset_abbr) not in recorded.pairs and pair.model_abbr is not None:
+            reports.append(_unrecorded(recorded.folder, pair))
     return reports
 
 
-def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> None:
+def _unrecorded(folder: Path, pair: Any) -> PairReport:
+    """A pair of the config the run has no predictions for: its task did not run, or crashed."""
+    logs = folder / "logs" / "infer" / pair.model_abbr
+    where = f" (its log: {logs})" if logs.is_dir() else ""
+    return PairReport(pair.dataset_abbr, pair.model_abbr, missing=len(pair), status="no predictions",
+                      note=f"no predictions: the config has this pair, and the run wrote none for it: its "
+                      f"inference task did not run, or crashed{where}")
+
+
+def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: int) -> None:
+    """Every rendered sample of one pair against its records."""
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.errors import RenderError
+    from ..core.verify import DIFFERING, MATCHED, RecordShape, verdict
+
+    source = getattr(pair.dataset, "rows_source", None)
+    if source is not None and source.kind == "placeholder":
+        report.status = "placeholder rows"
+        report.not_checked = len(pair_records.records)
+        looked = f" (looked for {source.looked_for})" if source.looked_for else ""
+        report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built from "
+                       "reader_cfg and every prompt would differ from the run's (hint: --data FILE, or set "
+                       "COMPASS_DATA_CACHE to the folder holding data/)")
+        return
+    notes: list[str] = []
+    if pair_records.shard_gaps:
+        notes.append(f"shards missing from the run: {', '.join(map(str, pair_records.shard_gaps))}")
+    shape = RecordShape(pair.model_kind, getattr(pair, "inferencer", ""),
+                        pair.plan.cfg.get("infer_mode") if getattr(pair, "plan", None) is not None else None,
+                        pair_records.per_request)
+    unchecked: dict[str, list[int]] = {}
+    for index in range(len(pair)):
+        records = pair_records.records.get(index)
+        if not records:
+            report.missing += 1
+            continue
+        try:
+            sample = pair.sample(index)
+        except RenderError as exc:
+            report.differing += 1
+            report.differences.append({"sample": index, "label": None, "turn": None, "recorded": "",
+                                       "rendered": f"(render failed: {exc.message})"})
+            continue
+        found = verdict(records, sample.requests, shape)
+        report.unrecorded_turns += found.unrecorded_turns
+        if found.outcome == MATCHED:
+            report.matched += 1
+            report.cut_by_class += index in getattr(pair, "cut_inputs", ())
+        elif found.outcome == DIFFERING:
+            report.differing += 1
+            if len(report.differences) < max_diffs:
+                report.differences += [{"sample": index, "label": d.label, "turn": d.turn, "recorded": d.recorded,
+                                        "rendered": d.rendered} for d in found.differences]
+        else:
+            report.not_checked += 1
+            unchecked.setdefault(found.why or "", []).append(index)
+    for why, samples in unchecked.items():
+        first = f"sample {samples[0]}" + (f" and {len(samples) - 1} more" if len(samples) > 1 else "")
+        notes.append(f"not checked ({first} of {_files(pair_records)}): {why}")
+    if report.unrecorded_turns:
+        notes.append(f"{report.unrecorded_turns} rendered turn(s) have no record: a failed request ends "
+                     "its conversation (see <dataset>_failed.jsonl), so later turns were never sent")
+    if report.cut_by_class:
+        notes.append(f"{report.cut_by_class} matched sample(s) compared uncut: the model class cut their input "
+                     "before sending it (its truncation mode), so the model got less than the run recorded "
+                     "and the workbench shows")
+    extra = sorted(i for i in pair_records.records if i >= len(pair))
+    if extra:
+        report.not_checked += len(extra)
+        notes.append(f"{len(extra)} recorded sample(s) beyond the {len(pair)} the render has "
+                     "(other rows than the run's?)")
+    report.note = "; ".join(notes) or None
+
+
+def _files(pair_records: Any) -> str:
+    files = [Path(f).name for f in pair_records.files]
+    return files[0] if len(files) == 1 else f"{len(files)} files"
+
+
+def print_reports(reports: Sequence[PairReport], folder: Path, config: Path, unreadable: int = 0) -> None:
     # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.compare import line_diff
@@ -181,20 +266,44 @@ def print_reports(reports: Sequence[PairReport], folder: Path, config: Path) -> 
     for report in reports:
         for difference in report.differences:
             label = f" · label {difference['label']}" if difference["label"] is not None else ""
+            turn = f" · turn {difference['turn']}" if difference.get("turn") is not None else ""
             print(f"\n--- {visible(report.dataset)} × {visible(report.model)} · sample "
-                  f"{difference['sample']}{visible(label)}: - recorded by the run, + rendered now ---")
+                  f"{difference['sample']}{visible(label)}{turn}: - recorded by the run, + rendered now ---")
             recorded = visible(difference["recorded"], whitespace=True).split("\n")
             rendered = visible(difference["rendered"], whitespace=True).split("\n")
             for line in line_diff(recorded, rendered):
                 print(line)
+    print("\n" + summary(reports, unreadable))
+
+
+def summary(reports: Sequence[PairReport], unreadable: int = 0) -> str:
+    """The last line: the verdict, then everything that keeps it from being the whole story."""
     matched = sum(r.matched for r in reports)
     differing = sum(r.differing for r in reports)
-    missing = sum(r.missing for r in reports)
+    missing = sum(r.missing for r in reports if r.status == COMPARED)
     unchecked = sum(r.not_checked for r in reports)
     tail = f", {missing} missing" + (f", {unchecked} not checked" if unchecked else "")
     if differing:
-        print(f"\nverify: {differing} of {matched + differing} compared samples differ{tail}")
+        line = f"verify: {differing} of {matched + differing} compared samples differ{tail}"
     elif matched:
-        print(f"\nverify: all {matched} compared samples match{tail}")
+        line = f"verify: all {matched} compared samples match{tail}"
     else:
-        print(f"\nverify: no recorded prompt could be compared{tail}")
+        line = f"verify: no recorded prompt could be compared{tail}"
+    extra = []
+    crashed = [r for r in reports if r.status == "no predictions"]
+    if crashed:
+        extra.append(f"{_pairs(len(crashed))} of the config with no predictions (the task did not run or "
+                     "crashed)")
+    placeholders = [r for r in reports if r.status == "placeholder rows"]
+    if placeholders:
+        extra.append(f"{_pairs(len(placeholders))} not compared: placeholder rows, no data found")
+    cut = sum(r.cut_by_class for r in reports)
+    if cut:
+        extra.append(f"{cut} matched sample(s) compared uncut: the model class cut them before sending")
+    if unreadable:
+        extra.append(f"{unreadable} part(s) of the run could not be read (said above)")
+    return line + "".join(f"; {e}" for e in extra)
+
+
+def _pairs(n: int) -> str:
+    return f"{n} pair{'s' if n != 1 else ''}"

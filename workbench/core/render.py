@@ -19,7 +19,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
-from .errors import RenderError, UnsupportedError
+from .errors import InputCut, RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
@@ -154,6 +154,9 @@ class PairRenderer:
         self.model_text: ModelText | None = None
         self.limiter: Limiter | None = None
         self.tally: TruncationTally | None = None
+        #: samples whose input the model class would cut before sending (``verify`` says so:
+        #: a run records them uncut)
+        self.cut_inputs: set[int] = set()
         cfg = dataset.cfg
         infer_cfg = cfg.get("infer_cfg")
         if not isinstance(infer_cfg, Mapping):
@@ -554,6 +557,8 @@ class PairRenderer:
         try:
             wire = wire_for(call)
         except RenderError as exc:
+            if isinstance(exc, InputCut):
+                self.cut_inputs.add(index)
             self.notes.warn(f"no request on the wire: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""))
             return request
         if wire is None:

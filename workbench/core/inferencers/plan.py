@@ -32,6 +32,12 @@ def placeholder(turn: int) -> str:
     return f"‹prediction turn {turn}›"
 
 
+#: Said when a run (``--run``) has no answer for a turn a later turn's history holds.
+UNRECORDED_ANSWER = ("the run (--run) recorded no answer for a turn that a later turn's history holds "
+                     "(a failed or missing request): that history shows the stand-in ‹prediction turn N› "
+                     "instead")
+
+
 @dataclass
 class Engine:
     """Everything needed to build one row's requests (a fast and a provenance variant exist)."""
@@ -83,6 +89,8 @@ class Engine:
 
     def output(self, index: int, turn: int) -> str:
         text = self.predictions(index, turn) if self.predictions else None
+        if text is None and self.predictions:
+            self.notes.warn(UNRECORDED_ANSWER)
         value = placeholder(turn) if text is None else text
         return PStr(value, Origin(PREDICTION, detail=f"turn {turn}")) if self.provenance else value
 

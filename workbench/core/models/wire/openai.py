@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import RenderError
+from ...errors import InputCut, RenderError
 from .request import OPENCOMPASS_ROLES, REDACTED, Wire, WireCall, first_base
 
 OPENAI_CHAT_ENDPOINT = "https://api.openai.com/v1/chat/completions"
@@ -82,7 +82,7 @@ def _max_tokens(call: WireCall, input_tokens: int) -> int | None:
     if call.max_out_len is None:
         return None
     if mode != "none" and input_tokens > max_seq_len - 100 - call.max_out_len:
-        raise RenderError(f"{call.class_name} would cut the input to fit max_seq_len (mode={mode!r}); the "
+        raise InputCut(f"{call.class_name} would cut the input to fit max_seq_len (mode={mode!r}); the "
                           "workbench does not reproduce that cut",
                           hint="raise max_seq_len to see the request")
     lowered = min(call.max_out_len, max_seq_len - input_tokens - 100)
