@@ -149,7 +149,8 @@ def render_options(args: argparse.Namespace, predictions: Any = None):
     sections = getattr(args, "token_sections", False) or getattr(args, "format", None) in (
         "text", "markdown", "html", "svg")
     return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)),
-                         token_sections=bool(sections), predictions=predictions or run_outputs(getattr(args, "run", None)))
+                         token_sections=bool(sections),
+                         predictions=predictions or run_outputs(getattr(args, "run", None)))
 
 
 def run_outputs(run_dir: str | None):

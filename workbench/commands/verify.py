@@ -193,9 +193,9 @@ def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: i
         report.status = "placeholder rows"
         report.not_checked = len(pair_records.records)
         looked = f" (looked for {source.looked_for})" if source.looked_for else ""
-        report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built from "
-                       "reader_cfg and every prompt would differ from the run's (hint: --data FILE, or set "
-                       "COMPASS_DATA_CACHE to the folder holding data/)")
+        report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built "
+                       "from reader_cfg and every prompt would differ from the run's (hint: --data FILE, "
+                       "or set COMPASS_DATA_CACHE to the folder holding data/)")
         return
     notes: list[str] = []
     if pair_records.shard_gaps:
@@ -224,8 +224,9 @@ def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: i
         elif found.outcome == DIFFERING:
             report.differing += 1
             if len(report.differences) < max_diffs:
-                report.differences += [{"sample": index, "label": d.label, "turn": d.turn, "recorded": d.recorded,
-                                        "rendered": d.rendered} for d in found.differences]
+                report.differences += [{"sample": index, "label": d.label, "turn": d.turn,
+                                        "recorded": d.recorded, "rendered": d.rendered}
+                                       for d in found.differences]
         else:
             report.not_checked += 1
             unchecked.setdefault(found.why or "", []).append(index)
@@ -236,9 +237,9 @@ def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: i
         notes.append(f"{report.unrecorded_turns} rendered turn(s) have no record: a failed request ends "
                      "its conversation (see <dataset>_failed.jsonl), so later turns were never sent")
     if report.cut_by_class:
-        notes.append(f"{report.cut_by_class} matched sample(s) compared uncut: the model class cut their input "
-                     "before sending it (its truncation mode), so the model got less than the run recorded "
-                     "and the workbench shows")
+        notes.append(f"{report.cut_by_class} matched sample(s) compared uncut: the model class cut their "
+                     "input before sending it (its truncation mode), so the model got less than the run "
+                     "recorded and the workbench shows")
     extra = sorted(i for i in pair_records.records if i >= len(pair))
     if extra:
         report.not_checked += len(extra)

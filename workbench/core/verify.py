@@ -165,7 +165,8 @@ def _labels(labels: Mapping[str, Mapping[str, Any]], requests: Sequence[Request]
     return Verdict(DIFFERING if differences else MATCHED, tuple(differences))
 
 
-def _per_request(records: Sequence[Mapping[str, Any]], requests: Sequence[Request], shape: RecordShape) -> Verdict:
+def _per_request(records: Sequence[Mapping[str, Any]], requests: Sequence[Request],
+                 shape: RecordShape) -> Verdict:
     """AISBench: each line against the request it answers."""
     if not requests:
         return Verdict(DIFFERING, (Difference(None, prompt_text(records[0].get("origin_prompt")),

@@ -103,7 +103,8 @@ def _saved_config(folder: Path) -> Path | None:
     return configs[-1] if configs else None
 
 
-def _read_pair(model: str, dataset: str, files: Mapping[int, Path], problems: list[ConfigError]) -> RecordedPair:
+def _read_pair(model: str, dataset: str, files: Mapping[int, Path],
+               problems: list[ConfigError]) -> RecordedPair:
     pair = RecordedPair(model, dataset)
     if -1 in files:
         pair.files.append(files[-1])
@@ -144,9 +145,9 @@ def _jsonl_records(file: Path, problems: list[ConfigError]) -> dict[int, list[Ma
             continue
         if not isinstance(record, Mapping) or not isinstance(record.get("id"), int) \
                 or isinstance(record.get("id"), bool):
-            problems.append(ConfigError("prediction line has no integer id: skipped", file=str(file),
-                                        line=number,
-                                        hint='AISBench writes {"data_abbr": ..., "id": 0, "origin_prompt": ...}'))
+            problems.append(ConfigError(
+                "prediction line has no integer id: skipped", file=str(file), line=number,
+                hint='AISBench writes {"data_abbr": ..., "id": 0, "origin_prompt": ...}'))
             continue
         records.setdefault(record["id"], []).append(record)
     return records
