@@ -158,3 +158,81 @@ def test_aisbench_jsonl_records_are_read_by_id(fixture: Path) -> None:
     (predictions / "gsm8k.jsonl").write_text('{"id": 0, "origin_prompt": "x"}\n{"id": 1, "orig', encoding="utf-8")
     broken = run_cli("verify", RUN, cwd=fixture)
     assert broken.code == 3 and f"{RUN}/predictions/fake-lm/gsm8k.jsonl:2: " in broken.err
+
+
+def test_a_model_whose_task_crashed_is_named_and_fails(fixture: Path) -> None:
+    # OpenCompass writes predictions/<model>/ only once a task finishes a dataset: a task that
+    # crashed (its traceback in logs/infer/<model>/<dataset>.out) leaves no folder at all
+    shutil.rmtree(fixture / RUN / "predictions" / "fake-api")
+    (fixture / RUN / "logs" / "infer" / "fake-api").mkdir(parents=True)
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    assert "gsm8k × fake-api: 0 matched, 0 differing, 4 missing (no predictions: the config has this pair, " \
+        "and the run wrote none for it: its inference task did not run, or crashed (its log: " in run.out
+    last = run.out.rstrip().splitlines()[-1]
+    assert last == ("verify: all 7 compared samples match, 0 missing; 1 pair of the config with no predictions "
+                    "(the task did not run or crashed)")
+    document = json.loads(run_cli("verify", RUN, "-f", "json", cwd=fixture).out)
+    assert [p["status"] for p in document["pairs"]] == ["compared", "compared", "no predictions"]
+
+
+def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) -> None:
+    # OpenAI with mode='mid' cuts every message over max_seq_len - 100 - max_out_len before
+    # sending (openai_api.py _preprocess_messages / _bin_trim); the run records origin_prompt uncut
+    config = fixture / RUN / "configs" / "20261124_000000_1.py"
+    cut = fixture / "cut.py"
+    cut.write_text(config.read_text(encoding="utf-8").replace("max_seq_len=4096,", "max_seq_len=160, mode='mid',"),
+                   encoding="utf-8")
+    run = run_cli("verify", RUN, "--config", str(cut), cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    assert "gsm8k × fake-api: 4 matched, 0 differing, 0 missing (4 matched sample(s) compared uncut: the model " \
+        "class cut their input before sending it" in run.out
+    assert run.out.rstrip().endswith("4 matched sample(s) compared uncut: the model class cut them before sending")
+    assert "would cut the input to fit max_seq_len (mode='mid')" in run.err  # render's own warning, said once
+    assert run.err.count("would cut the input") == 1
+
+
+def test_placeholder_rows_are_not_compared_and_say_why(fixture: Path) -> None:
+    shutil.rmtree(fixture / "data" / "gsm8k")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    for model in ("fake-lm", "fake-api"):
+        assert f"gsm8k × {model}: 0 matched, 0 differing, 0 missing, 4 not checked (not compared: no rows found " \
+            "(looked for " in run.out
+    assert "placeholder rows built from reader_cfg and every prompt would differ from the run's" in run.out
+    assert "differ" not in run.out.rstrip().splitlines()[-1].split(";")[0]
+    assert run.out.rstrip().endswith("; 2 pairs not compared: placeholder rows, no data found")
+
+
+def test_bad_prediction_files_are_located_and_the_rest_is_verified(fixture: Path, monkeypatch) -> None:
+    predictions = fixture / RUN / "predictions"
+    file = predictions / "fake-lm" / "gsm8k.json"
+    file.write_text(file.read_text(encoding="utf-8")[:300], encoding="utf-8")  # truncated
+    # a record without origin_prompt, and one that is not an object
+    api = predictions / "fake-api" / "gsm8k.json"
+    records = json.loads(api.read_text(encoding="utf-8"))
+    del records["1"]["origin_prompt"]
+    records["3"] = "oops"
+    api.write_text(json.dumps(records, indent=4), encoding="utf-8")
+    # a predictions file for a pair the config lacks
+    (predictions / "fake-lm" / "mmlu.json").write_text('{"0": {"origin_prompt": "x"}}', encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 3, run.out + run.err
+    lines = run.err.splitlines()
+    assert lines[0].startswith(f"{RUN}/predictions/fake-api/gsm8k.json:") and "record '3' is not an object" in lines[0]
+    assert lines[1].startswith(f"{RUN}/predictions/fake-lm/gsm8k.json:3: ") and "not valid JSON" in lines[1]
+    assert "Traceback" not in run.err
+    assert "boolq × fake-lm: 3 matched, 0 differing, 0 missing\n" in run.out  # the rest, verified
+    assert "gsm8k × fake-api: 2 matched, 0 differing, 1 missing, 1 not checked (not checked (sample 1 of " \
+        "gsm8k.json): the record has no origin_prompt)" in run.out
+    assert "mmlu × fake-lm: 0 matched, 0 differing, 0 missing, 1 not checked (not in the config: no dataset × " \
+        f"model of that name ({RUN}/predictions/fake-lm/mmlu.json))" in run.out
+    assert run.out.rstrip().endswith("2 part(s) of the run could not be read (said above)")
+    # a file over the size limit: said, not read, the rest verified
+    from workbench.loading import run_folder
+
+    monkeypatch.setattr(run_folder, "MAX_PREDICTION_BYTES", 2500)  # boolq.json: 2695 bytes
+    file.unlink()
+    big = run_cli("verify", RUN, cwd=fixture)
+    assert big.code == 3
+    assert f"{RUN}/predictions/fake-lm/boolq.json" in big.err and "its records are not read" in big.err
