@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         ".json, origin_prompt) with a render of the config the run saved (configs/*.py), or of "
         "--config FILE: per dataset × model, how many match, differ, or are missing.",
         epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
-        "compared), 2 usage error, 3 the run or its config cannot be read\n"
+        "compared, or a pair of the config has no predictions or only placeholder rows), 2 usage error, "
+        "3 the run, a prediction file or line of it, or its config cannot be read\n"
         "example: workbench verify outputs/default/20241124_120000 --data gsm8k=data/gsm8k/test.jsonl",
         formatter_class=HelpFormatter,
     )
