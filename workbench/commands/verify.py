@@ -125,8 +125,8 @@ def run(argv: Sequence[str]) -> int:
             print(error_line(error), file=sys.stderr)
         return EXIT_CONFIG
     reports = compare(recorded, result, args.max_diffs)
-    for problem in recorded.problems:  # what of the run could not be read: one located line each
-        print(error_line(problem), file=sys.stderr)
+    for unreadable in recorded.problems:  # what of the run could not be read: one located line each
+        print(error_line(unreadable), file=sys.stderr)
     # the render's own warnings, once per cause, as render says them (rows, the wire, the run's
     # answers), with those its samples said while compared
     said = {(w.dataset, w.model, w.message) for w in result.warnings}
