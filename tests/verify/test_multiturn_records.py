@@ -234,3 +234,62 @@ def test_run_feeds_dialogue_rounds_into_later_turns(tmp_path: Path) -> None:
         assert (first["recorded_output"], second["recorded_output"]) == tuple(OC_ANSWERS)
         assert {"role": "BOT", "prompt": OC_ANSWERS[0]} in second["model_input"]
         assert "‹prediction turn" not in run.out and "recorded no answer" not in run.err
+
+
+MULTIROUND_CONFIG = """\
+from opencompass.datasets import RawPromptTemplate
+from opencompass.models import OpenAI
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_retriever import ZeroRetriever
+
+def _raw(abbr, messages):
+    return dict(abbr=abbr, type='JsonlDataset', path='data/raw.jsonl',
+                reader_cfg=dict(input_columns=['dialogue', 'gold_dialogue'], output_column='answer'),
+                infer_cfg=dict(prompt_template=dict(type=RawPromptTemplate, messages=messages),
+                               retriever=dict(type=ZeroRetriever),
+                               inferencer=dict(type=GenInferencer, multiround=True)))
+
+datasets = [_raw('empty_turns', [dict(role='system', content='sys'), dict(expand_column='dialogue')]),
+            _raw('gold_between', [dict(expand_column='gold_dialogue')])]
+models = [dict(type=OpenAI, abbr='gpt', path='gpt-4o-mini', key='EMPTY', max_out_len=16, batch_size=1)]
+"""
+RAW_ROW = {
+    "dialogue": [{"role": "user", "content": "turn one"}, {"role": "assistant", "content": ""},
+                 {"role": "user", "content": "turn two"}, {"role": "assistant", "content": ""}],
+    "gold_dialogue": [{"role": "user", "content": "u1"}, {"role": "assistant", "content": "gold 1"},
+                      {"role": "user", "content": "u2"}, {"role": "assistant", "content": ""}],
+    "answer": "x",
+}
+
+
+def test_multiround_records_map_turns_to_the_empty_assistant_messages(tmp_path: Path) -> None:
+    # GenInferencer(multiround=True) (icl_gen_inferencer.py): origin_prompt is the chat parsed
+    # before any answer (an API model's parser passes raw messages through), prediction every
+    # assistant message's content after _generate_multiround, the given ones too
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "raw.jsonl").write_text(json.dumps(RAW_ROW) + "\n", encoding="utf-8")
+    (tmp_path / "raw.py").write_text(MULTIROUND_CONFIG, encoding="utf-8")
+    predictions = tmp_path / "run" / "predictions" / "gpt"
+    predictions.mkdir(parents=True)
+    empty = [{"role": "system", "content": "sys"}, *RAW_ROW["dialogue"]]
+    records = {"empty_turns": {"origin_prompt": empty, "prediction": ["A one", "A two"], "gold": "x"},
+               "gold_between": {"origin_prompt": RAW_ROW["gold_dialogue"], "prediction": ["gold 1", "A u2"],
+                                "gold": "x"}}
+    for abbr, record in records.items():
+        (predictions / f"{abbr}.json").write_text(json.dumps({"0": record}, indent=4), encoding="utf-8")
+    data = ["--data", "empty_turns=data/raw.jsonl", "--data", "gold_between=data/raw.jsonl"]
+    run = run_cli("verify", "run", "--config", "raw.py", *data, cwd=tmp_path)
+    assert run.code == 0, run.out + run.err
+    assert "empty_turns × gpt: 1 matched, 0 differing, 0 missing" in run.out
+    assert "gold_between × gpt: 1 matched, 0 differing, 0 missing" in run.out
+    shown = run_cli("render", "raw.py", *data, "--run", "run", "-f", "json", cwd=tmp_path)
+    renders = {r["dataset"]: r["samples"][0]["requests"] for r in json.loads(shown.out)["renders"]}
+    assert [r["recorded_output"] for r in renders["empty_turns"]] == ["A one", "A two"]
+    assert renders["empty_turns"][1]["model_input"][2] == {"role": "assistant", "content": "A one"}
+    # the one empty message is the second assistant message: its answer is prediction[1]
+    assert [r["recorded_output"] for r in renders["gold_between"]] == ["A u2"]
+    # a changed user message of turn 2 is found in turn 2
+    records["empty_turns"]["origin_prompt"][3] = {"role": "user", "content": "turn 2"}
+    (predictions / "empty_turns.json").write_text(json.dumps({"0": records["empty_turns"]}), encoding="utf-8")
+    changed = run_cli("verify", "run", "--config", "raw.py", *data, cwd=tmp_path)
+    assert changed.code == 1 and "sample 0 · turn 1: - recorded by the run" in changed.out

@@ -201,9 +201,9 @@ def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: i
     notes: list[str] = []
     if pair_records.shard_gaps:
         notes.append(f"shards missing from the run: {', '.join(map(str, pair_records.shard_gaps))}")
-    shape = RecordShape(pair.model_kind, getattr(pair, "inferencer", ""),
-                        pair.plan.cfg.get("infer_mode") if getattr(pair, "plan", None) is not None else None,
-                        pair_records.per_request)
+    plan_cfg = pair.plan.cfg if getattr(pair, "plan", None) is not None else {}
+    shape = RecordShape(pair.model_kind, getattr(pair, "inferencer", ""), plan_cfg.get("infer_mode"),
+                        pair_records.per_request, bool(plan_cfg.get("multiround")))
     unchecked: dict[str, list[int]] = {}
     for index in range(len(pair)):
         records = pair_records.records.get(index)

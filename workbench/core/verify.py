@@ -66,6 +66,7 @@ class RecordShape:
     inferencer: str = ""  # the inferencer's class name
     infer_mode: str | None = None  # the multi-turn inferencers' infer_mode
     per_request: bool = False  # AISBench: a line per request, not a record per sample
+    multiround: bool = False  # OpenCompass GenInferencer(multiround=True)
 
 
 def conversations(records: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
@@ -136,6 +137,8 @@ def verdict(records: Sequence[Mapping[str, Any]], requests: Sequence[Request], s
         return _labels(labels, requests, shape.model_kind)
     if shape.inferencer == "ChatInferencer":
         return _chat(record, requests, shape)
+    if shape.multiround:
+        return _multiround(record, requests, shape)
     recorded = record.get("origin_prompt")
     if recorded is None:
         return Verdict(NOT_CHECKED, why="the record has no origin_prompt")
@@ -231,6 +234,47 @@ def _chat(record: Mapping[str, Any], requests: Sequence[Request], shape: RecordS
         if user != last:
             differences.append(Difference(None, prompt_text(user), prompt_text(last), k))
     unrecorded = max(0, len(requests) - len(users))
+    return Verdict(DIFFERING if differences else MATCHED, tuple(differences), unrecorded_turns=unrecorded)
+
+
+def answer_slots(chat: Any) -> list[int] | None:
+    """GenInferencer(multiround=True)'s turns: where its chat's empty assistant messages are, as
+    positions among its assistant messages (``prediction`` holds every assistant message's
+    content, the given ones too); None when ``chat`` is not a list of messages."""
+    if not isinstance(chat, list) or not all(isinstance(m, Mapping) for m in chat):
+        return None
+    assistants = [m for m in chat if m.get("role") == "assistant"]
+    return [k for k, m in enumerate(assistants) if not m.get("content")] if assistants else None
+
+
+def _multiround(record: Mapping[str, Any], requests: Sequence[Request], shape: RecordShape) -> Verdict:
+    """GenInferencer(multiround=True) records the chat as parsed before any answer, and every
+    assistant message's content after the last: turn k's history is that chat up to its k-th
+    empty assistant message, the answers filled in."""
+    chat, answers = record.get("origin_prompt"), record.get("prediction")
+    slots = answer_slots(chat)
+    if slots is None or not isinstance(answers, list):
+        return Verdict(NOT_CHECKED, why="a multiround record whose origin_prompt is not a chat")
+    filled: list[Any] = []
+    position = 0
+    ends = []  # where each turn's history ends
+    for message in chat:
+        if message.get("role") == "assistant":
+            if position in slots:
+                ends.append(len(filled))
+                answer = answers[position] if position < len(answers) else message.get("content")
+                message = {**message, "content": answer}
+            position += 1
+        filled.append(message)
+    differences = []
+    for k, end in enumerate(ends):
+        if k >= len(requests):
+            differences.append(Difference(None, prompt_text(filled[:end]), "(no such turn)", k))
+            continue
+        same, a, b = _same(filled[:end], requests[k].model_input, shape.model_kind)
+        if not same:
+            differences.append(Difference(None, a, b, k))
+    unrecorded = max(0, len(requests) - len(ends))
     return Verdict(DIFFERING if differences else MATCHED, tuple(differences), unrecorded_turns=unrecorded)
 
 

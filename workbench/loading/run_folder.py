@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..core.verify import conversations
+from ..core.verify import answer_slots, conversations
 from .files.reading import read_regular_text
 from .rows.data_files import file_version
 
@@ -214,8 +214,10 @@ def recorded_answer(records: list[Mapping[str, Any]], turn: int, per_request: bo
 
     - AISBench (a line per request): the ``prediction`` of the first conversation's line ``turn``
       (a failed turn has no line, and ends its conversation);
-    - OpenCompass, ``prediction`` a list: a string per turn (ChatInferencer, GenInferencer
-      multiround), or ChatInferencer's dialogue mode, ``{"round", "user", "assistant"}`` per round;
+    - OpenCompass, ``prediction`` a list: a string per turn (ChatInferencer), every assistant
+      message's content (GenInferencer multiround: its ``origin_prompt``, the chat before any
+      answer, says which were answered), or ChatInferencer's dialogue mode,
+      ``{"round", "user", "assistant"}`` per round;
     - any other record: its ``prediction`` answers its one request (turn 0).
     """
     if per_request:
@@ -224,6 +226,10 @@ def recorded_answer(records: list[Mapping[str, Any]], turn: int, per_request: bo
         return answer if isinstance(answer, str) else None
     prediction = records[0].get("prediction")
     if isinstance(prediction, list):
+        # GenInferencer(multiround=True): every assistant message's content, given ones too
+        slots = answer_slots(records[0].get("origin_prompt"))
+        if slots is not None:
+            turn = slots[turn] if 0 <= turn < len(slots) else -1
         answer = prediction[turn] if 0 <= turn < len(prediction) else None
         if isinstance(answer, Mapping):  # dialogue mode: round k+1's assistant is turn k's answer
             answer = answer.get("assistant")
