@@ -72,6 +72,8 @@ class PairReport:
     #: matched samples whose input the model class cut before sending (a truncation ``mode``):
     #: the run recorded them uncut, so the match is not of what the model got
     cut_by_class: int = 0
+    #: The error that kept the pair from rendering (its config, its rows, its model).
+    error: Any = None
 
     def to_json(self) -> dict[str, Any]:
         return {"dataset": self.dataset, "model": self.model, "status": self.status, "matched": self.matched,
@@ -141,7 +143,12 @@ def run(argv: Sequence[str]) -> int:
         print(json.dumps(document, ensure_ascii=False, indent=1))
     else:
         print_reports(reports, recorded.folder, config, len(recorded.problems))
-    if recorded.problems:
+    # errors outrank differences: a recorded pair the config could not render is an error, said
+    # at its line, not "no recorded prompt could be compared"
+    failed = list({id(r.error): r.error for r in reports if r.error is not None}.values())
+    for error in failed:
+        print(error_line(error), file=sys.stderr)
+    if recorded.problems or failed:
         return EXIT_CONFIG
     compared = sum(r.matched + r.differing for r in reports)
     if any(r.fails for r in reports) or compared == 0:
@@ -160,7 +167,9 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
         reports.append(report)
         pair = pairs.get((model, dataset))
         if pair is None:
-            error = failed.get((model, dataset))
+            # a dataset whose rows failed made no pair with any model: its own error says why
+            error = failed.get((model, dataset)) or failed.get((None, dataset))
+            report.error = error
             report.status = "not rendered" if error else "not in the config"
             where = ", ".join(str(f) for f in pair_records.files)
             report.note = (f"not rendered: {error.message}" if error else
