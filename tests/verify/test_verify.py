@@ -174,6 +174,11 @@ def test_a_model_whose_task_crashed_is_named_and_fails(fixture: Path) -> None:
                     "(the task did not run or crashed)")
     document = json.loads(run_cli("verify", RUN, "-f", "json", cwd=fixture).out)
     assert [p["status"] for p in document["pairs"]] == ["compared", "compared", "no predictions"]
+    # a task stopped mid-way keeps what it answered in tmp_<dataset>.json, to resume from
+    (fixture / RUN / "predictions" / "fake-api").mkdir()
+    (fixture / RUN / "predictions" / "fake-api" / "tmp_gsm8k.json").write_text("{}", encoding="utf-8")
+    stopped = run_cli("verify", RUN, cwd=fixture)
+    assert stopped.code == 1 and "(tmp_gsm8k.json holds the samples answered before it stopped)" in stopped.out
 
 
 def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) -> None:

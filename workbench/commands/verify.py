@@ -187,6 +187,9 @@ def _unrecorded(folder: Path, pair: Any) -> PairReport:
     """A pair of the config the run has no predictions for: its task did not run, or crashed."""
     logs = folder / "logs" / "infer" / pair.model_abbr
     where = f" (its log: {logs})" if logs.is_dir() else ""
+    partial = folder / "predictions" / pair.model_abbr / f"tmp_{pair.dataset_abbr}.json"
+    if partial.is_file():  # OpenCompass's answers so far, kept to resume from
+        where += f" ({partial.name} holds the samples answered before it stopped)"
     return PairReport(pair.dataset_abbr, pair.model_abbr, missing=len(pair), status="no predictions",
                       note=f"no predictions: the config has this pair, and the run wrote none for it: its "
                       f"inference task did not run, or crashed{where}")
