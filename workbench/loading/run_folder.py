@@ -10,7 +10,11 @@ of each label. A dataset the size partitioner split is written as ``<abbr>_0.jso
 AISBench writes ``predictions/<model abbr>/<dataset abbr>.jsonl`` instead: one JSON object a
 line, in the order requests finished, each with the sample's ``id``, ``origin_prompt`` and
 ``prediction`` (failed requests go to ``_failed.jsonl``, performance runs to
-``_details.jsonl``; neither holds prompts to compare).
+``_details.jsonl``; neither holds prompts to compare). A multi-turn conversation is a line per
+turn, all with the sample's ``id`` and the conversation's ``uuid``, in turn order.
+
+A file, line or record that cannot be read is one located problem of the run; the rest is read
+(``verify`` compares it, ``--run`` uses it).
 
 May import: the core and every loading folder (config, rows, models, files); not views or a front
 end.
