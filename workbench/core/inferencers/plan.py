@@ -33,7 +33,7 @@ def placeholder(turn: int) -> str:
 
 
 #: Said when a run (``--run``) has no answer for a turn a later turn's history holds.
-UNRECORDED_ANSWER = ("the run (--run) recorded no answer for a turn that a later turn's history holds "
+UNRECORDED_ANSWER = ("the run recorded no answer for a turn that a later turn's history holds "
                      "(a failed or missing request): that history shows the stand-in ‹prediction turn N› "
                      "instead")
 
