@@ -293,3 +293,15 @@ def test_multiround_records_map_turns_to_the_empty_assistant_messages(tmp_path: 
     (predictions / "empty_turns.json").write_text(json.dumps({"0": records["empty_turns"]}), encoding="utf-8")
     changed = run_cli("verify", "run", "--config", "raw.py", *data, cwd=tmp_path)
     assert changed.code == 1 and "sample 0 · turn 1: - recorded by the run" in changed.out
+
+
+def test_run_with_a_bad_line_warns_at_it_and_uses_the_rest(tmp_path: Path) -> None:
+    root = _ais_run(tmp_path, [_ais_line(0, 0), _ais_line(0, 1), _ais_line(1, 0)])
+    file = root / "run" / "predictions" / "api-chat" / "mt.jsonl"
+    file.write_text(file.read_text(encoding="utf-8") + '{"data_abbr": "mt", "id": 1, "orig', encoding="utf-8")
+    run = run_cli("render", "ais_mt.py", "--data", "mt=data/mt.jsonl", "--run", "run", "-f", "json", cwd=root)
+    assert run.code == 0, run.err
+    assert "warning: --run: run/predictions/api-chat/mt.jsonl:4: prediction line is not valid JSON" in run.err
+    samples = json.loads(run.out)["renders"][0]["samples"]
+    assert [r.get("recorded_output") for r in samples[0]["requests"]] == AIS_ANSWERS[0]
+    assert [r.get("recorded_output") for r in samples[1]["requests"]] == [AIS_ANSWERS[1][0], None]
