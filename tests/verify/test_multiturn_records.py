@@ -112,6 +112,10 @@ def test_a_failed_turn_leaves_its_conversation_short_and_is_said(tmp_path: Path)
     root = _ais_run(tmp_path, [_ais_line(0, 0), _ais_line(0, 1)])
     run, pairs = _verify_json(root)
     assert pairs[0]["matched"] == 1 and pairs[0]["missing"] == 1
+    assert "no record" not in run.err  # (verify counts the sample as missing instead)
+    shown = run_cli("render", "ais_mt.py", "--data", "mt=data/mt.jsonl", "--run", "run", "-f", "json", cwd=root)
+    assert "the run (--run) has no record of this sample" in shown.err
+    assert "recorded no answer for a turn" not in shown.err
     root2 = _ais_run(tmp_path / "short", [_ais_line(0, 0), _ais_line(1, 0)])
     run, pairs = _verify_json(root2)
     assert run.code == 0, run.out + run.err

@@ -296,15 +296,18 @@ class PairRenderer:
         else:
             test_pairs = _row_pairs(test, None)
             ice_pairs = lambda k, idx: _pairs(train[idx], None)  # noqa: E731
-        predictions = None
+        predictions = recorded = None
         if self.options.predictions is not None:
             lookup = self.options.predictions
             predictions = lambda i, turn: lookup(self.dataset.abbr, self.model_abbr, i, turn)  # noqa: E731
+            has = getattr(lookup, "recorded", None)  # a run's lookup knows which samples it recorded
+            if has is not None:
+                recorded = lambda i: has(self.dataset.abbr, self.model_abbr, i)  # noqa: E731
         engine = Engine(
             ice_template=ice_t, prompt_template=prompt_t, prompter=prompter, model=model,
             retriever=self.retriever, output_column=out, input_columns=self.reader.input_columns,
             notes=notes, provenance=provenance, test_pairs=test_pairs, ice_pairs=ice_pairs,
-            train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
+            train_label=train_label, test_row=lambda i: test[i], predictions=predictions, recorded=recorded,
             all_test_rows=lambda: test, limiter=self.limiter, train_row=lambda i: train[i],
         )
         # the examples depend only on which rows they are: built once per set, for both engines

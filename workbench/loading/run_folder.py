@@ -199,18 +199,31 @@ def _line_of_key(text: str, key: str) -> int | None:
     return text.count("\n", 0, at) + 1 if at >= 0 else None
 
 
-def recorded_outputs(run: RecordedRun):
+class RecordedOutputs:
     """The run's model outputs as a prediction lookup ``(dataset, model, index, turn) -> text``
-    (None: the run recorded no answer for that turn): see :func:`recorded_answer`."""
+    (None: the run recorded no answer for that turn; see :func:`recorded_answer`), which also
+    says whether the run has any record of a sample (so a missing turn and a missing sample are
+    told apart)."""
 
-    def lookup(dataset: str, model: str | None, index: int, turn: int) -> str | None:
-        pair = run.pairs.get((model or "", dataset))
-        records = pair.records.get(index) if pair is not None else None
-        if not records:
+    def __init__(self, run: RecordedRun) -> None:
+        self.run = run
+
+    def _records(self, dataset: str, model: str | None, index: int) -> tuple[RecordedPair | None, Any]:
+        pair = self.run.pairs.get((model or "", dataset))
+        return pair, (pair.records.get(index) if pair is not None else None)
+
+    def __call__(self, dataset: str, model: str | None, index: int, turn: int) -> str | None:
+        pair, records = self._records(dataset, model, index)
+        if pair is None or not records:
             return None
-        return recorded_answer(records, turn, pair.per_request)  # type: ignore[union-attr]
+        return recorded_answer(records, turn, pair.per_request)
 
-    return lookup
+    def recorded(self, dataset: str, model: str | None, index: int) -> bool:
+        return bool(self._records(dataset, model, index)[1])
+
+
+def recorded_outputs(run: RecordedRun) -> RecordedOutputs:
+    return RecordedOutputs(run)
 
 
 def recorded_answer(records: list[Mapping[str, Any]], turn: int, per_request: bool) -> str | None:
