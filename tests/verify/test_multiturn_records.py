@@ -309,3 +309,13 @@ def test_run_with_a_bad_line_warns_at_it_and_uses_the_rest(tmp_path: Path) -> No
     samples = json.loads(run.out)["renders"][0]["samples"]
     assert [r.get("recorded_output") for r in samples[0]["requests"]] == AIS_ANSWERS[0]
     assert [r.get("recorded_output") for r in samples[1]["requests"]] == [AIS_ANSWERS[1][0], None]
+
+
+def test_a_multi_turn_pair_without_data_is_not_compared(tmp_path: Path) -> None:
+    # no rows file: placeholders from reader_cfg, against which every turn would differ
+    root = _ais_run(tmp_path, [_ais_line(0, 0), _ais_line(0, 1)])
+    (root / "data" / "mt.jsonl").unlink()
+    run = run_cli("verify", "run", "--config", "ais_mt.py", cwd=root)
+    assert run.code == 1, run.out + run.err
+    assert "mt × api-chat: 0 matched, 0 differing, 0 missing, 1 not checked (not compared: no rows found" in run.out
+    assert run.out.rstrip().endswith("1 pair not compared: placeholder rows, no data found")

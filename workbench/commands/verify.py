@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,13 +121,15 @@ def run(argv: Sequence[str]) -> int:
     from .render import load_and_render
 
     # rendered with the run's own answers: a multi-turn history holds what the model answered
-    _, result = load_and_render(args, predictions=recorded_outputs(recorded))
+    workspace, result = load_and_render(args, predictions=recorded_outputs(recorded))
     load_errors = [e for e in result.errors if e.dataset is None and e.model is None]
     if load_errors:
         for error in load_errors:
             print(error_line(error), file=sys.stderr)
         return EXIT_CONFIG
-    reports = compare(recorded, result, args.max_diffs)
+    placeholders = {spec.abbr: spec.rows_source for spec in workspace.datasets
+                    if spec.rows_source is not None and spec.rows_source.kind == "placeholder"}
+    reports = compare(recorded, result, args.max_diffs, placeholders)
     for unreadable in recorded.problems:  # what of the run could not be read: one located line each
         print(error_line(unreadable), file=sys.stderr)
     # the render's own warnings, once per cause, as render says them (rows, the wire, the run's
@@ -160,9 +162,12 @@ def run(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
+def compare(recorded: Any, result: Any, max_diffs: int, placeholders: Mapping[str, Any] | None = None
+            ) -> list[PairReport]:
     """A report per recorded model × dataset, in the run's order, then one per pair of the
-    config the run wrote no predictions for."""
+    config the run wrote no predictions for. ``placeholders``: the datasets whose rows are
+    placeholders (no data found), by abbr, with where rows were looked for."""
+    placeholders = placeholders or {}
     pairs = {(p.model_abbr, p.dataset_abbr): p for p in result.pairs}
     failed = {(e.model, e.dataset): e for e in result.errors}
     reports = []
@@ -170,6 +175,13 @@ def compare(recorded: Any, result: Any, max_diffs: int) -> list[PairReport]:
         report = PairReport(dataset, model)
         reports.append(report)
         pair = pairs.get((model, dataset))
+        if pair is None and dataset in placeholders:
+            # no data: the placeholder rows may not even render (a list column the template
+            # indexes); the cause to fix is the data, not the template
+            error = failed.get((model, dataset)) or failed.get((None, dataset))
+            _placeholder_rows(report, placeholders[dataset], len(pair_records.records),
+                              f" (on them the render fails: {error.message})" if error else "")
+            continue
         if pair is None:
             # a dataset whose rows failed made no pair with any model: its own error says why
             error = failed.get((model, dataset)) or failed.get((None, dataset))
@@ -199,6 +211,16 @@ def _unrecorded(folder: Path, pair: Any) -> PairReport:
                       f"inference task did not run, or crashed{where}")
 
 
+def _placeholder_rows(report: PairReport, source: Any, recorded: int, failure: str = "") -> None:
+    """A pair not compared because no rows were found: what the render shows are placeholders."""
+    report.status = "placeholder rows"
+    report.not_checked = recorded
+    looked = f" (looked for {source.looked_for})" if source.looked_for else ""
+    report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built "
+                   f"from reader_cfg and every prompt would differ from the run's{failure} (hint: --data "
+                   "FILE, or set COMPASS_DATA_CACHE to the folder holding data/)")
+
+
 def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: int) -> None:
     """Every rendered sample of one pair against its records."""
     # lazy: imported when the command runs, so --help stays quick
@@ -207,12 +229,7 @@ def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: i
 
     source = getattr(pair.dataset, "rows_source", None)
     if source is not None and source.kind == "placeholder":
-        report.status = "placeholder rows"
-        report.not_checked = len(pair_records.records)
-        looked = f" (looked for {source.looked_for})" if source.looked_for else ""
-        report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built "
-                       "from reader_cfg and every prompt would differ from the run's (hint: --data FILE, "
-                       "or set COMPASS_DATA_CACHE to the folder holding data/)")
+        _placeholder_rows(report, source, len(pair_records.records))
         return
     notes: list[str] = []
     if pair_records.shard_gaps:
