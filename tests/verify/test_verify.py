@@ -233,6 +233,11 @@ def test_bad_prediction_files_are_located_and_the_rest_is_verified(fixture: Path
     assert "mmlu × fake-lm: 0 matched, 0 differing, 0 missing, 1 not checked (not in the config: no dataset × " \
         f"model of that name ({RUN}/predictions/fake-lm/mmlu.json))" in run.out
     assert run.out.rstrip().endswith("2 part(s) of the run could not be read (said above)")
+    # nested deeper than the JSON reader goes: said, not a traceback
+    (predictions / "fake-lm" / "mmlu.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    deep = run_cli("verify", RUN, cwd=fixture)
+    assert deep.code == 3 and f"{RUN}/predictions/fake-lm/mmlu.json: prediction JSON nested too deep" in deep.err
+    assert "Traceback" not in deep.err and "boolq × fake-lm: 3 matched" in deep.out
     # a file over the size limit: said, not read, the rest verified
     from workbench.loading import run_folder
 

@@ -36,6 +36,7 @@ from .rows.data_files import file_version
 
 _SHARD = re.compile(r"^(?P<abbr>.+)_(?P<k>\d+)$")
 MAX_PREDICTION_BYTES = 512 * 1024**2
+_TOO_DEEP = "prediction JSON nested too deep to read (not a record either framework writes): skipped"
 
 
 @dataclass
@@ -147,6 +148,9 @@ def _jsonl_records(file: Path, problems: list[ConfigError]) -> dict[int, list[Ma
                 f"prediction line is not valid JSON ({exc.msg}): truncated by a stopped run?",
                 file=str(file), line=number, hint="re-run the inference for this pair, or remove the line"))
             continue
+        except RecursionError:
+            problems.append(ConfigError(_TOO_DEEP, file=str(file), line=number))
+            continue
         if not isinstance(record, Mapping) or not isinstance(record.get("id"), int) \
                 or isinstance(record.get("id"), bool):
             problems.append(ConfigError(
@@ -178,6 +182,9 @@ def _records(file: Path, problems: list[ConfigError]) -> dict[int, Mapping[str, 
         problems.append(ConfigError(
             f"prediction file is not valid JSON ({exc.msg}): truncated by a stopped run?",
             file=str(file), line=exc.lineno, hint="re-run the inference for this pair, or remove the file"))
+        return {}
+    except RecursionError:
+        problems.append(ConfigError(_TOO_DEEP, file=str(file)))
         return {}
     if not isinstance(data, Mapping) or not all(isinstance(k, str) and k.isdigit() for k in data):
         problems.append(ConfigError("prediction file is not an object of numbered records", file=str(file),
