@@ -246,3 +246,15 @@ def test_bad_prediction_files_are_located_and_the_rest_is_verified(fixture: Path
     big = run_cli("verify", RUN, cwd=fixture)
     assert big.code == 3
     assert f"{RUN}/predictions/fake-lm/boolq.json" in big.err and "its records are not read" in big.err
+
+
+def test_a_huge_recorded_prompt_is_diffed_within_bounds(fixture: Path) -> None:
+    file = fixture / RUN / "predictions" / "fake-lm" / "gsm8k.json"
+    records = json.loads(file.read_text(encoding="utf-8"))
+    records["0"]["origin_prompt"] = "x" * 3_000_000  # one line of 3 MB, nothing like the render
+    file.write_text(json.dumps(records), encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1
+    assert "gsm8k × fake-lm: 3 matched, 1 differing, 0 missing" in run.out
+    assert "[… 2,980,000 more characters not shown; --format json has them]" in run.out
+    assert len(run.out) < 100_000

@@ -304,11 +304,22 @@ def print_reports(reports: Sequence[PairReport], folder: Path, config: Path, unr
             turn = f" · turn {difference['turn']}" if difference.get("turn") is not None else ""
             print(f"\n--- {visible(report.dataset)} × {visible(report.model)} · sample "
                   f"{difference['sample']}{visible(label)}{turn}: - recorded by the run, + rendered now ---")
-            recorded = visible(difference["recorded"], whitespace=True).split("\n")
-            rendered = visible(difference["rendered"], whitespace=True).split("\n")
+            recorded = visible(_bounded(difference["recorded"]), whitespace=True).split("\n")
+            rendered = visible(_bounded(difference["rendered"]), whitespace=True).split("\n")
             for line in line_diff(recorded, rendered):
                 print(line)
     print("\n" + summary(reports, unreadable))
+
+
+#: The most of one prompt a text diff shows: a run's record is untrusted, and difflib's line
+#: compare grows with the square of a changed line's length.
+MAX_DIFF_CHARS = 20_000
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_DIFF_CHARS:
+        return text
+    return f"{text[:MAX_DIFF_CHARS]}\n[… {len(text) - MAX_DIFF_CHARS:,} more characters not shown; --format json has them]"
 
 
 def summary(reports: Sequence[PairReport], unreadable: int = 0) -> str:
