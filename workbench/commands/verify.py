@@ -319,7 +319,8 @@ MAX_DIFF_CHARS = 20_000
 def _bounded(text: str) -> str:
     if len(text) <= MAX_DIFF_CHARS:
         return text
-    return f"{text[:MAX_DIFF_CHARS]}\n[… {len(text) - MAX_DIFF_CHARS:,} more characters not shown; --format json has them]"
+    more = len(text) - MAX_DIFF_CHARS
+    return f"{text[:MAX_DIFF_CHARS]}\n[… {more:,} more characters not shown; --format json has them]"
 
 
 def summary(reports: Sequence[PairReport], unreadable: int = 0) -> str:
