@@ -253,7 +253,7 @@ def _multiround(record: Mapping[str, Any], requests: Sequence[Request], shape: R
     empty assistant message, the answers filled in."""
     chat, answers = record.get("origin_prompt"), record.get("prediction")
     slots = answer_slots(chat)
-    if slots is None or not isinstance(answers, list):
+    if slots is None or not isinstance(chat, list) or not isinstance(answers, list):
         return Verdict(NOT_CHECKED, why="a multiround record whose origin_prompt is not a chat")
     filled: list[Any] = []
     position = 0
