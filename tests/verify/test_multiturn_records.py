@@ -184,10 +184,10 @@ OC_ROWS = [
 OC_ANSWERS = ["Hello there.", "Here is more."]
 
 
-def _oc_run(root: Path, records: dict[str, dict]) -> Path:
+def _oc_run(root: Path, records: dict[str, dict], config: str = OC_CONFIG) -> Path:
     (root / "data").mkdir(parents=True)
     (root / "data" / "chat.jsonl").write_text("".join(json.dumps(r) + "\n" for r in OC_ROWS), encoding="utf-8")
-    (root / "oc_chat.py").write_text(OC_CONFIG, encoding="utf-8")
+    (root / "oc_chat.py").write_text(config, encoding="utf-8")
     predictions = root / "run" / "predictions" / "gpt"
     predictions.mkdir(parents=True)
     for abbr, record in records.items():
@@ -319,3 +319,24 @@ def test_a_multi_turn_pair_without_data_is_not_compared(tmp_path: Path) -> None:
     assert run.code == 1, run.out + run.err
     assert "mt × api-chat: 0 matched, 0 differing, 0 missing, 1 not checked (not compared: no rows found" in run.out
     assert run.out.rstrip().endswith("1 pair not compared: placeholder rows, no data found")
+
+
+def test_every_with_gt_records_are_not_checked_and_say_why(tmp_path: Path) -> None:
+    # infer_every_with_gt: save_multiround_results(idx=index) then index += 1 per turn, so sample
+    # 0's second turn lands in record "1" (here: a record of a sample the data does not have)
+    records = {"with_gt": {"gold": ["gold a1"], "prediction": [OC_ANSWERS[0]], "origin_prompt": ["Hi"]}}
+    root = _oc_run(tmp_path, records, OC_CONFIG + "datasets = [_chat('with_gt', ['messages'], 'every_with_gt')]\n")
+    predictions = root / "run" / "predictions" / "gpt" / "with_gt.json"
+    both = {"0": records["with_gt"], "1": {"gold": ["gold a2"], "prediction": [OC_ANSWERS[1]],
+                                           "origin_prompt": ["Tell me more"]}}
+    predictions.write_text(json.dumps(both, indent=4), encoding="utf-8")
+    data = ["--data", "with_gt=data/chat.jsonl"]
+    run = run_cli("verify", "run", "--config", "oc_chat.py", *data, cwd=root)
+    assert run.code == 1, run.out + run.err  # nothing could be compared: never a pass
+    assert "with_gt × gpt: 0 matched, 0 differing, 0 missing, 2 not checked (not checked (sample 0 of " \
+        "with_gt.json): OpenCompass 0.5.4's ChatInferencer (every_with_gt) files turn k of sample i under " \
+        "sample i+k, so its records mix samples; 1 recorded sample(s) beyond the 1 the render has" in run.out
+    shown = run_cli("render", "oc_chat.py", *data, "--run", "run", "-f", "json", cwd=root)
+    assert shown.code == 0, shown.err
+    assert "recorded_output" not in shown.out
+    assert "so its records mix samples: the run's answers are not shown beside its requests" in shown.err

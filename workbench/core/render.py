@@ -20,6 +20,7 @@ from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import InputCut, RenderError, UnsupportedError
+from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
@@ -543,6 +544,9 @@ class PairRenderer:
     def _with_recorded_output(self, index: int, request: Request) -> Request:
         """The answer a run recorded for this request (``--run``), shown beside it."""
         lookup = self.options.predictions
+        if self.inferencer == "ChatInferencer" and self.plan.cfg.get("infer_mode") == "every_with_gt":
+            self.notes.warn(f"{EVERY_WITH_GT_MIXED}: the run's answers are not shown beside its requests")
+            return request
         answer = lookup(self.dataset.abbr, self.model_abbr, index, request.turn or 0) if lookup else None
         if answer is None:
             return request

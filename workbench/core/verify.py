@@ -27,16 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .result import Request
 
 MATCHED, DIFFERING, NOT_CHECKED = "matched", "differing", "not checked"
 _CHAT_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
 
 
-#: OpenCompass 0.5.4's ChatInferencer.infer_every_with_gt adds 1 to the sample index per turn
-#: (``index += 1``), so turn k of sample i is filed under sample i+k, after what is there.
-EVERY_WITH_GT_MIXED = ("OpenCompass 0.5.4's ChatInferencer (every_with_gt) files turn k of sample i "
-                       "under sample i+k, so its records mix samples")
 
 
 @dataclass(frozen=True)
