@@ -336,6 +336,7 @@ def test_every_with_gt_records_are_not_checked_and_say_why(tmp_path: Path) -> No
     assert "with_gt × gpt: 0 matched, 0 differing, 0 missing, 2 not checked (not checked (sample 0 of " \
         "with_gt.json): OpenCompass 0.5.4's ChatInferencer (every_with_gt) files turn k of sample i under " \
         "sample i+k, so its records mix samples; 1 recorded sample(s) beyond the 1 the render has" in run.out
+    assert "mix samples" not in run.err  # (said in the report, not again as a warning)
     shown = run_cli("render", "oc_chat.py", *data, "--run", "run", "-f", "json", cwd=root)
     assert shown.code == 0, shown.err
     assert "recorded_output" not in shown.out

@@ -101,6 +101,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, problem)
     # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
+    from ..core.inferencers.common_plans import EVERY_WITH_GT_MIXED
     from ..core.inferencers.plan import UNRECORDED_SAMPLE
     from ..core.result import PairWarning
     from ..headless.stderr_report import error_line, report_problems
@@ -134,12 +135,15 @@ def run(argv: Sequence[str]) -> int:
         print(error_line(unreadable), file=sys.stderr)
     # the render's own warnings, once per cause, as render says them (rows, the wire, the run's
     # answers), with those its samples said while compared
-    # (a sample the run has no record of is counted in its pair's report instead)
+    # (not what the reports say already: a sample the run has no record of, records that mix samples)
+    def reported(message: str) -> bool:
+        return message == UNRECORDED_SAMPLE or message.startswith(EVERY_WITH_GT_MIXED)
+
     said = {(w.dataset, w.model, w.message) for w in result.warnings}
-    result.warnings = [w for w in result.warnings if w.message != UNRECORDED_SAMPLE]
+    result.warnings = [w for w in result.warnings if not reported(w.message)]
     result.warnings += [PairWarning(p.dataset_abbr, p.model_abbr, m) for p in result.pairs
                         for m in p.notes.messages
-                        if (p.dataset_abbr, p.model_abbr, m) not in said and m != UNRECORDED_SAMPLE]
+                        if (p.dataset_abbr, p.model_abbr, m) not in said and not reported(m)]
     result.errors = []  # (a pair that failed is said in its report)
     report_problems(result)
     if args.format == "json":
