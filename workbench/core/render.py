@@ -195,8 +195,8 @@ class PairRenderer:
             raise RenderError("infer_cfg has no retriever", hint="e.g. retriever=dict(type=ZeroRetriever)",
                               key_path=("infer_cfg",))
         with about(RETRIEVER):
-            self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
-                                                        self.notes, type_name)
+            self.retriever: Retriever = build_retriever(infer_cfg["retriever"], infer_cfg,
+                                                        self.notes, type_name, dataset.framework)
         self._engines: dict[bool, Engine] = {}
         # token sections: the provenance twins of the prepared templates, and how many samples
         # were rendered a second time, with provenance, to find them (see _traced)

@@ -117,8 +117,11 @@ def _same(recorded: Any, rendered: Any, model_kind: str) -> tuple[bool, str, str
     a, b = prompt_text(recorded), prompt_text(rendered)
     if isinstance(recorded, str) != isinstance(rendered, str):
         return False, a, b
-    same = recorded == rendered if isinstance(recorded, str) else json.dumps(recorded, ensure_ascii=False) \
-        == json.dumps(rendered, ensure_ascii=False)
+    # a message's keys in any order: the prompt is the same (the order on the wire is the wire
+    # view's to show; a run's dump sorts a config's dicts, rows keep theirs)
+    same = recorded == rendered if isinstance(recorded, str) else json.dumps(recorded, ensure_ascii=False,
+                                                                              sort_keys=True) \
+        == json.dumps(rendered, ensure_ascii=False, sort_keys=True)
     return same, a, b
 
 
