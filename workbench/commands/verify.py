@@ -1,7 +1,10 @@
 """``workbench verify RUN_DIR``: did a finished (or partial) run send the reviewed prompts?
 
-Renders the config the run saved (or ``--config FILE``) with the same rows and compares every
-prompt the run recorded with the render, per dataset × model: matched, differing, missing.
+Renders the config the run saved (or ``--config FILE``) with the same rows and the run's own
+answers (a multi-turn history holds what the model said) and compares every prompt the run
+recorded (OpenCompass or AISBench, turn by turn) with the render, per dataset × model: matched,
+differing, missing; and says what was not compared and why (a pair the run wrote nothing for,
+placeholder rows, inputs the model class cut, a file of the run it could not read).
 
 May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
 modules; not ``cli`` or ``__main__``.
@@ -13,7 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench verify",
         usage="workbench verify RUN_DIR [--config FILE] [options]",
-        description="Compare the prompts an OpenCompass run recorded (predictions/<model>/<dataset>"
-        ".json, origin_prompt) with a render of the config the run saved (configs/*.py), or of "
-        "--config FILE: per dataset × model, how many match, differ, or are missing.",
+        description="Compare the prompts an OpenCompass or AISBench run recorded (predictions/<model>/"
+        "<dataset>.json or .jsonl, origin_prompt, every turn) with a render of the config the run saved "
+        "(configs/*.py), or of --config FILE: per dataset × model, how many match, differ, or are missing.",
         epilog="exit status: 0 every recorded prompt matches, 1 a prompt differs (or none could be "
         "compared, or a pair of the config has no predictions or only placeholder rows), 2 usage error, "
         "3 the run, a prediction file or line of it, or its config cannot be read\n"
@@ -101,10 +104,7 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, problem)
     # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
-    from ..core.inferencers.common_plans import EVERY_WITH_GT_MIXED
-    from ..core.inferencers.plan import UNRECORDED_SAMPLE
-    from ..core.result import PairWarning
-    from ..headless.stderr_report import error_line, report_problems
+    from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run, recorded_outputs
 
     try:
@@ -133,19 +133,7 @@ def run(argv: Sequence[str]) -> int:
     reports = compare(recorded, result, args.max_diffs, placeholders)
     for unreadable in recorded.problems:  # what of the run could not be read: one located line each
         print(error_line(unreadable), file=sys.stderr)
-    # the render's own warnings, once per cause, as render says them (rows, the wire, the run's
-    # answers), with those its samples said while compared
-    # (not what the reports say already: a sample the run has no record of, records that mix samples)
-    def reported(message: str) -> bool:
-        return message == UNRECORDED_SAMPLE or message.startswith(EVERY_WITH_GT_MIXED)
-
-    said = {(w.dataset, w.model, w.message) for w in result.warnings}
-    result.warnings = [w for w in result.warnings if not reported(w.message)]
-    result.warnings += [PairWarning(p.dataset_abbr, p.model_abbr, m) for p in result.pairs
-                        for m in p.notes.messages
-                        if (p.dataset_abbr, p.model_abbr, m) not in said and not reported(m)]
-    result.errors = []  # (a pair that failed is said in its report)
-    report_problems(result)
+    _say_warnings(result)
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
                     "unreadable": [error_line(p) for p in recorded.problems],
@@ -164,6 +152,27 @@ def run(argv: Sequence[str]) -> int:
     if any(r.fails for r in reports) or compared == 0:
         return EXIT_DIFF
     return EXIT_OK
+
+
+def _say_warnings(result: Any) -> None:
+    """The render's own warnings on stderr, once per cause, as ``render`` says them (rows, the
+    wire, the run's answers), with those its samples said while compared; not what the reports
+    say already (a sample the run has no record of, records that mix samples), nor the pairs
+    that failed (each report says so)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.inferencers.common_plans import EVERY_WITH_GT_MIXED
+    from ..core.inferencers.plan import UNRECORDED_SAMPLE
+    from ..core.result import PairWarning
+    from ..headless.stderr_report import report_problems
+
+    def reported(message: str) -> bool:
+        return message == UNRECORDED_SAMPLE or message.startswith(EVERY_WITH_GT_MIXED)
+
+    said = {(w.dataset, w.model, w.message) for w in result.warnings}
+    warnings = [w for w in result.warnings if not reported(w.message)]
+    warnings += [PairWarning(p.dataset_abbr, p.model_abbr, m) for p in result.pairs for m in p.notes.messages
+                 if (p.dataset_abbr, p.model_abbr, m) not in said and not reported(m)]
+    report_problems(replace(result, errors=[], warnings=warnings))
 
 
 def compare(recorded: Any, result: Any, max_diffs: int, placeholders: Mapping[str, Any] | None = None
