@@ -230,6 +230,11 @@ def test_opencompass_chat_records_are_compared_turn_by_turn(tmp_path: Path) -> N
 
 def test_run_feeds_dialogue_rounds_into_later_turns(tmp_path: Path) -> None:
     root = _oc_run(tmp_path, _oc_records())
+    # infer_mode='last': the one request asks for the last turn; its record's prediction answers it
+    last = run_cli("render", "oc_chat.py", "--data", "last=data/chat.jsonl", "--dataset", "last",
+                   "--run", "run", "-f", "json", cwd=root)
+    [request] = json.loads(last.out)["renders"][0]["samples"][0]["requests"]
+    assert (request["turn"], request["recorded_output"]) == (1, OC_ANSWERS[1])
     for abbr in ("dialogue", "messages"):
         run = run_cli("render", "oc_chat.py", "--data", f"{abbr}=data/chat.jsonl", "--dataset", abbr,
                       "--run", "run", "-f", "json", cwd=root)

@@ -547,7 +547,11 @@ class PairRenderer:
         if self.inferencer == "ChatInferencer" and self.plan.cfg.get("infer_mode") == "every_with_gt":
             self.notes.warn(f"{EVERY_WITH_GT_MIXED}: the run's answers are not shown beside its requests")
             return request
-        answer = lookup(self.dataset.abbr, self.model_abbr, index, request.turn or 0) if lookup else None
+        # ChatInferencer's infer_mode='last' (its default) sends one request, for the last turn,
+        # and records its answer as the sample's one prediction, a string
+        last = self.inferencer == "ChatInferencer" and self.plan.cfg.get("infer_mode", "last") == "last"
+        turn = 0 if last else request.turn or 0
+        answer = lookup(self.dataset.abbr, self.model_abbr, index, turn) if lookup else None
         if answer is None:
             return request
         return replace(request, extra=(*request.extra, ("recorded_output", answer)))
