@@ -207,6 +207,7 @@ def test_placeholder_rows_are_not_compared_and_say_why(fixture: Path) -> None:
     assert "placeholder rows built from reader_cfg and every prompt would differ from the run's" in run.out
     assert "differ" not in run.out.rstrip().splitlines()[-1].split(";")[0]
     assert run.out.rstrip().endswith("; 2 pairs not compared: placeholder rows, no data found")
+    assert "no rows found" not in run.err  # (said in each pair's report, not again)
 
 
 def test_bad_prediction_files_are_located_and_the_rest_is_verified(fixture: Path, monkeypatch) -> None:

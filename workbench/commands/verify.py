@@ -133,7 +133,7 @@ def run(argv: Sequence[str]) -> int:
     reports = compare(recorded, result, args.max_diffs, placeholders)
     for unreadable in recorded.problems:  # what of the run could not be read: one located line each
         print(error_line(unreadable), file=sys.stderr)
-    _say_warnings(result)
+    _say_warnings(result, set(placeholders))
     if args.format == "json":
         document = {"schema": SCHEMA, "run": str(recorded.folder), "config": str(config),
                     "unreadable": [error_line(p) for p in recorded.problems],
@@ -154,11 +154,11 @@ def run(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-def _say_warnings(result: Any) -> None:
+def _say_warnings(result: Any, placeholders: set[str]) -> None:
     """The render's own warnings on stderr, once per cause, as ``render`` says them (rows, the
     wire, the run's answers), with those its samples said while compared; not what the reports
-    say already (a sample the run has no record of, records that mix samples), nor the pairs
-    that failed (each report says so)."""
+    say already (a sample the run has no record of, records that mix samples, the rows of the
+    ``placeholders`` datasets), nor the pairs that failed (each report says so)."""
     # lazy: imported when the command runs, so --help stays quick
     from ..core.inferencers.common_plans import EVERY_WITH_GT_MIXED
     from ..core.inferencers.plan import UNRECORDED_SAMPLE
@@ -169,7 +169,8 @@ def _say_warnings(result: Any) -> None:
         return message == UNRECORDED_SAMPLE or message.startswith(EVERY_WITH_GT_MIXED)
 
     said = {(w.dataset, w.model, w.message) for w in result.warnings}
-    warnings = [w for w in result.warnings if not reported(w.message)]
+    warnings = [w for w in result.warnings if not reported(w.message)
+                and not (w.model is None and w.dataset in placeholders)]
     warnings += [PairWarning(p.dataset_abbr, p.model_abbr, m) for p in result.pairs for m in p.notes.messages
                  if (p.dataset_abbr, p.model_abbr, m) not in said and not reported(m)]
     report_problems(replace(result, errors=[], warnings=warnings))
@@ -228,7 +229,8 @@ def _placeholder_rows(report: PairReport, source: Any, recorded: int, failure: s
     """A pair not compared because no rows were found: what the render shows are placeholders."""
     report.status = "placeholder rows"
     report.not_checked = recorded
-    looked = f" (looked for {source.looked_for})" if source.looked_for else ""
+    why = f"looked for {source.looked_for}" if source.looked_for else source.note
+    looked = f" ({why})" if why else ""
     report.note = (f"not compared: no rows found{looked}, so the render shows placeholder rows built "
                    f"from reader_cfg and every prompt would differ from the run's{failure} (hint: --data "
                    "FILE, or set COMPASS_DATA_CACHE to the folder holding data/)")
