@@ -346,3 +346,15 @@ def test_every_with_gt_records_are_not_checked_and_say_why(tmp_path: Path) -> No
     assert shown.code == 0, shown.err
     assert "recorded_output" not in shown.out
     assert "so its records mix samples: the run's answers are not shown beside its requests" in shown.err
+
+
+def test_aisbench_lines_missing_their_fields_are_named_and_the_rest_verified(tmp_path: Path) -> None:
+    no_prompt = {k: v for k, v in _ais_line(1, 0).items() if k != "origin_prompt"}
+    root = _ais_run(tmp_path, [_ais_line(0, 0), _ais_line(0, 1), no_prompt])
+    file = root / "run" / "predictions" / "api-chat" / "mt.jsonl"
+    file.write_text(file.read_text(encoding="utf-8") + '{"data_abbr": "mt", "origin_prompt": []}\n', encoding="utf-8")
+    run = run_cli("verify", "run", "--config", "ais_mt.py", "--data", "mt=data/mt.jsonl", cwd=root)
+    assert run.code == 3, run.out + run.err
+    assert run.err.startswith("run/predictions/api-chat/mt.jsonl:4: prediction line has no integer id: skipped")
+    assert "mt × api-chat: 1 matched, 0 differing, 0 missing, 1 not checked (not checked (sample 1 of mt.jsonl): " \
+        "the record has no origin_prompt" in run.out
