@@ -7,6 +7,7 @@ modules; not ``cli`` or ``__main__``.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 from pathlib import Path
@@ -173,8 +174,9 @@ def run_outputs(run_dir: str | None):
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
-    for problem in problems:
-        print(visible(f"warning: {problem_text(problem)}").replace("\n", " "), file=sys.stderr)
+    if multiprocessing.parent_process() is None:  # (a --jobs worker loading again says nothing)
+        for problem in problems:
+            print(visible(f"warning: {problem_text(problem)}").replace("\n", " "), file=sys.stderr)
     return lookup
 
 
