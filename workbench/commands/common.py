@@ -7,11 +7,9 @@ modules; not ``cli`` or ``__main__``.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -138,7 +136,7 @@ def load(args: argparse.Namespace):
                           framework_python=getattr(args, "framework_python", None))
 
 
-def render_options(args: argparse.Namespace, predictions: Any = None):
+def render_options(args: argparse.Namespace, predictions: object = None):
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with; the
     answers of ``predictions``, else of ``--run``)."""
     # lazy: imported when the command runs, so --help stays quick
@@ -174,6 +172,9 @@ def run_outputs(run_dir: str | None):
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
+    # lazy: imported when the command runs, so --help stays quick
+    import multiprocessing
+
     if multiprocessing.parent_process() is None:  # (a --jobs worker loading again says nothing)
         for problem in problems:
             print(visible(f"warning: {problem_text(problem)}").replace("\n", " "), file=sys.stderr)
