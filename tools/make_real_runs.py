@@ -43,6 +43,7 @@ import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 from _shared import REPO
 
@@ -99,10 +100,10 @@ def reply_text(body: bytes) -> str:
 class Recorder(BaseHTTPRequestHandler):
     """Answers the OpenAI-compatible endpoints the classes call and records each body."""
 
-    records: list[dict[str, str]] = []
+    records: ClassVar[list[dict[str, str]]] = []
     lock = threading.Lock()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def _send(self, status: int, payload: object | str) -> None:
@@ -113,10 +114,10 @@ class Recorder(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with self.lock:
             self.records.append({"path": self.path, "body": body.decode("utf-8")})
