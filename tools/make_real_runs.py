@@ -5,8 +5,8 @@ after ``SERVER_LIFETIME`` seconds at the latest) that records every request body
 with text made from the body alone (``reply <8 hex digits>``), then runs, as a user would:
 
 - ``opencompass eval_api.py -m infer`` (OpenAI, OpenAISDK with ``extra_body``, an OpenAI model
-  with a truncation ``mode``, and one whose every request gets a page that is no JSON, so its whole task
-  fails; gsm8k gen and a ChatInferencer dialogue dataset);
+  with a truncation ``mode``, and one whose every request gets a page that is no JSON, so its
+  whole task fails; gsm8k gen and a ChatInferencer dialogue dataset);
 - ``opencompass eval_local.py -m infer`` (a local model on PPL and gen; the size partitioner
   splits gsm8k into ``gsm8k_0.json``/``gsm8k_1.json``). The model is OpenCompass's
   ``HuggingFaceCausalLM`` with its weights, tokenizer, ``generate`` and ``get_ppl`` replaced by
@@ -17,12 +17,14 @@ with text made from the body alone (``reply <8 hex digits>``), then runs, as a u
 
 Each config runs in a temporary copy of its folder under ``tests/verify/fixture/real_runs/``
 (the configs and their small data are committed there), with the server's port written in
-place of the configs' ``8000``. What comes back: each run's
-``configs/`` (the framework's dump) and ``predictions/`` under ``<folder>/outputs/<run>/``
-(the run folder keeps the name the framework gave it), and ``<folder>/requests/<run>.jsonl``,
+place of the configs' ``8000``. What comes back: each run's ``configs/`` (the framework's dump)
+and ``predictions/`` under ``<folder>/outputs/<config>/<time>/`` (the name the framework gave
+it; no logs, no ``tmp_`` or ``_details`` files), and ``<folder>/requests/<config>.jsonl``,
 the bodies the server received, one ``{"path", "body"}`` a line (``body`` the exact text
 posted), sorted. Neither framework writes an absolute path into those files, so nothing is
-rewritten; the dumps hold the server's port of that run, which the tests do not compare.
+rewritten; the dumps hold the server's port of that run, which the tests do not compare. A
+rerun changes the run folders' names, the port and AISBench's random ``uuid`` per record;
+the request bodies and predictions come out the same.
 
     $FWENV/bin/python tools/make_real_runs.py [opencompass|aisbench|CONFIG.py ...]
 
@@ -43,6 +45,7 @@ import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 from _shared import REPO
 
@@ -99,10 +102,10 @@ def reply_text(body: bytes) -> str:
 class Recorder(BaseHTTPRequestHandler):
     """Answers the OpenAI-compatible endpoints the classes call and records each body."""
 
-    records: list[dict[str, str]] = []
+    records: ClassVar[list[dict[str, str]]] = []
     lock = threading.Lock()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def _send(self, status: int, payload: object | str) -> None:
@@ -113,10 +116,10 @@ class Recorder(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with self.lock:
             self.records.append({"path": self.path, "body": body.decode("utf-8")})
