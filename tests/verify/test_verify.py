@@ -102,6 +102,8 @@ def test_a_run_whose_pairs_are_not_in_the_config_compares_nothing(fixture: Path)
     assert "not in the config" in run.out
     assert "verify: no recorded prompt could be compared" in run.out
     assert "match" not in run.out.splitlines()[-1]
+    assert "gsm8k-renamed × fake-lm: 0 matched, 0 differing, 4 missing (no predictions: " in run.out
+    assert "or it is named otherwise in the run, which has 3 pair(s) this config lacks)" in run.out
 
 
 def test_run_outputs_show_beside_each_request_in_the_json(fixture: Path) -> None:

@@ -207,9 +207,14 @@ def compare(recorded: Any, result: Any, max_diffs: int, placeholders: Mapping[st
             report.not_checked = len(pair_records.records)
             continue
         _compare_pair(report, pair, pair_records, max_diffs)
+    strangers = sum(r.status == "not in the config" for r in reports)
     for pair in result.pairs:
         if (pair.model_abbr, pair.dataset_abbr) not in recorded.pairs and pair.model_abbr is not None:
-            reports.append(_unrecorded(recorded.folder, pair))
+            report = _unrecorded(recorded.folder, pair)
+            if strangers:  # the other likely story: a dataset or model renamed since the run
+                report.note = (f"{report.note}; or it is named otherwise in the run, which has {strangers} "
+                               "pair(s) this config lacks")
+            reports.append(report)
     return reports
 
 
