@@ -988,10 +988,22 @@ def run_ais_pair(ds_cfg, model_cfg, data, dataset_abbr, model_abbr, workdir, not
 
 
 def load_config(path: Path):
+    """The config as a run's tasks see it: both CLIs dump it with mmengine and run from the
+    dump, whose every dict has its keys sorted by ``str(key)`` (``Config.pretty_text``)."""
     from mmengine.config import Config
 
     with quiet():
-        return Config.fromfile(str(path))
+        cfg = Config.fromfile(str(path))
+    return Config(dump_order(cfg._cfg_dict), filename=str(path))
+
+
+def dump_order(value: Any) -> Any:
+    """``value`` with every dict's keys in the order mmengine's dump writes them."""
+    if isinstance(value, dict):
+        return {k: dump_order(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple)):
+        return type(value)(dump_order(v) for v in value)
+    return value
 
 
 def dataset_cfgs(cfg) -> list:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from workbench.core.errors import RenderError
+from workbench.core.errors import InputCut, RenderError
 from workbench.core.models.model_classes import iter_model_classes
 from workbench.core.models.model_input import ModelAdapter
 from workbench.core.models.wire import (
@@ -201,3 +201,25 @@ def test_a_row_max_out_len_becomes_max_tokens() -> None:
     call = _call(case)
     wire = wire_for(WireCall(call.class_name, call.cfg, call.model_input, 77, call.count))
     assert wire is not None and wire.body["max_tokens"] == 77
+
+
+def test_a_truncation_mode_cuts_each_message_on_its_own() -> None:
+    # openai_api.py _preprocess_messages: with mode != 'none' each message is _bin_trim'med to
+    # max_seq_len - 100 - max_out_len tokens; then max_out_len is lowered by the whole input
+    case = dict(GOLDENS["openai gpt-4 chat"], max_out_len=8)
+    call = _call(case)
+    sizes = [call.count(str(m["prompt"])) for m in case["input"]]
+    longest, total = max(sizes), sum(sizes)
+    assert longest < total  # no message is as long as all of them
+    # every message fits the per-message limit, the sum does not: nothing is cut, max_tokens shrinks
+    # until the request is refused (ValueError) when nothing is left for the answer
+    fits = dict(case, cfg=dict(case["cfg"], mode="mid", max_seq_len=100 + 8 + longest))
+    with pytest.raises(RenderError, match="max_out_len becomes") as refused:
+        wire_for(_call(fits))
+    assert not isinstance(refused.value, InputCut)
+    roomy = dict(case, cfg=dict(case["cfg"], mode="mid", max_seq_len=100 + total + 3))
+    assert wire_for(_call(roomy)).body["max_tokens"] == 3
+    # one message over the limit: the class cuts it, which the workbench does not reproduce
+    cut = dict(case, cfg=dict(case["cfg"], mode="mid", max_seq_len=100 + 8 + longest - 1))
+    with pytest.raises(InputCut, match="would cut the input"):
+        wire_for(_call(cut))

@@ -102,6 +102,8 @@ def test_a_run_whose_pairs_are_not_in_the_config_compares_nothing(fixture: Path)
     assert "not in the config" in run.out
     assert "verify: no recorded prompt could be compared" in run.out
     assert "match" not in run.out.splitlines()[-1]
+    assert "gsm8k-renamed × fake-lm: 0 matched, 0 differing, 4 missing (no predictions: " in run.out
+    assert "or it is named otherwise in the run, which has 3 pair(s) this config lacks)" in run.out
 
 
 def test_run_outputs_show_beside_each_request_in_the_json(fixture: Path) -> None:
@@ -171,3 +173,104 @@ def test_rows_that_fail_to_load_are_the_error_not_a_pair_missing_from_the_config
     assert "gsm8k × fake-lm: 0 matched" in run.out and "not rendered: invalid JSON" in run.out
     (line,) = [line for line in run.err.splitlines() if "invalid JSON" in line]
     assert line.startswith(f"{fixture / 'data' / 'gsm8k' / 'test.jsonl'}:2: [gsm8k × no model] invalid JSON")
+
+
+def test_a_model_whose_task_crashed_is_named_and_fails(fixture: Path) -> None:
+    # OpenCompass writes predictions/<model>/ only once a task finishes a dataset: a task that
+    # crashed (its traceback in logs/infer/<model>/<dataset>.out) leaves no folder at all
+    shutil.rmtree(fixture / RUN / "predictions" / "fake-api")
+    (fixture / RUN / "logs" / "infer" / "fake-api").mkdir(parents=True)
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    assert "gsm8k × fake-api: 0 matched, 0 differing, 4 missing (no predictions: the config has this pair, " \
+        "and the run wrote none for it: its inference task did not run, or crashed (its log: " in run.out
+    last = run.out.rstrip().splitlines()[-1]
+    assert last == ("verify: all 7 compared samples match, 0 missing; 1 pair of the config with no predictions "
+                    "(the task did not run or crashed)")
+    document = json.loads(run_cli("verify", RUN, "-f", "json", cwd=fixture).out)
+    assert [p["status"] for p in document["pairs"]] == ["compared", "compared", "no predictions"]
+    # a task stopped mid-way keeps what it answered in tmp_<dataset>.json, to resume from
+    (fixture / RUN / "predictions" / "fake-api").mkdir()
+    (fixture / RUN / "predictions" / "fake-api" / "tmp_gsm8k.json").write_text("{}", encoding="utf-8")
+    stopped = run_cli("verify", RUN, cwd=fixture)
+    assert stopped.code == 1 and "(tmp_gsm8k.json holds the samples answered before it stopped)" in stopped.out
+
+
+def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) -> None:
+    # OpenAI with mode='mid' cuts every message over max_seq_len - 100 - max_out_len before
+    # sending (openai_api.py _preprocess_messages / _bin_trim); the run records origin_prompt uncut
+    config = fixture / RUN / "configs" / "20261124_000000_1.py"
+    cut = fixture / "cut.py"
+    cut.write_text(config.read_text(encoding="utf-8").replace("max_seq_len=4096,", "max_seq_len=160, mode='mid',"),
+                   encoding="utf-8")
+    run = run_cli("verify", RUN, "--config", str(cut), cwd=fixture)
+    assert run.code == 0, run.out + run.err
+    assert "gsm8k × fake-api: 4 matched, 0 differing, 0 missing (4 matched sample(s) compared uncut: the model " \
+        "class cut their input before sending it" in run.out
+    assert run.out.rstrip().endswith("4 matched sample(s) compared uncut: the model class cut them before sending")
+    assert "would cut the input to fit max_seq_len (mode='mid')" in run.err  # render's own warning, said once
+    assert run.err.count("would cut the input") == 1
+
+
+def test_placeholder_rows_are_not_compared_and_say_why(fixture: Path) -> None:
+    shutil.rmtree(fixture / "data" / "gsm8k")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    for model in ("fake-lm", "fake-api"):
+        assert f"gsm8k × {model}: 0 matched, 0 differing, 0 missing, 4 not checked (not compared: no rows found " \
+            "(looked for " in run.out
+    assert "placeholder rows built from reader_cfg and every prompt would differ from the run's" in run.out
+    assert "differ" not in run.out.rstrip().splitlines()[-1].split(";")[0]
+    assert run.out.rstrip().endswith("; 2 pairs not compared: placeholder rows, no data found")
+    assert "no rows found" not in run.err  # (said in each pair's report, not again)
+
+
+def test_bad_prediction_files_are_located_and_the_rest_is_verified(fixture: Path, monkeypatch) -> None:
+    predictions = fixture / RUN / "predictions"
+    file = predictions / "fake-lm" / "gsm8k.json"
+    file.write_text(file.read_text(encoding="utf-8")[:300], encoding="utf-8")  # truncated
+    # a record without origin_prompt, and one that is not an object
+    api = predictions / "fake-api" / "gsm8k.json"
+    records = json.loads(api.read_text(encoding="utf-8"))
+    del records["1"]["origin_prompt"]
+    records["3"] = "oops"
+    api.write_text(json.dumps(records, indent=4), encoding="utf-8")
+    # a predictions file for a pair the config lacks
+    (predictions / "fake-lm" / "mmlu.json").write_text('{"0": {"origin_prompt": "x"}}', encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 3, run.out + run.err
+    lines = run.err.splitlines()
+    assert lines[0].startswith(f"{RUN}/predictions/fake-api/gsm8k.json:") and "record '3' is not an object" in lines[0]
+    assert lines[1].startswith(f"{RUN}/predictions/fake-lm/gsm8k.json:3: ") and "not valid JSON" in lines[1]
+    assert "Traceback" not in run.err
+    assert "boolq × fake-lm: 3 matched, 0 differing, 0 missing\n" in run.out  # the rest, verified
+    assert "gsm8k × fake-api: 2 matched, 0 differing, 1 missing, 1 not checked (not checked (sample 1 of " \
+        "gsm8k.json): the record has no origin_prompt)" in run.out
+    assert "mmlu × fake-lm: 0 matched, 0 differing, 0 missing, 1 not checked (not in the config: no dataset × " \
+        f"model of that name ({RUN}/predictions/fake-lm/mmlu.json))" in run.out
+    assert run.out.rstrip().endswith("2 part(s) of the run could not be read (said above)")
+    # nested deeper than the JSON reader goes: said, not a traceback
+    (predictions / "fake-lm" / "mmlu.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    deep = run_cli("verify", RUN, cwd=fixture)
+    assert deep.code == 3 and f"{RUN}/predictions/fake-lm/mmlu.json: prediction JSON nested too deep" in deep.err
+    assert "Traceback" not in deep.err and "boolq × fake-lm: 3 matched" in deep.out
+    # a file over the size limit: said, not read, the rest verified
+    from workbench.loading import run_folder
+
+    monkeypatch.setattr(run_folder, "MAX_PREDICTION_BYTES", 2500)  # boolq.json: 2695 bytes
+    file.unlink()
+    big = run_cli("verify", RUN, cwd=fixture)
+    assert big.code == 3
+    assert f"{RUN}/predictions/fake-lm/boolq.json" in big.err and "its records are not read" in big.err
+
+
+def test_a_huge_recorded_prompt_is_diffed_within_bounds(fixture: Path) -> None:
+    file = fixture / RUN / "predictions" / "fake-lm" / "gsm8k.json"
+    records = json.loads(file.read_text(encoding="utf-8"))
+    records["0"]["origin_prompt"] = "x" * 3_000_000  # one line of 3 MB, nothing like the render
+    file.write_text(json.dumps(records), encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1
+    assert "gsm8k × fake-lm: 3 matched, 1 differing, 0 missing" in run.out
+    assert "[… 2,980,000 more characters not shown; --format json has them]" in run.out
+    assert len(run.out) < 100_000

@@ -164,8 +164,9 @@ def load(args: argparse.Namespace):
                           framework_python=getattr(args, "framework_python", None))
 
 
-def render_options(args: argparse.Namespace):
-    """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with)."""
+def render_options(args: argparse.Namespace, predictions: object = None):
+    """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with; the
+    answers of ``predictions``, else of ``--run``)."""
     # lazy: imported when the command runs, so --help stays quick
     from ..core.render import RenderOptions
     from ..loading.models.embeddings import embedding_lookup
@@ -175,26 +176,37 @@ def render_options(args: argparse.Namespace):
     sections = getattr(args, "token_sections", False) or getattr(args, "format", None) in (
         "text", "markdown", "html", "svg")
     return RenderOptions(embeddings=embedding_lookup(getattr(args, "embedding_model", None)),
-                         token_sections=bool(sections), predictions=run_outputs(getattr(args, "run", None)))
+                         token_sections=bool(sections),
+                         predictions=predictions or run_outputs(getattr(args, "run", None)))
 
 
 def run_outputs(run_dir: str | None):
     """The prediction lookup of ``--run RUN_DIR`` (None without one); a run that cannot be read
-    is a usage error, said once."""
+    is a usage error, said once; a file, line or record of it that cannot be read is a warning
+    (one located line each) and the rest is used."""
     if not run_dir:
         return None
     # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
+    from ..core.inert_text import visible
+    from ..loading.run_folder import problem_text
     from ..loading.run_folder import run_outputs as outputs_of
 
     try:
-        return outputs_of(Path(run_dir))
+        lookup, problems = outputs_of(Path(run_dir))
     except ConfigError as exc:
         # lazy: imported when the command runs, so --help stays quick
         from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
+    # lazy: imported when the command runs, so --help stays quick
+    import multiprocessing
+
+    if multiprocessing.parent_process() is None:  # (a --jobs worker loading again says nothing)
+        for problem in problems:
+            print(visible(f"warning: {problem_text(problem)}").replace("\n", " "), file=sys.stderr)
+    return lookup
 
 
 def data_file_problem(data: list[str]) -> str | None:

@@ -105,8 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The Workspace of the inputs and its full RenderResult (load errors and warnings first)."""
+def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[Any, Any]:
+    """The Workspace of the inputs and its full RenderResult (load errors and warnings first);
+    ``predictions``, a recorded run's answers (``verify`` passes the run it checks), else ``--run``'s."""
     # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
@@ -114,7 +115,7 @@ def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
     workspace = load(args)
     result = render_workspace(workspace.datasets, workspace.models,
                               config=" ".join(args.configs) or str(demo_config()),
-                              options=render_options(args))
+                              options=render_options(args, predictions))
     # a dataset whose rows failed keeps its name, so --dataset narrows its error away or in
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(workspace.failed_dataset_of(error), None, error.message,

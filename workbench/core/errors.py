@@ -53,6 +53,12 @@ class RenderError(WorkbenchError):
         return self
 
 
+class InputCut(RenderError):
+    """The model class would cut the input before sending it (a truncation ``mode``), and the
+    workbench does not reproduce the cut: what a run records (the uncut prompt) is not what the
+    model got."""
+
+
 class ConfigError(WorkbenchError):
     """A config file cannot be loaded at all."""
 

@@ -19,7 +19,8 @@ from functools import lru_cache, partial
 from typing import Any
 
 from .dataset_reader import ReaderConfig, Splits, build_splits
-from .errors import BuilderError, RenderError, UnsupportedError
+from .errors import BuilderError, InputCut, RenderError, UnsupportedError
+from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
 from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
@@ -154,6 +155,9 @@ class PairRenderer:
         self.model_text: ModelText | None = None
         self.limiter: Limiter | None = None
         self.tally: TruncationTally | None = None
+        #: samples whose input the model class would cut before sending (``verify`` says so:
+        #: a run records them uncut)
+        self.cut_inputs: set[int] = set()
         cfg = dataset.cfg
         infer_cfg = cfg.get("infer_cfg")
         if not isinstance(infer_cfg, Mapping):
@@ -191,8 +195,8 @@ class PairRenderer:
             raise RenderError("infer_cfg has no retriever", hint="e.g. retriever=dict(type=ZeroRetriever)",
                               key_path=("infer_cfg",))
         with about(RETRIEVER):
-            self.retriever: Retriever = build_retriever(infer_cfg["retriever"], inferencer_cfg,
-                                                        self.notes, type_name)
+            self.retriever: Retriever = build_retriever(infer_cfg["retriever"], infer_cfg,
+                                                        self.notes, type_name, dataset.framework)
         self._engines: dict[bool, Engine] = {}
         # token sections: the provenance twins of the prepared templates, and how many samples
         # were rendered a second time, with provenance, to find them (see _traced)
@@ -293,15 +297,18 @@ class PairRenderer:
         else:
             test_pairs = _row_pairs(test, None)
             ice_pairs = lambda k, idx: _pairs(train[idx], None)  # noqa: E731
-        predictions = None
+        predictions = recorded = None
         if self.options.predictions is not None:
             lookup = self.options.predictions
             predictions = lambda i, turn: lookup(self.dataset.abbr, self.model_abbr, i, turn)  # noqa: E731
+            has = getattr(lookup, "recorded", None)  # a run's lookup knows which samples it recorded
+            if has is not None:
+                recorded = lambda i: has(self.dataset.abbr, self.model_abbr, i)  # noqa: E731
         engine = Engine(
             ice_template=ice_t, prompt_template=prompt_t, prompter=prompter, model=model,
             retriever=self.retriever, output_column=out, input_columns=self.reader.input_columns,
             notes=notes, provenance=provenance, test_pairs=test_pairs, ice_pairs=ice_pairs,
-            train_label=train_label, test_row=lambda i: test[i], predictions=predictions,
+            train_label=train_label, test_row=lambda i: test[i], predictions=predictions, recorded=recorded,
             all_test_rows=lambda: test, limiter=self.limiter, train_row=lambda i: train[i],
         )
         # the examples depend only on which rows they are: built once per set, for both engines
@@ -537,7 +544,14 @@ class PairRenderer:
     def _with_recorded_output(self, index: int, request: Request) -> Request:
         """The answer a run recorded for this request (``--run``), shown beside it."""
         lookup = self.options.predictions
-        answer = lookup(self.dataset.abbr, self.model_abbr, index, request.turn or 0) if lookup else None
+        if self.inferencer == "ChatInferencer" and self.plan.cfg.get("infer_mode") == "every_with_gt":
+            self.notes.warn(f"{EVERY_WITH_GT_MIXED}: the run's answers are not shown beside its requests")
+            return request
+        # ChatInferencer's infer_mode='last' (its default) sends one request, for the last turn,
+        # and records its answer as the sample's one prediction, a string
+        last = self.inferencer == "ChatInferencer" and self.plan.cfg.get("infer_mode", "last") == "last"
+        turn = 0 if last else request.turn or 0
+        answer = lookup(self.dataset.abbr, self.model_abbr, index, turn) if lookup else None
         if answer is None:
             return request
         return replace(request, extra=(*request.extra, ("recorded_output", answer)))
@@ -556,6 +570,8 @@ class PairRenderer:
         except BuilderError:
             raise  # a builder that broke: the pair's error, not a note beside its requests
         except RenderError as exc:
+            if isinstance(exc, InputCut):
+                self.cut_inputs.add(index)
             self.notes.warn(f"no request on the wire: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""))
             return request
         if wire is None:

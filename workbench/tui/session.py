@@ -86,17 +86,19 @@ def tree_of(loaded: Loaded, opts: ViewOptions, memo: Any = None) -> tuple[TreeNo
                          lazy=True, failed=loaded.failed)
 
 
-def _run_outputs(run: str | None) -> tuple[Any, Any]:
-    """``--run``'s recorded outputs, or the error reading the run (shown like a config error)."""
+def _run_outputs(run: str | None) -> tuple[Any, Any, list[str]]:
+    """``--run``'s recorded outputs, or the error reading the run (shown like a config error),
+    and what of the run could not be read (warnings: the rest is used)."""
     if not run:
-        return None, None
+        return None, None, []
     # lazy: load() runs in the preload thread: loading imports there while Textual loads
-    from ..loading.run_folder import run_outputs
+    from ..loading.run_folder import problem_text, run_outputs
 
     try:
-        return run_outputs(Path(run)), None
+        outputs, problems = run_outputs(Path(run))
     except ConfigError as exc:
-        return None, exc
+        return None, exc, []
+    return outputs, None, [problem_text(p) for p in problems]
 
 
 def model_kinds(catalog: Catalog) -> dict[str, str]:
@@ -176,7 +178,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         from ..loading.models.embeddings import embedding_lookup
         from ..loading.workspace import load_workspace
 
-        outputs, outputs_error = _run_outputs(inputs.run)
+        outputs, outputs_error, outputs_warnings = _run_outputs(inputs.run)
         workspace = load_workspace(list(inputs.configs), data=list(inputs.data),
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
@@ -190,6 +192,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                           dataset_order=_dataset_order(workspace))
         if outputs_error is not None:
             workspace.errors.append(outputs_error)
+        workspace.warnings += outputs_warnings
         catalog = Catalog(pairs)
     except Exception as exc:  # a bug below us: show it, keep the last good render
         detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None

@@ -242,6 +242,12 @@ class MultiTurnPlan(Plan):
                               lambda p: engine.model.parse(p, "gen"), self.notes, AIS_VERSION)
 
 
+#: OpenCompass 0.5.4's ChatInferencer.infer_every_with_gt adds 1 to the sample index per turn
+#: (``index += 1``), so turn k of sample i is filed under sample i+k, after what is there.
+EVERY_WITH_GT_MIXED = ("OpenCompass 0.5.4's ChatInferencer (every_with_gt) files turn k of sample i "
+                       "under sample i+k, so its records mix samples")
+
+
 class ChatPlan(Plan):
     """OpenCompass ChatInferencer: rows become OpenAI-style chats, parsed its own way."""
 

@@ -32,6 +32,15 @@ def placeholder(turn: int) -> str:
     return f"‹prediction turn {turn}›"
 
 
+#: Said when a run (``--run``) has no answer for a turn a later turn's history holds.
+UNRECORDED_ANSWER = ("the run recorded no answer for a turn that a later turn's history holds "
+                     "(a failed or missing request): that history shows the stand-in ‹prediction turn N› "
+                     "instead")
+#: Said when a run (``--run``) has no record at all of a sample whose later turns need answers.
+UNRECORDED_SAMPLE = ("the run (--run) has no record of this sample, so its later turns' histories show the "
+                     "stand-ins ‹prediction turn N›")
+
+
 @dataclass
 class Engine:
     """Everything needed to build one row's requests (a fast and a provenance variant exist)."""
@@ -53,6 +62,8 @@ class Engine:
     all_test_rows: Callable[[], Sequence[Mapping[str, Any]]] = field(default=lambda: [])
     limiter: Limiter | None = None  # OpenCompass's max_seq_len loop, when the model config sets one
     train_row: Callable[[int], Mapping[str, Any]] = field(default=lambda i: {})
+    #: whether the run behind ``predictions`` has a record of a sample (None: not known)
+    recorded: Callable[[int], bool] | None = None
 
     def ice(self, idx_list: Sequence[int]) -> PromptType:
         if isinstance(self.ice_template, RawPromptTemplate):
@@ -83,6 +94,9 @@ class Engine:
 
     def output(self, index: int, turn: int) -> str:
         text = self.predictions(index, turn) if self.predictions else None
+        if text is None and self.predictions:
+            known = self.recorded is None or self.recorded(index)
+            self.notes.warn(UNRECORDED_ANSWER if known else UNRECORDED_SAMPLE)
         value = placeholder(turn) if text is None else text
         return PStr(value, Origin(PREDICTION, detail=f"turn {turn}")) if self.provenance else value
 

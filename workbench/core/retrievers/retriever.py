@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import RenderError
 from ..provenance import GLUE, Origin, PStr, join
 from ..render_notes import OC_VERSION, Notes
+from ..spec import AISBENCH, OPENCOMPASS
 from ..templates.prompt_list import FillPairs, PromptList, PromptType
 from ..templates.prompt_template import PromptTemplate
 from .embedding_retrievers import EmbedderLookup, embedding_picks
@@ -208,9 +209,15 @@ REFUSED = {
 }
 
 
-def build_retriever(cfg: Any, inferencer_cfg: Mapping[str, Any], notes: Notes,
-                    type_name: Callable[[Any], str]) -> Retriever:
+# AISBench 3.1's retrievers take the templates themselves (BaseRetriever builds them), and its
+# saved config copies infer_cfg's into the retriever (cli/config_manager.py).
+_AISBENCH_TEMPLATES = ("prompt_template", "ice_template")
+
+
+def build_retriever(cfg: Any, infer_cfg: Mapping[str, Any], notes: Notes,
+                    type_name: Callable[[Any], str], framework: str = OPENCOMPASS) -> Retriever:
     """A Retriever from ``infer_cfg.retriever`` (and an old-style inferencer fix_id_list)."""
+    inferencer_cfg = infer_cfg.get("inferencer") or {}
     if not isinstance(cfg, Mapping) or "type" not in cfg:
         raise RenderError(
             "infer_cfg.retriever must be a dict with a type",
@@ -225,6 +232,9 @@ def build_retriever(cfg: Any, inferencer_cfg: Mapping[str, Any], notes: Notes,
     separator, eos, ice_num, allowed = _DEFAULTS[name]
     params = {k: v for k, v in cfg.items() if k != "type"}
     common = {"ice_eos_token"} if name == "ZeroRetriever" else {"ice_separator", "ice_eos_token", "ice_num"}
+    if framework == AISBENCH:
+        common |= {"ice_separator", *_AISBENCH_TEMPLATES}
+        _drop_template_copies(params, infer_cfg, name, notes)
     unknown = set(params) - allowed - common
     if unknown:
         raise RenderError(
@@ -265,6 +275,18 @@ def build_retriever(cfg: Any, inferencer_cfg: Mapping[str, Any], notes: Notes,
         ice_num=ice_num,
         params=params,
     )
+
+
+def _drop_template_copies(params: dict[str, Any], infer_cfg: Mapping[str, Any], name: str,
+                          notes: Notes) -> None:
+    """AISBench's infer tasks set the retriever's templates from ``infer_cfg`` before building it
+    (``infer_cfg.get(key, None)``, tasks/openicl_api_infer.py and openicl_infer.py), so a
+    retriever's own ``prompt_template``/``ice_template`` never reaches a prompt: dropped here, with
+    a warning when it is not the copy the saved config holds."""
+    for key in _AISBENCH_TEMPLATES:
+        if key in params and params.pop(key) != infer_cfg.get(key):
+            notes.warn(f"{name}'s own {key} differs from infer_cfg's: AISBench 3.1 sets the retriever's "
+                       f"{key} from infer_cfg before building it, so infer_cfg's is the one rendered")
 
 
 def _str_param(params: Mapping[str, Any], key: str, default: str, name: str) -> str:

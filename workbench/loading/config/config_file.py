@@ -116,6 +116,13 @@ def _locations(value: Any, executor: Executor) -> list[list[Any]]:
     return out
 
 
+def _dump_key(pair: tuple[Any, Any]) -> str:
+    """Where a key goes in mmengine's dump of a config: both frameworks run from the dump they
+    save (``Config.pretty_text``, which writes every dict, at any depth and inside lists, with
+    its keys sorted by ``str(key)``), so every dict of a config is taken in that order."""
+    return str(pair[0])
+
+
 def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
                notes: dict[str, str]) -> tuple[Any, list[list[Any]]]:
     """``to_plain(value)``, ``_type_notes`` and ``_locations`` in one walk (a suite converts a
@@ -168,6 +175,7 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
                 pairs.append((key, walk(item, inner)))
                 path.pop()
             pairs.reverse()
+            pairs.sort(key=_dump_key)  # stable: keys alike as text keep their order
             made: Any = dict(pairs)
         else:
             converted = []

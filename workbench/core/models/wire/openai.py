@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import RenderError
+from ...errors import InputCut, RenderError
 from ...render_notes import OC_VERSION
 from .request import OPENCOMPASS_ROLES, REDACTED, Wire, WireCall, first_base, unread_item
 
@@ -40,18 +40,18 @@ SDK_ORDER = (
 SDK_OPTIONS = ("extra_headers", "extra_query", "extra_body")
 
 
-def _messages(call: WireCall) -> tuple[list[dict[str, Any]], int]:
-    """``_preprocess_messages`` without truncation: the messages and the input's token count."""
+def _messages(call: WireCall) -> tuple[list[dict[str, Any]], list[int]]:
+    """``_preprocess_messages`` without truncation: the messages and each one's token count."""
     value = call.model_input
     if isinstance(value, str):
-        return [{"role": "user", "content": value}], call.count(value)
+        return [{"role": "user", "content": value}], [call.count(value)]
     items = list(value)
     if items and all(isinstance(i, Mapping) and i.get("role") in CHATML_ROLES for i in items):
-        return [dict(i) for i in items], sum(call.count(_text(i.get("content"))) for i in items)
+        return [dict(i) for i in items], [call.count(_text(i.get("content"))) for i in items]
     failure = unread_item(call, OC_VERSION, "_preprocess_messages")
     if failure is not None:
         raise failure
-    messages, total = [], 0
+    messages, counts = [], []
     for item in items:
         prompt = item["prompt"]
         message: dict[str, Any] = {"content": prompt}
@@ -59,8 +59,8 @@ def _messages(call: WireCall) -> tuple[list[dict[str, Any]], int]:
         if role is not None:
             message["role"] = role
         messages.append(message)
-        total += call.count(_text(prompt))
-    return messages, total
+        counts.append(call.count(_text(prompt)))
+    return messages, counts
 
 
 def _text(value: Any) -> str:
@@ -72,7 +72,8 @@ def _text(value: Any) -> str:
     return ""
 
 
-def _max_tokens(call: WireCall, input_tokens: int) -> int | None:
+def _max_tokens(call: WireCall, counts: list[int]) -> int | None:
+    input_tokens = sum(counts)
     max_seq_len = call.cfg.get("max_seq_len", 16384)
     if not isinstance(max_seq_len, int | float) or isinstance(max_seq_len, bool):
         raise RenderError(f"{call.class_name} compares each input's token count with max_seq_len, and "
@@ -83,12 +84,13 @@ def _max_tokens(call: WireCall, input_tokens: int) -> int | None:
         raise RenderError(f"the input has {input_tokens} tokens, over max_seq_len {max_seq_len}: "
                           f"{call.class_name} refuses it (mode='none')",
                           hint="raise max_seq_len or set mode='front'/'mid'/'rear' to truncate")
+    # _bin_trim cuts each message on its own, to max_seq_len - 100 - max_out_len tokens
+    if mode != "none" and any(n > max_seq_len - 100 - (call.max_out_len or 0) for n in counts):
+        raise InputCut(f"{call.class_name} would cut the input to fit max_seq_len (mode={mode!r}); the "
+                       "workbench does not reproduce that cut",
+                       hint="raise max_seq_len to see the request")
     if call.max_out_len is None:
         return None
-    if mode != "none" and input_tokens > max_seq_len - 100 - call.max_out_len:
-        raise RenderError(f"{call.class_name} would cut the input to fit max_seq_len (mode={mode!r}); the "
-                          "workbench does not reproduce that cut",
-                          hint="raise max_seq_len to see the request")
     lowered = min(call.max_out_len, max_seq_len - input_tokens - 100)
     if lowered <= 0:
         raise RenderError(f"max_out_len becomes {lowered}: the input ({input_tokens} tokens) is too close "
@@ -102,8 +104,8 @@ def _is_reasoning(path: str) -> bool:
 
 
 def openai(call: WireCall) -> Wire:
-    messages, tokens = _messages(call)
-    max_tokens = _max_tokens(call, tokens)
+    messages, counts = _messages(call)
+    max_tokens = _max_tokens(call, counts)
     path = str(call.cfg.get("path", "gpt-3.5-turbo"))
     body: dict[str, Any] = {"model": path, "messages": messages}
     body["max_completion_tokens" if _is_reasoning(path) else "max_tokens"] = max_tokens
@@ -134,8 +136,8 @@ def _sdk_wire(call: WireCall, query: dict[str, Any]) -> Wire:
 
 
 def _sdk_query(call: WireCall, temperature: Any) -> dict[str, Any]:
-    messages, tokens = _messages(call)
-    max_tokens = _max_tokens(call, tokens)
+    messages, counts = _messages(call)
+    max_tokens = _max_tokens(call, counts)
     path = str(call.cfg.get("path", "gpt-3.5-turbo"))
     query: dict[str, Any] = {"model": path, "messages": messages, "n": 1,
                              "extra_body": call.cfg.get("extra_body")}
