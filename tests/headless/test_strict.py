@@ -135,9 +135,9 @@ def test_verify_says_a_model_task_that_did_not_run(tmp_path):
     shutil.copytree(VERIFY_FIXTURE, fixture)
     (fixture / RUN / "predictions" / "fake-lm" / "boolq.json").unlink()
     plain = run_cli("verify", RUN, cwd=fixture)
-    assert plain.code == 0, plain.out + plain.err
+    assert plain.code == 1, plain.out + plain.err  # nothing of the pair compared: never "match"
     assert "[boolq × fake-lm] has no predictions in the run" in plain.err
-    assert re.search(r"boolq × fake-lm: 0 matched, 0 differing, \d+ missing \(no predictions in the run", plain.out)
+    assert re.search(r"boolq × fake-lm: 0 matched, 0 differing, \d+ missing \(no predictions: ", plain.out)
     strict = run_cli("verify", RUN, "--strict", cwd=fixture)
     assert strict.code == 3 and "has no predictions in the run" in strict.err
 
