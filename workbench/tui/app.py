@@ -435,6 +435,9 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
+        # another sample (model, dataset...) brings the part that changed into view; a reload
+        # of the same one keeps each pane where it was
+        follow = self.frame is not None and self.frame.selection != frame.selection
         self.frame = frame
         # the frames one key away are built once this one is painted (a worker painting beside
         # the UI thread would double the paint's time)
@@ -443,11 +446,11 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.selection = frame.selection
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
-                                                          lines["prompt-list"])
+                                                          lines["prompt-list"], follow)
             self.query_one("#final-input", ViewPane).show(frame.final_input, frame.final_input_title,
-                                                          lines["final-input"])
+                                                          lines["final-input"], follow)
             self.query_one("#timeline", ViewPane).show(frame.timeline, frame.timeline_title,
-                                                       lines["timeline"])
+                                                       lines["timeline"], follow)
             self.query_one(TemplateTree).mark_selected(self._selected_keys())
             self._update_status()
 
@@ -611,6 +614,12 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._set_options(max_chars=None if self.options.max_chars else LONG_TEXT)
 
     def action_toggle_answers(self) -> None:
+        if not self.inputs.run and not self.options.answers:  # the answers would all be missing
+            self.notify("no run loaded: start the app with --run RUN_DIR (an OpenCompass run's "
+                        "folder, e.g. outputs/default/20241124_120000) to see its recorded answers "
+                        "under the final input", title="v: the run's answers", severity="warning",
+                        timeout=8)
+            return
         self._set_options(answers=not self.options.answers)
 
     def action_toggle_wire(self) -> None:

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.style import Style
 from rich.text import Text
 from rich.tree import Tree
 
@@ -25,7 +28,7 @@ from ..core.lazy_pairs import in_place
 from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .fragments import badge, faint, snippet
-from .options import ViewOptions, display_path, located
+from .options import ViewOptions, display_path
 from .safe import one_line
 
 Spec = DatasetSpec | ModelSpec
@@ -345,12 +348,34 @@ def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], 
     return tuple(nodes)
 
 
-def node_location_text(node: TreeNode, opts: ViewOptions) -> Text:
+@dataclass(frozen=True)
+class FileLine:
+    """``path:line`` on one line of whatever width it is drawn at: a path too long loses its
+    head (``…/name.py:49``), never the line number, which is what a reader looks for."""
+
+    path: str
+    line: int | None
+    style: Style | str = ""
+
+    def fitted(self, width: int) -> str:
+        tail = f":{self.line}" if self.line else ""
+        path = self.path
+        if cell_len(path + tail) > width:
+            while path and cell_len("…" + path + tail) > width:
+                path = path[1:]
+            path = "…" + path
+        return path + tail
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text(self.fitted(options.max_width), style=self.style, no_wrap=True, overflow="crop")
+
+
+def node_location_text(node: TreeNode, opts: ViewOptions) -> FileLine | Text:
     """A one-line "file:line" for the node, or a faint note when it has none."""
     if node.location is None or not node.location.file:
         return faint("no source location", opts)
-    return Text(located(node.location.file, node.location.line, opts.root),
-                style=opts.palette.style("location"))
+    return FileLine(display_path(node.location.file, opts.root), node.location.line,
+                    opts.palette.style("location"))
 
 
 def tree_view(nodes: Sequence[TreeNode], opts: ViewOptions,
