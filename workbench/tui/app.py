@@ -523,7 +523,7 @@ class WorkbenchApp(SearchKeys, App[int]):
             right.append("○ not watching")
         else:
             right.append("● live")
-        grid = Table.grid(expand=True)
+        grid = Table.grid(expand=True, padding=(0, 1))  # a cut left side keeps a space before the right
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(no_wrap=True, justify="right")
         grid.add_row(left, right)
@@ -742,7 +742,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         banner = None
         if self.latest is not None and self.latest.problems:
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
-        panels = frame_panels(frame, tree_view(tree, opts, self._selected_keys()), opts, banner)
+        panels = frame_panels(frame, tree_view(tree, opts, self._selected_keys(), titled=False), opts, banner)
         return svg_of([panels], max(width, 60), title)
 
     @work(thread=True, group="export", exit_on_error=False, description="export")

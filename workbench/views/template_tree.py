@@ -379,9 +379,11 @@ def node_location_text(node: TreeNode, opts: ViewOptions) -> FileLine | Text:
 
 
 def tree_view(nodes: Sequence[TreeNode], opts: ViewOptions,
-              selected: Sequence[tuple[str, str]] = ()) -> Tree:
-    """The tree as a rich renderable (what a headless export shows for the tree pane)."""
-    root = Tree(Text("Templates", style=opts.palette.style("label")), guide_style=opts.palette.style("faint"))
+              selected: Sequence[tuple[str, str]] = (), titled: bool = True) -> Tree:
+    """The tree as a rich renderable (what a headless export shows for the tree pane);
+    ``titled=False`` leaves the "Templates" heading to a panel drawn around it."""
+    root = Tree(Text("Templates", style=opts.palette.style("label")), guide_style=opts.palette.style("faint"),
+                hide_root=not titled)
 
     def add(parent: Tree, node: TreeNode) -> None:
         label = node.label.copy()
