@@ -46,3 +46,8 @@ def test_side_by_side_stacks_the_models_when_their_columns_would_break_words():
     wide = plain(view, width=4 * (MIN_COLUMN + 2))
     first = wide.splitlines()[0]
     assert all(f"model-{i}" in first for i in range(4))  # columns: every title on the first line
+
+
+def test_file_line_as_a_string_is_the_whole_of_it():
+    assert str(FileLine("a/very/long/path/to/the/datasets/gsm8k_like_gen.py", 1049)) == \
+        "a/very/long/path/to/the/datasets/gsm8k_like_gen.py:1049"

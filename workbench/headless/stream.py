@@ -214,7 +214,7 @@ class SampleStream:
 # -- worker processes -----------------------------------------------------------------
 
 # (message, hint, file, line, key_path, in_model, role) of a pair that failed part-way
-ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool]
+ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool, "str | None"]
 # (the selected samples, as Samples or Serialized; how many were rendered; new warnings; the error)
 ChunkResult = tuple[list, int, list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}

@@ -358,13 +358,17 @@ class FileLine:
     style: Style | str = ""
 
     def fitted(self, width: int) -> str:
+        whole = str(self)
+        if cell_len(whole) <= width:
+            return whole
         tail = f":{self.line}" if self.line else ""
         path = self.path
-        if cell_len(path + tail) > width:
-            while path and cell_len("…" + path + tail) > width:
-                path = path[1:]
-            path = "…" + path
-        return path + tail
+        while path and cell_len("…" + path + tail) > width:
+            path = path[1:]
+        return "…" + path + tail
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text(self.fitted(options.max_width), style=self.style, no_wrap=True, overflow="crop")
