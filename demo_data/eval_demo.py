@@ -3,16 +3,15 @@
 # A top-level evaluation config in the OpenCompass style: `read_base()` pulls in one
 # dataset list per file and one model list per file, then `datasets` and `models`
 # collect them, exactly as `opencompass eval_demo.py` would read it.
-# Everything here (configs and rows) is made up for the demo.
+# Everything here (configs and rows) is made up for the demo, and every pair renders
+# cleanly; `workbench --pitfalls` opens pitfalls/, the mistakes worth seeing once.
 from mmengine.config import read_base
 
 with read_base():
-    # OpenCompass datasets
+    # datasets: few-shot math, few-shot multiple choice, a multi-turn chat
     from .datasets.gsm8k_like_gen import gsm8k_like_datasets
-    from .datasets.mmlu_like_ppl import mmlu_like_datasets
-    # AISBench datasets (their own template and inferencer classes)
-    from .datasets.multiturn_gen import multiturn_demo_datasets
-    from .datasets.multimodal_gen import multimodal_demo_datasets
+    from .datasets.mmlu_like_gen import mmlu_like_datasets
+    from .datasets.multiturn_chat_gen import multiturn_chat_datasets
     # models: two meta-template local models, an API model, a chat-template model
     from .models.internlm_chat_like import models as internlm_chat_models
     from .models.llama2_chat_like import models as llama2_chat_models

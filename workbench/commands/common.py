@@ -85,12 +85,31 @@ def demo_config() -> Path:
     return bundled("demo_data") / "eval_demo.py"
 
 
+def pitfalls_config() -> Path:
+    """The demo's second example set: one instructive mistake per dataset (``--pitfalls``)."""
+    return demo_config().parent / "pitfalls" / "eval_pitfalls.py"
+
+
+def open_pitfalls(args: argparse.Namespace) -> str | None:
+    """With ``--pitfalls``, the configs become the bundled pitfalls; the problem (a usage error)
+    when configs were given too."""
+    if not getattr(args, "pitfalls", False):
+        return None
+    if args.configs:
+        return "--pitfalls opens the bundled pitfalls config: give it without a CONFIG"
+    args.configs = [str(pitfalls_config())]
+    return None
+
+
 def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool = True) -> None:
     """The options every command that loads configs shares (``configs``/``run`` False: a
     command whose RUN_DIR names both, as ``verify``'s does)."""
     if configs:
         parser.add_argument("configs", nargs="*", metavar="CONFIG",
                             help="OpenCompass/AISBench config files (default: the bundled demo)")
+        parser.add_argument("--pitfalls", action="store_true",
+                            help="open the demo's pitfalls instead: one common mistake per dataset, "
+                            "each with the message it gets (no CONFIG with it)")
     else:
         parser.set_defaults(configs=[])
     parser.add_argument("--data", action="append", default=[], metavar="[ABBR=]FILE",
@@ -120,8 +139,8 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
     parser.add_argument("--embedding-model", metavar="DIR", default=None,
                         help="a local sentence-transformers model folder for TopkRetriever and "
                         "VotekRetriever (default: the config's sentence_transformers_model_name when "
-                        "it is a folder; needs pip install 'prompt-workbench[embeddings]'; never "
-                        "downloads)")
+                        "it is a folder; needs the embeddings extra, pip install '.[embeddings]' in "
+                        "a checkout of the workbench; never downloads)")
 
 
 def load(args: argparse.Namespace):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import COMMANDS, EXIT_USAGE, commands_help
-from .common import HelpFormatter, add_inputs, demo_config
+from .common import HelpFormatter, add_inputs, demo_config, open_pitfalls
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,6 +82,10 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     """The app on this terminal; ``web``: in a browser tab of ``serve`` (pipes, no terminal)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    problem = open_pitfalls(args)
+    if problem:
+        print(f"workbench: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if args.configs:
         problem = mistyped_command(args.configs[0])
         if problem:

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
-from .common import HelpFormatter, add_inputs, counted, data_file_problem, demo_config, load, render_options
+from .common import (
+    HelpFormatter,
+    add_inputs,
+    counted,
+    data_file_problem,
+    demo_config,
+    load,
+    open_pitfalls,
+    render_options,
+)
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
@@ -39,6 +48,9 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     loads its configs as given), is asked for the first config at once: it runs it on the
     other CPU meanwhile (a suite's config, a fifth of a second)."""
     args = parser.parse_args(argv)
+    problem = open_pitfalls(args)
+    if problem:
+        parser.error(problem)
     # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.worker import prestart, prestart_for
 

@@ -118,8 +118,9 @@ def run(argv: Sequence[str]) -> int:
     try:
         from .serve_server import WorkbenchServer  # lazy: the serve extra, imported only to serve
     except ImportError:
-        return usage_error("serving needs the textual-serve package (hint: pip install "
-                           "'prompt-workbench[serve]')")
+        from ..core.extras import install_hint  # lazy: only this message needs it
+
+        return usage_error(f"serving needs the textual-serve package (hint: {install_hint('serve')})")
     problem = port_problem(args.host, args.port)
     if problem is not None:
         return usage_error(problem)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.errors import ConfigError
+from workbench.core.extras import install_hint
 from workbench.loading.rows.readers import ReaderCall, find_reader
 
 
@@ -46,7 +47,7 @@ def test_parquet_without_pyarrow_is_a_clear_error(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(ConfigError) as caught:
         _read("MMLUProDataset", path=str(case / "mmlu_pro"), category="math")
     assert "pyarrow" in caught.value.message
-    assert caught.value.hint == "pip install 'prompt-workbench[parquet]'"
+    assert caught.value.hint == install_hint("parquet")
 
 
 def test_readers_are_chosen_by_the_module_the_class_comes_from() -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import RenderError
+from ..extras import install_hint
 from ..render_notes import Notes
 from ..result import Request
 from ..spec import ModelSpec, type_name
@@ -173,8 +174,8 @@ class ModelText:
 
     def _estimate_reason(self) -> str:
         if self.folder is not None and self.folder.tokenizer_json is not None and not tokenizers_available():
-            return "tokenizer.json found, but the `tokenizers` package is not installed: " \
-                "pip install prompt-workbench[tokens]"
+            missing = "tokenizer.json found, but the `tokenizers` package is not installed"
+            return f"{missing}: {install_hint('tokens')}"
         if self.folder is None:
             return "no local model folder"
         return "no tokenizer.json in the model folder"

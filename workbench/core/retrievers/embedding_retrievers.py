@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RenderError
+from ..extras import install_hint
 from ..render_notes import OC_VERSION, Notes
 from ..replicas.numpy_argsort import numpy_argsort, numpy_argsort_top  # numpy 1.x's introsort, ties included
 
@@ -46,7 +47,7 @@ DEFAULT_TOKENIZER = "gpt2-xl"
 GPT2_NAMES = {"gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl", "distilgpt2"}
 GPT2_EOS = "<|endoftext|>"
 GPT2_MAX_TOKENS = 1024
-INSTALL = "pip install 'prompt-workbench[embeddings]'"
+INSTALL = install_hint("embeddings")
 
 
 @dataclass(frozen=True)

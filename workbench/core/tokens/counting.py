@@ -2,7 +2,7 @@
 
 ``tokenizers`` (from a model folder's ``tokenizer.json``) and ``tiktoken`` (for OpenAI-style
 API models, only when its encoding file is already cached) are optional extras
-(``pip install prompt-workbench[tokens]``); without them every count is an estimate and says so.
+(the ``tokens`` extra); without them every count is an estimate and says so.
 The loader reads the files and builds the counters (:mod:`workbench.loading.models.model_assets`).
 
 May import: the core's bottom layer and the other token modules (jinja2 in chat_sandbox alone);

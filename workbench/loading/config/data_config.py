@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ...core.errors import ConfigError
+from ...core.extras import install_hint
 from ..files.reading import MAX_CONFIG_BYTES, decoded, read_regular
 from .analysis import BASE_KEY
 from .bases import BaseRunner, merge_a_into_b, merge_bases
@@ -113,7 +114,7 @@ def read_yaml(path: Path, text: str, record) -> Any:
     except ImportError:
         raise ConfigError(
             "reading YAML configs needs PyYAML, which is not installed", file=str(path),
-            hint="pip install pyyaml (or prompt-workbench[yaml]), or write the config as JSON/TOML",
+            hint=f"{install_hint('yaml')}, or write the config as JSON/TOML",
         ) from None
 
     class Loader(yaml.SafeLoader):

@@ -1,6 +1,6 @@
 """``datasets.load_dataset(folder)`` on a local folder, for the loaders that call it: which files
 make which split, by the names Hugging Face gives split files, and parquet read with pyarrow
-(an optional extra: ``pip install 'prompt-workbench[parquet]'``).
+(an optional extra, the ``parquet`` one: ``core.extras.install_hint`` says how to get it).
 
 May import: the core, loading/models, loading/files and the other rows modules; not loading/config
 (its sibling), the workspace, views or a front end.
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ....core.errors import ConfigError
+from ....core.extras import install_hint
 from . import Row
 
 #: Split names and the file-name keywords that mean them, in the order the splits come out.
@@ -64,7 +65,7 @@ def read_parquet(path: Path) -> list[Row]:
         import pyarrow.parquet as parquet
     except ImportError:
         raise ConfigError("reading .parquet data files needs pyarrow", file=str(path),
-                          hint="pip install 'prompt-workbench[parquet]'") from None
+                          hint=install_hint("parquet")) from None
     try:
         table: Any = parquet.read_table(path)
     except (OSError, ValueError) as exc:

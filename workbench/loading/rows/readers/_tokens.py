@@ -8,6 +8,7 @@ May import: the core, loading/models, loading/files and the other rows modules; 
 from __future__ import annotations
 
 from ....core.errors import ConfigError
+from ....core.extras import install_hint
 from ...models.model_assets import tiktoken_encoding
 
 
@@ -23,7 +24,7 @@ class Tokens:
             import tiktoken.model
         except ImportError:
             raise ConfigError(f"{who}'s loader counts tokens with tiktoken, which is not installed",
-                              hint="pip install 'prompt-workbench[generated]'") from None
+                              hint=install_hint("generated")) from None
         try:
             name = tiktoken.model.encoding_name_for_model(model)
         except KeyError:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ....core.errors import ConfigError
+from ....core.extras import install_hint
 from . import ReaderCall, ReadResult, Row, native_reader
 from ._files import from_list, json_line, read_text, row_at, text_lines
 from .ruler import int_argument, no_files, setup
@@ -39,10 +40,10 @@ def word_list(name: str) -> list[str]:
     except (ImportError, ModuleNotFoundError):
         raise ConfigError("RULER's CWE and NIAH loaders take their words from the wonderwords package, "
                           "which is not installed",
-                          hint="pip install 'prompt-workbench[generated]'") from None
+                          hint=install_hint("generated")) from None
     except OSError as exc:
         raise ConfigError(f"wonderwords has no word list {name}: {exc}",
-                          hint="pip install 'prompt-workbench[generated]'") from None
+                          hint=install_hint("generated")) from None
     return [line.rstrip() for line in re.split(r"(?<=\n)", text) if line]
 
 

@@ -1,3 +1,9 @@
+# PITFALL: an AISBench dataset config in an eval whose models are OpenCompass classes.
+# Neither framework runs this mix as written (each imports only its own classes), so the
+# workbench warns on every pair and renders with the dataset's templates and the
+# model's parser.  The fix: AISBench models for AISBench datasets, or the OpenCompass
+# form of the same chat (the demo's datasets/multiturn_chat_gen.py).
+#
 # AISBench multi-turn chat: MultiTurnPromptTemplate repeats its one round for every
 # (question, answer) pair of a row, and MultiTurnGenInferencer with
 # infer_mode='every_with_gt' sends one request per turn, each carrying the earlier
@@ -30,7 +36,7 @@ multiturn_demo_datasets = [
     dict(
         abbr='multiturn-demo',
         type=MTBenchDataset,
-        path='../data/multiturn_chat.jsonl',
+        path='../../data/multiturn_chat.jsonl',
         reader_cfg=multiturn_demo_reader_cfg,
         infer_cfg=multiturn_demo_infer_cfg,
     )

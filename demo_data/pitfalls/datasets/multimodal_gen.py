@@ -1,3 +1,8 @@
+# PITFALL: an AISBench multimodal template sent through OpenCompass models.  OpenCompass's
+# template parsers read only a turn's `prompt`, never its `prompt_mm`: the filled
+# text/image parts show in the PromptList, but every model receives an empty user turn.
+# AISBench's own API and chat-template models send the parts (`--models` with one).
+#
 # AISBench multimodal: MMPromptTemplate's prompt_mm says how each part of a row's
 # `content` column becomes an OpenAI-style content part.  `content` is tagged
 # <AIS_TEXT_START>...<AIS_CONTENT_TAG><AIS_IMAGE_START>...<AIS_CONTENT_TAG>; each text
