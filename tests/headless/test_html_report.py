@@ -107,3 +107,7 @@ def test_links_are_readable_on_the_dark_page_and_a_request_is_headed_by_what_it_
     assert headings and headings[0] == "qa · sample 0 (1/3)"  # the sample, not the PromptList pane
     assert not any(h.startswith("PromptList") for h in headings)
     assert out.count("<h4>PromptList</h4>") == len(headings)  # the pane keeps its own name
+    # the lengths table reads like the contents: numbers right-aligned, how each was counted on hover
+    lengths = out[out.index('<section class="lengths">'):]
+    assert '<table class="toc">' in lengths and '<td class="n">53</td>' in lengths
+    assert re.search(r'<td title="estimate \([^"]+\)">estimate</td>', lengths)
