@@ -109,5 +109,5 @@ def test_links_are_readable_on_the_dark_page_and_a_request_is_headed_by_what_it_
     assert out.count("<h4>PromptList</h4>") == len(headings)  # the pane keeps its own name
     # the lengths table reads like the contents: numbers right-aligned, how each was counted on hover
     lengths = out[out.index('<section class="lengths">'):]
-    assert '<table class="toc">' in lengths and '<td class="n">53</td>' in lengths
+    assert '<table class="toc">' in lengths and re.search(r'<td class="n">\d+</td>', lengths)
     assert re.search(r'<td title="estimate \([^"]+\)">estimate</td>', lengths)
