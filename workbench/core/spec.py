@@ -46,6 +46,28 @@ class Source:
 KeyPath = tuple[Any, ...]
 
 
+def role_path(spec: DatasetSpec, role: str) -> KeyPath | None:
+    """The path of the first item of the dataset's ``infer_cfg`` whose ``role`` is ``role``
+    (where a template wrote a role the model does not know), or None."""
+    def walk(value: Any, path: KeyPath) -> KeyPath | None:
+        if isinstance(value, Mapping):
+            if value.get("role") == role:
+                return path
+            items: Any = value.items()
+        elif isinstance(value, (list, tuple)):
+            items = enumerate(value)
+        else:
+            return None
+        for key, sub in items:
+            found = walk(sub, (*path, key))
+            if found is not None:
+                return found
+        return None
+
+    cfg = spec.cfg if isinstance(spec.cfg, Mapping) else {}
+    return walk(cfg.get("infer_cfg"), ("infer_cfg",))
+
+
 def locate(spec: DatasetSpec | ModelSpec, path: KeyPath) -> Source:
     """Where the part of ``spec.cfg`` at ``path`` was written: the deepest recorded location on
     the way to it, else where the whole dataset or model dict was defined."""

@@ -196,7 +196,7 @@ class SampleStream:
             self.progress.advance(rendered, label)
             if error is not None:
                 raise RenderError(error[0], hint=error[1], file=error[2], line=error[3], key_path=error[4],
-                                  in_model=error[5])
+                                  in_model=error[5], role=error[6])
 
     def close(self) -> None:
         self.progress.close()
@@ -213,8 +213,8 @@ class SampleStream:
 
 # -- worker processes -----------------------------------------------------------------
 
-# (message, hint, file, line, key_path, in_model) of a pair that failed part-way
-ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool]
+# (message, hint, file, line, key_path, in_model, role) of a pair that failed part-way
+ChunkError = tuple[str, "str | None", "str | None", "int | None", "tuple | None", bool, "str | None"]
 # (the selected samples, as Samples or Serialized; how many were rendered; new warnings; the error)
 ChunkResult = tuple[list, int, list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}
@@ -269,7 +269,7 @@ def _render_chunk(abbrs: tuple[str, str | None], indices: Sequence[int], selecti
                 out.append(kept if serialize is None else
                            Serialized(kept.index, serialize(pair, kept), tally.measure(kept)))
     except RenderError as exc:
-        error = (exc.message, exc.hint, exc.file, exc.line, exc.key_path, exc.in_model)
+        error = (exc.message, exc.hint, exc.file, exc.line, exc.key_path, exc.in_model, exc.role)
     seen = [m for m in pair.notes.messages if pair.notes.count(m) > before.get(m, 0)]
     return out, rendered, seen, error
 

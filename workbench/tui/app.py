@@ -18,7 +18,7 @@ import asyncio
 import io
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -30,7 +30,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import Screen, SystemModalScreen
 from textual.widgets import Static, Tree
 from textual.worker import get_current_worker
 
@@ -66,6 +66,10 @@ PANES = ("tree", "prompt-list", "final-input", "timeline")
 PREFETCH_AFTER = 0.04  # seconds after a frame is shown before the frames around it are built
 #: seconds a watch of other folders runs beside the new one, which may not see changes at once
 WATCH_OVERLAP = 1.0
+
+
+#: what stays a key on every screen: the rest act on the main screen's panes
+GLOBAL_ACTIONS = frozenset({"quit", "help", "next_theme", "command_palette"})
 
 
 class WorkbenchApp(SearchKeys, App[int]):
@@ -125,7 +129,10 @@ class WorkbenchApp(SearchKeys, App[int]):
                 tooltip="copy the final input to the clipboard (OSC 52: works over SSH)"),
         Binding("e", "edit", "edit", show=False,
                 tooltip="open the selected node's file at its line in $EDITOR"),
-        Binding("x", "export", "export", show=False, tooltip="export the view as an SVG (asks where)"),
+        Binding("x", "export", "export", show=False,
+                tooltip="export the screen as an SVG, as it is (asks where)"),
+        Binding("X", "export(True)", "export in full", show=False,
+                tooltip="export every pane in full as an SVG, as render --format svg draws it (asks where)"),
         Binding("z", "zoom", "zoom", show=False, tooltip="maximise the focused pane (again to restore)"),
         Binding("r", "reload", "reload", show=False, tooltip="reload now (forgets files that are gone)"),
         Binding("t", "next_theme", "theme", show=False, tooltip="next theme"),
@@ -173,6 +180,14 @@ class WorkbenchApp(SearchKeys, App[int]):
             self.animation_level = "none"
         folders = [bundled_themes_dir(), user_themes_dir(), *config.theme_dirs]
         self.workbench_themes, self.theme_problems = load_themes(folders)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The main screen's keys act on the panes: over the lengths (or help) screen they would
+        # change what is hidden beneath, and their names crowded its footer off the edge. (The
+        # command palette, a system screen, runs them for the main screen as it closes.)
+        if action in MAIN_SCREEN_ACTIONS and not isinstance(self.screen, (MainScreen, SystemModalScreen)):
+            return False
+        return super().check_action(action, parameters)
 
     # -- layout ------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -435,6 +450,9 @@ class WorkbenchApp(SearchKeys, App[int]):
 
     def _show_frame(self, frame: Frame, lines: dict) -> None:
         self._pending_frame = False
+        # another sample (model, dataset...) brings the part that changed into view; a reload
+        # of the same one keeps each pane where it was
+        follow = self.frame is not None and self.frame.selection != frame.selection
         self.frame = frame
         # the frames one key away are built once this one is painted (a worker painting beside
         # the UI thread would double the paint's time)
@@ -443,11 +461,11 @@ class WorkbenchApp(SearchKeys, App[int]):
         self.selection = frame.selection
         with self.batch_update():
             self.query_one("#prompt-list", ViewPane).show(frame.prompt_list, frame.prompt_list_title,
-                                                          lines["prompt-list"])
+                                                          lines["prompt-list"], follow)
             self.query_one("#final-input", ViewPane).show(frame.final_input, frame.final_input_title,
-                                                          lines["final-input"])
+                                                          lines["final-input"], follow)
             self.query_one("#timeline", ViewPane).show(frame.timeline, frame.timeline_title,
-                                                       lines["timeline"])
+                                                       lines["timeline"], follow)
             self.query_one(TemplateTree).mark_selected(self._selected_keys())
             self._update_status()
 
@@ -505,7 +523,7 @@ class WorkbenchApp(SearchKeys, App[int]):
             right.append("○ not watching")
         else:
             right.append("● live")
-        grid = Table.grid(expand=True)
+        grid = Table.grid(expand=True, padding=(0, 1))  # a cut left side keeps a space before the right
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(no_wrap=True, justify="right")
         grid.add_row(left, right)
@@ -611,6 +629,12 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._set_options(max_chars=None if self.options.max_chars else LONG_TEXT)
 
     def action_toggle_answers(self) -> None:
+        if not self.inputs.run and not self.options.answers:  # the answers would all be missing
+            self.notify("no run loaded: start the app with --run RUN_DIR (an OpenCompass run's "
+                        "folder, e.g. outputs/default/20241124_120000) to see its recorded answers "
+                        "under the final input", title="v: the run's answers", severity="warning",
+                        timeout=8)
+            return
         self._set_options(answers=not self.options.answers)
 
     def action_toggle_wire(self) -> None:
@@ -682,16 +706,23 @@ class WorkbenchApp(SearchKeys, App[int]):
             return
         self.request_load()
 
-    def action_export(self) -> None:
-        """Ask where to write the SVG of the view (by default outside the working tree)."""
+    def action_export(self, full: bool = False) -> None:
+        """Ask where to write an SVG (by default outside the working tree): the screen as it is
+        now, or with ``full`` every pane in full, as ``render --format svg`` draws them."""
         if self.frame is None:
             self.bell()
             return
-        frame, opts, width = self.frame, self.options, self.size.width
-        tree = self.good.tree if self.good else ()
-        name = export_name(frame.selection)
+        frame = self.frame
+        name = export_name(frame.selection, full)
+        title = f"Prompt Workbench · {one_line(frame.heading)}"
+        if full:
+            tree = self.good.tree if self.good else ()
+            make = partial(self._full_svg, frame, tuple(tree), self.options, self.size.width, title)
+        else:  # taken now: the question about to cover the screen is not part of it
+            shot = self.export_screenshot(title=title)
+            make = partial(str, shot)
         if self.is_web:  # served: the browser downloads it under this name, nothing to ask
-            self._export(frame, tree, opts, width, Path(name))
+            self._export(make, Path(name))
             return
         folder = self._export_folder or self.config.export_dir or default_export_dir()
 
@@ -700,19 +731,23 @@ class WorkbenchApp(SearchKeys, App[int]):
                 return
             target = export_target(value, Path.cwd(), name)
             self._export_folder = target.parent
-            self._export(frame, tree, opts, width, target)
+            self._export(make, target)
 
-        self.push_screen(AskScreen("Export the view as SVG to (Enter writes, Escape cancels):", "a file path",
+        what = "every pane in full" if full else "the screen"
+        self.push_screen(AskScreen(f"Export {what} as SVG to (Enter writes, Escape cancels):", "a file path",
                                    value=str(folder / name), blink=not self.config.deterministic), answer)
 
-    @work(thread=True, group="export", exit_on_error=False, description="export")
-    def _export(self, frame: Frame, tree: Iterable[TreeNode], opts: ViewOptions, width: int,
-                target: Path) -> None:
+    def _full_svg(self, frame: Frame, tree: tuple[TreeNode, ...], opts: ViewOptions, width: int,
+                  title: str) -> str:
         banner = None
         if self.latest is not None and self.latest.problems:
             banner = error_banner(list(self.latest.problems), opts, stale=not self.latest.ok)
-        panels = frame_panels(frame, tree_view(tuple(tree), opts, self._selected_keys()), opts, banner)
-        svg = svg_of([panels], max(width, 60), f"Prompt Workbench · {one_line(frame.prompt_list_title)}")
+        panels = frame_panels(frame, tree_view(tree, opts, self._selected_keys(), titled=False), opts, banner)
+        return svg_of([panels], max(width, 60), title)
+
+    @work(thread=True, group="export", exit_on_error=False, description="export")
+    def _export(self, make: Callable[[], str], target: Path) -> None:
+        svg = make()
         if self.is_web:  # served: the browser downloads it (the server's disk is not the user's)
             self.call_from_thread(self.deliver_text, io.StringIO(svg), save_filename=target.name,
                                   mime_type="image/svg+xml")
@@ -812,3 +847,7 @@ def _prebuild(loaded: Loaded, view: FrameRequest, worker) -> Prebuilt | None:
 def create_app(inputs: Inputs, **settings) -> WorkbenchApp:
     """The app for these inputs: the CLI and the tests both start here."""
     return WorkbenchApp(AppConfig(inputs=inputs, **settings))
+
+
+MAIN_SCREEN_ACTIONS = frozenset(binding.action.partition("(")[0] for binding in WorkbenchApp.BINDINGS) \
+    - GLOBAL_ACTIONS

@@ -27,10 +27,11 @@ def default_export_dir(env: Mapping[str, str] | None = None) -> Path:
     return base / APP_FOLDER / "exports"
 
 
-def export_name(selection: Selection) -> str:
-    """A file name that says which view it shows (and is safe on every file system)."""
+def export_name(selection: Selection, full: bool = False) -> str:
+    """A file name that says which view it shows (and is safe on every file system); ``full``:
+    every pane in full (``X``), not the screen as it is (``x``)."""
     name = (f"workbench-{selection.dataset}-{selection.model or 'no-model'}-sample{selection.sample}-"
-            f"request{selection.request}")
+            f"request{selection.request}" + ("-full" if full else ""))
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name) + ".svg"
 
 

@@ -10,10 +10,11 @@ already loaded), not textual (the exports draw them without an app), and no fron
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -135,15 +136,37 @@ def final_input_view(request: Request, opts: ViewOptions, wire_notes: Sequence[s
     return Group(view, answer_view(request, opts)) if opts.answers else view
 
 
+MIN_COLUMN = 28  # cells a model's column needs to keep words whole; narrower, the models stack
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """Every model's final input as columns when the width gives each at least
+    :data:`MIN_COLUMN` cells, else one under another (at 80 columns four columns broke words
+    one letter to a line)."""
+
+    columns: Sequence[tuple[str, RenderableType]]
+    opts: ViewOptions
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        opts = self.opts
+        if options.max_width >= len(self.columns) * (MIN_COLUMN + 2):
+            table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, padding=(0, 1),
+                          header_style=opts.palette.style("label"))
+            for title, _ in self.columns:
+                table.add_column(one_line(title, 60), ratio=1, overflow="fold")
+            table.add_row(*(renderable for _, renderable in self.columns))
+            yield table
+            return
+        for title, renderable in self.columns:
+            yield Rule(Text(one_line(title, 60), style=opts.palette.style("label")),
+                       style=opts.palette.style("faint"), align="left")
+            yield renderable
+
+
 def side_by_side_view(columns: Sequence[tuple[str, RenderableType]], opts: ViewOptions) -> RenderableType:
-    """Several models' final inputs for the same sample, one column each."""
+    """Several models' final inputs for the same sample, one column each (stacked when narrow)."""
     if not columns:
         return faint("(no models)", opts)
-    table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, padding=(0, 1),
-                  header_style=opts.palette.style("label"))
-    for title, _ in columns:
-        table.add_column(one_line(title, 60), ratio=1, overflow="fold")
-    table.add_row(*(renderable for _, renderable in columns))
-    if opts.provenance:
-        return Group(legend(opts), table)
-    return table
+    both = SideBySide(tuple(columns), opts)
+    return Group(legend(opts), both) if opts.provenance else both

@@ -32,6 +32,8 @@ from .selection import Catalog, Selection
 from .timeline import request_tag, timeline_view
 from .tokens import model_tokens
 
+PROMPT_LIST = "PromptList"  # the PromptList pane's name, at the head of its title
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -46,6 +48,12 @@ class Frame:
     requests: int = 0  # in the selected sample
     final_text: str | None = None  # the exact final input, for the clipboard
     problems: tuple[Problem, ...] = ()  # why the selected pair or sample did not render
+
+    @property
+    def heading(self) -> str:
+        """What is shown (dataset, sample, label or turn), without a pane's name: a page's
+        heading over all three panes."""
+        return self.prompt_list_title.removeprefix(f"{PROMPT_LIST} · ")
 
 
 def exact_text(request: Request) -> str:
@@ -101,7 +109,7 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         problem = Problem.of(error) if error is not None else Problem(
             "nothing to render: no dataset loaded" if sel.dataset is None else "no render for this pair")
         text = problem_text(problem, opts)
-        return Frame(sel, text, f"PromptList · {dataset_name}", text,
+        return Frame(sel, text, f"{PROMPT_LIST} · {dataset_name}", text,
                      f"Final input · {one_line(model_name, 40)}", faint("—", opts), "Timeline",
                      samples=count, problems=(problem,))
     sample, problem = (None, None)
@@ -111,13 +119,13 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         problem = problem or Problem("this dataset has no test rows",
                                      hint="check reader_cfg test_range/test_split")
         text = problem_text(problem, opts)
-        return Frame(sel, text, f"PromptList · {dataset_name} · {sample_bit}", text,
+        return Frame(sel, text, f"{PROMPT_LIST} · {dataset_name} · {sample_bit}", text,
                      f"Final input · {one_line(model_name, 40)}", faint("—", opts), "Timeline",
                      samples=count, problems=(problem,))
     requests = len(sample.requests)
     if not requests:
         text = faint("this sample sends no request", opts)
-        return Frame(sel, text, f"PromptList · {dataset_name} · {sample_bit}", text,
+        return Frame(sel, text, f"{PROMPT_LIST} · {dataset_name} · {sample_bit}", text,
                      f"Final input · {one_line(model_name, 40)}", text, "Timeline · 0 requests",
                      samples=count)
     sel = replace(sel, request=min(sel.request, requests - 1))
@@ -141,7 +149,7 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     timeline = timeline_view(sample, sel.request, mopts)
     return Frame(
         selection=sel, prompt_list=pl,
-        prompt_list_title=f"PromptList · {dataset_name} · {sample_bit}{which}",
+        prompt_list_title=f"{PROMPT_LIST} · {dataset_name} · {sample_bit}{which}",
         final_input=final, final_input_title=final_title,
         timeline=timeline, timeline_title=f"Timeline · {requests} request{'s' if requests != 1 else ''}",
         samples=count, requests=requests, final_text=exact_text(request),

@@ -32,6 +32,11 @@ def _items(prompt_list: Any) -> list[Any]:
     return [prompt_list]
 
 
+# Extras another view shows in full (``b`` the HTTP request, ``v`` the run's answer): a repr of
+# them in the heading would be noise cut mid-word.
+SHOWN_ELSEWHERE = frozenset({"wire", "recorded_output"})
+
+
 def request_heading(request: Request, opts: ViewOptions) -> Text | None:
     """What sets this request apart from its siblings: its label, turn, and extras."""
     bits: list[tuple[str, str]] = []
@@ -41,6 +46,8 @@ def request_heading(request: Request, opts: ViewOptions) -> Text | None:
     if request.turn is not None:
         bits.append(("turn ", str(request.turn)))
     for key, value in request.extra:
+        if key in SHOWN_ELSEWHERE:
+            continue
         bits.append((f"{one_line(str(key), 20)} ", one_line(repr(value), 40)))
     if not bits:
         return None

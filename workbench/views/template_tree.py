@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.style import Style
 from rich.text import Text
 from rich.tree import Tree
 
@@ -25,7 +28,7 @@ from ..core.lazy_pairs import in_place
 from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .fragments import badge, faint, snippet
-from .options import ViewOptions, display_path, located
+from .options import ViewOptions, display_path
 from .safe import one_line
 
 Spec = DatasetSpec | ModelSpec
@@ -345,18 +348,46 @@ def template_tree(datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], 
     return tuple(nodes)
 
 
-def node_location_text(node: TreeNode, opts: ViewOptions) -> Text:
+@dataclass(frozen=True)
+class FileLine:
+    """``path:line`` on one line of whatever width it is drawn at: a path too long loses its
+    head (``…/name.py:49``), never the line number, which is what a reader looks for."""
+
+    path: str
+    line: int | None
+    style: Style | str = ""
+
+    def fitted(self, width: int) -> str:
+        whole = str(self)
+        if cell_len(whole) <= width:
+            return whole
+        tail = f":{self.line}" if self.line else ""
+        path = self.path
+        while path and cell_len("…" + path + tail) > width:
+            path = path[1:]
+        return "…" + path + tail
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text(self.fitted(options.max_width), style=self.style, no_wrap=True, overflow="crop")
+
+
+def node_location_text(node: TreeNode, opts: ViewOptions) -> FileLine | Text:
     """A one-line "file:line" for the node, or a faint note when it has none."""
     if node.location is None or not node.location.file:
         return faint("no source location", opts)
-    return Text(located(node.location.file, node.location.line, opts.root),
-                style=opts.palette.style("location"))
+    return FileLine(display_path(node.location.file, opts.root), node.location.line,
+                    opts.palette.style("location"))
 
 
 def tree_view(nodes: Sequence[TreeNode], opts: ViewOptions,
-              selected: Sequence[tuple[str, str]] = ()) -> Tree:
-    """The tree as a rich renderable (what a headless export shows for the tree pane)."""
-    root = Tree(Text("Templates", style=opts.palette.style("label")), guide_style=opts.palette.style("faint"))
+              selected: Sequence[tuple[str, str]] = (), titled: bool = True) -> Tree:
+    """The tree as a rich renderable (what a headless export shows for the tree pane);
+    ``titled=False`` leaves the "Templates" heading to a panel drawn around it."""
+    root = Tree(Text("Templates", style=opts.palette.style("label")), guide_style=opts.palette.style("faint"),
+                hide_root=not titled)
 
     def add(parent: Tree, node: TreeNode) -> None:
         label = node.label.copy()

@@ -141,11 +141,13 @@ class _RoleTable:
                         "item has no fallback_role (the framework raises KeyError: None)",
                         hint="add fallback_role='HUMAN' to the item, or the role to the meta "
                         "template's reserved_roles", key_path=META_KEY, in_model=True,
+                        role=item.get("role"),
                     )
                 if role not in table:
                     raise RenderError(
                         f"fallback_role {role!r} of {item.get('role')!r} is not in the model's "
                         f"meta template either (KeyError: {role!r})", key_path=META_KEY, in_model=True,
+                        role=item.get("role"),
                     )
             table[role].update(item)
         return table
@@ -154,7 +156,7 @@ class _RoleTable:
         got = table.get(item["role"], table.get(item.get("fallback_role")))
         if got is None:
             raise RenderError(f"role {item['role']!r} is not in the model's meta template",
-                              key_path=META_KEY, in_model=True)
+                              key_path=META_KEY, in_model=True, role=item["role"])
         return got
 
     def split_rounds(self, dialogue: list[Any], use_fallback: bool) -> list[int]:
@@ -171,8 +173,9 @@ class _RoleTable:
                 raise RenderError(
                     f"role {role!r} of a dialogue round is not in the meta template's round "
                     f"(KeyError: {role!r})",
-                    hint="use the meta template's round roles (e.g. HUMAN/BOT) inside round; "
-                    "put SYSTEM turns in begin", key_path=(*META_KEY, "round"), in_model=True,
+                    hint=f"the model's meta template round has {', '.join(map(str, self.round_index))}: "
+                    "use those roles inside round; put SYSTEM turns in begin",
+                    key_path=(*META_KEY, "round"), in_model=True, role=role,
                 )
             if idx <= last:
                 cut.append(i)

@@ -103,7 +103,8 @@ class ModelAssets:
     ``folder_value`` is the ``tokenizer_path`` / ``path`` the config names; ``folder`` the
     local folder it was found as (None: not found).  ``override`` is ``--chat-template``:
     a file's template (already read) or a name to look up in the folder and the built-ins.
-    ``tiktoken`` is the counter of an OpenAI-style API model whose encoding is cached locally.
+    ``tiktoken`` is the counter of an OpenAI-style API model whose encoding is cached locally
+    (``tiktoken_missing`` says why there is none).
     ``clock`` is today's date for templates that ask for it.
     """
 
@@ -111,6 +112,8 @@ class ModelAssets:
     folder: ModelFolder | None = None
     override: ChatTemplate | str | None = None
     tiktoken: Any = field(default=None, compare=False, repr=False)
+    #: why an OpenAI-style API model has no ``tiktoken`` (the package, or which encoding is missing)
+    tiktoken_missing: str | None = None
     #: What a chat template's ``strftime_now`` reads: the loader passes ``datetime.now`` (the core
     #: reads no clock of its own); None for a spec built by hand, where such a template fails.
     clock: Callable[[], datetime] | None = field(default=None, compare=False, repr=False)

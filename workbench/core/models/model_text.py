@@ -185,7 +185,8 @@ class ModelText:
             if _is_openai_family(self.adapter.info):
                 if self.assets.tiktoken is not None:
                     return self.assets.tiktoken
-                return Estimate("tiktoken and its cached encoding are not both available")
+                return Estimate(self.assets.tiktoken_missing
+                                or "tiktoken and its cached encoding are not both available")
             return self._tokenizer() or Estimate("an API model's tokenizer is not local")
         return self._tokenizer() or Estimate(self._estimate_reason())
 

@@ -52,6 +52,7 @@ body { color: %(fg)s; background: %(bg)s; margin: 0; font-family: system-ui, san
 main { display: flex; flex-direction: column; padding: 0 1.5em 2em; }
 header { order: -3; } #problems { order: -2; } #toc, section.lengths { order: -1; margin-bottom: 1.5em; }
 h1 { font-size: 1.3em; } .faint { opacity: .7; }
+a, a:visited { color: %(link)s; }
 input#filter { font: inherit; padding: .3em .5em; width: 24em; margin: .5em 0 1em; }
 table.toc { border-collapse: collapse; font-size: .9em; }
 table.toc td, table.toc th { padding: .15em .8em; text-align: left; border-bottom: 1px solid #444; }
@@ -241,9 +242,11 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
     catalog = Catalog(result)
     title = html.escape(visible(result.config))
     fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
+    link = THEME.ansi_colors[6].hex  # the theme's cyan: 5:1 on its background (a browser's blue was 2:1)
+    css = PAGE_CSS % {"fg": fg, "bg": bg, "link": link}
     out.write(f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n'
               f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-              f"<title>{title} · Prompt Workbench</title>\n<style>{PAGE_CSS % {'fg': fg, 'bg': bg}}</style>\n"
+              f"<title>{title} · Prompt Workbench</title>\n<style>{css}</style>\n"
               f"</head>\n<body>\n<main>\n")
     rows: list[PairRow] = []
     same = SaidBefore()
@@ -276,7 +279,7 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
                 row.shown += 1
                 where = Selection(pair.dataset_abbr, pair.model_abbr, index, r)
                 frame = build_frame(catalog, where, opts)
-                out.write(f'<div class="request"><h3>{html.escape(visible(frame.prompt_list_title))}</h3>\n')
+                out.write(f'<div class="request"><h3>{html.escape(visible(frame.heading))}</h3>\n')
                 for pane_title, body in ((frame.final_input_title, frame.final_input),
                                          ("PromptList", frame.prompt_list),
                                          (frame.timeline_title, frame.timeline)):

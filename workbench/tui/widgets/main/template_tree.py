@@ -158,13 +158,41 @@ class TemplateTree(Tree[TreeNode]):
                 node.set_label(self._label(node.data))
 
     def mark_selected(self, selected: Sequence[tuple[str, str]]) -> None:
-        """Move the ◀ marks to the selected dataset and model."""
+        """Move the ◀ marks to the selected dataset and model, and the cursor with them.
+
+        The cursor follows a newly selected dataset (else model) unless it is already inside
+        it: ``e`` opens the cursor's file, which after ``d`` must be the new dataset's.
+        """
         selected_set = set(selected)
         if selected_set == self._selected:
             return
         changed = selected_set ^ self._selected
+        gained = [key for key in selected if key not in self._selected]
         self._selected = selected_set
         self._relabel(changed)  # only the nodes that gain or lose the mark
+        if gained:
+            self._follow(gained[0])
+
+    def _follow(self, key: tuple[str, str]) -> None:
+        target = next((node for node in self._walk(self.root)
+                       if node.data is not None and node.data.selects == key), None)
+        if target is None or self._inside(self.cursor_node, target):
+            return
+        above = target.parent
+        while above is not None:  # a node under a closed one has no line to move to
+            if not above.is_expanded:
+                above.expand()
+            above = above.parent
+        _ = self._tree_lines  # (re)builds the lines, which gives ``target`` its line number
+        self.move_cursor(target)
+
+    @staticmethod
+    def _inside(node: WidgetNode[TreeNode] | None, ancestor: WidgetNode[TreeNode]) -> bool:
+        while node is not None:
+            if node is ancestor:
+                return True
+            node = node.parent
+        return False
 
     def _walk(self, node: WidgetNode[TreeNode]):
         yield node

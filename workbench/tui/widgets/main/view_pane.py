@@ -33,6 +33,28 @@ def render_lines(renderable: RenderableType, width: int) -> list[Strip]:
     return [Strip(Segment.simplify(line)).adjust_cell_length(width) for line in lines]
 
 
+CONTEXT_LINES = 1  # unchanged lines kept above the first changed one when a pane scrolls to it
+
+
+def changed_view_top(before: list[Strip], after: list[Strip], top: int, height: int) -> int | None:
+    """Where to scroll so the first line that differs between ``before`` and ``after`` is in
+    view, or None when a line in view at ``top`` already differs (or nothing does).
+
+    Few-shot prompts share their opening (the system prompt, the examples) from sample to
+    sample: without this, ``n`` would change only lines below the pane's edge.
+    """
+    first = next((i for i, (a, b) in enumerate(zip(before, after)) if a.text != b.text),
+                 min(len(before), len(after)))
+    if first >= len(after) and len(before) == len(after):
+        return None  # the same text
+    if top <= first < top + height:
+        return None
+    if any(i >= len(before) or before[i].text != after[i].text
+           for i in range(max(top, first), min(top + height, len(after)))):
+        return None
+    return max(0, first - CONTEXT_LINES)
+
+
 class ViewPane(ScrollView, can_focus=True):
     """Keeps its scroll position across updates, so a reload does not jump the view."""
 
@@ -81,13 +103,20 @@ class ViewPane(ScrollView, can_focus=True):
             lines = render_lines(self._placeholder, self.text_width)
             self.show(self._placeholder, str(self.border_title), lines)
 
-    def show(self, renderable: RenderableType, title: str, lines: list[Strip]) -> None:
+    def show(self, renderable: RenderableType, title: str, lines: list[Strip], follow: bool = False) -> None:
+        """Show new lines; with ``follow`` (another sample, model...), scroll to where they
+        begin to differ from the old ones when none of the lines in view changed."""
+        before = self.lines
         self.marks = {}  # they were for the lines before
         self.border_title = title
         self.renderable = renderable
         self.lines = lines
         self._drawn_width = lines[0].cell_length if lines else self.text_width
         self._set_virtual_size(Size(self._drawn_width, len(lines)))
+        if follow:
+            top = changed_view_top(before, lines, self.scroll_offset.y, self.scrollable_content_region.height)
+            if top is not None:
+                self.scroll_to(y=top, animate=False, immediate=True)
         self.refresh()
 
     def _set_virtual_size(self, size: Size) -> None:
