@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
+from .config_keys import check_pair_keys
 from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import RenderError, UnsupportedError
 from .inferencers.plan import Engine, Plan
@@ -162,6 +163,7 @@ class PairRenderer:
         if "reader_cfg" not in cfg:
             raise RenderError(f"dataset {dataset.abbr!r} has no reader_cfg",
                               hint="add reader_cfg=dict(input_columns=[...], output_column=...)")
+        check_pair_keys(dataset, model)  # the real run stops at a key its class does not take
         with about(("reader_cfg",)):
             self.reader = ReaderConfig.from_cfg(cfg["reader_cfg"])
         if dataset.rows is None:
