@@ -32,7 +32,8 @@ SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
     "opencompass": {
         "model": ("opencompass.models",),
         "reader": ("opencompass.openicl.icl_dataset_reader",),
-        "template": ("opencompass.openicl.icl_prompt_template", "opencompass.openicl.icl_raw_prompt_template"),
+        "template": ("opencompass.openicl.icl_prompt_template",
+                     "opencompass.openicl.icl_raw_prompt_template"),
         "retriever": ("opencompass.openicl.icl_retriever",),
         "inferencer": ("opencompass.openicl.icl_inferencer",),
     },
@@ -62,7 +63,7 @@ def _modules(package: str) -> list[Any]:
         try:
             with quiet():
                 found.append(importlib.import_module(info.name))
-        except Exception:  # noqa: BLE001 - a module needing an extra package is left out
+        except Exception:  # a module needing an extra package is left out
             continue
     return found
 
@@ -77,7 +78,8 @@ def _forwards_kwargs(init: Any, var_kw: str) -> bool:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "__init__"):
             continue
-        if any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == var_kw for k in node.keywords):
+        if any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == var_kw
+               for k in node.keywords):
             return True
     return False
 

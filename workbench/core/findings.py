@@ -51,6 +51,9 @@ class Finding:
     hint: str | None = None
     file: str | None = None
     line: int | None = None
+    #: the part of the dataset's config at fault, when the core knows no line yet (the render
+    #: turns it into file and line, as it does for a RenderError's ``key_path``)
+    key_path: tuple | None = None
 
     @property
     def severity(self) -> str:

@@ -151,7 +151,7 @@ class LazyPairs:
                     result.errors.append(found)
                     continue
                 result.pairs.append(found)
-                result.warnings += found.notes.pair_warnings(dataset, found.model_abbr)
+                result.warnings += found.warnings()
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
             for spec in self.model_specs.values():
                 result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]

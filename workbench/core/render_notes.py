@@ -5,6 +5,7 @@ May import: the standard library, ``findings`` and ``result`` (the bottom layer'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .findings import Finding
@@ -32,15 +33,25 @@ class Notes:
     def finding(self, message: str) -> Finding | None:
         return self._findings.get(message)
 
-    def pair_warnings(self, dataset: str | None, model: str | None) -> list[PairWarning]:
-        """The warnings as a result lists them (a finding's id, place and hint kept)."""
+    def found(self, rule: str) -> bool:
+        """Whether a finding of this rule was said."""
+        return any(f.rule == rule for f in self._findings.values())
+
+    def pair_warnings(self, dataset: str | None, model: str | None,
+                      locate: Callable[[tuple], tuple[str | None, int | None]] | None = None,
+                      ) -> list[PairWarning]:
+        """The warnings as a result lists them (a finding's id, place and hint kept); ``locate``
+        turns a finding's ``key_path`` into the file and line it was written on."""
         out = []
         for message in self._counts:
             found = self._findings.get(message)
             if found is None:
                 out.append(PairWarning(dataset, model, message))
-            else:
-                out.append(PairWarning(dataset, model, message, found.rule, found.file, found.line, found.hint))
+                continue
+            file, line = found.file, found.line
+            if file is None and found.key_path is not None and locate is not None:
+                file, line = locate(found.key_path)
+            out.append(PairWarning(dataset, model, message, found.rule, file, line, found.hint))
         return out
 
     def framework_fails(self, framework: str, failure: str, what_we_do: str) -> None:

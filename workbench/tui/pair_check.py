@@ -59,7 +59,7 @@ def check_pairs(pairs: LazyPairs, cancelled: Callable[[], bool], pause: Callable
                 if dataset not in pairs.failed:  # those are marked "not loaded" already
                     failing.setdefault(dataset, []).append(found)
                 continue
-            warnings += found.notes.pair_warnings(dataset, model)
+            warnings += found.warnings()
     return PairCheck(count, failing, tuple(group_warnings(warnings)))
 
 

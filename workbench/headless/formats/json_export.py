@@ -130,7 +130,7 @@ def stopped_error(pair: Any, exc: RenderError) -> PairError:
 
 def collect_warnings(result: RenderResult) -> RenderResult:
     """Add the warnings the pairs found while rendering (after the samples were written)."""
-    found = [w for pair in result.pairs for w in pair.notes.pair_warnings(pair.dataset_abbr, pair.model_abbr)]
+    found = [w for pair in result.pairs for w in pair.warnings()]
     result.warnings = _merge_warnings(result.warnings, found)
     return result
 
