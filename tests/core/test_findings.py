@@ -164,7 +164,7 @@ def test_ppl_lays_out_every_turn():
 def test_the_finding_is_located_at_the_templates_round():
     spec = DatasetSpec("d", dataset("A:"), rows=ROWS, source=Source("cfg.py", 1),
                        locations={("infer_cfg", "prompt_template"): Source("cfg.py", 5),
-                                  ("infer_cfg", "prompt_template", "template", "round"): Source("cfg.py", 7)})
+                                  ("infer_cfg", "prompt_template", "template", "round", 1): Source("cfg.py", 7)})
     from workbench.core.lazy_pairs import LazyPairs
     result = LazyPairs([spec], [ModelSpec("m", model())]).result()
     [warning] = [w for w in result.warnings if w.rule]

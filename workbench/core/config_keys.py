@@ -78,16 +78,18 @@ def check_pair_keys(dataset: DatasetSpec, model: ModelSpec | None) -> None:
 def unknown_keys(dataset: DatasetSpec, model: ModelSpec | None) -> Iterator[RenderError]:
     """Every unknown key of a pair, as the located error the render raises (for a lint)."""
     if model is not None and isinstance(model.cfg, Mapping) and "type" in model.cfg:
-        name = type_name(model.cfg["type"])
-        yield from _unknown(model.cfg, (), model.framework, "model", name,
+        yield from _unknown(model.cfg, (), model.framework, "model", type_name(model.cfg["type"]),
                             MODEL_POPPED.get(model.framework, frozenset({"type"})), "the model", True)
-    cfg = dataset.cfg
     for path, kind, what in _DATASET_PARTS:
-        part = _at(cfg, path)
+        part = _at(dataset.cfg, path)
         if not isinstance(part, Mapping):
             continue
-        name = "DatasetReader" if kind == "reader" else type_name(part.get("type", "PromptTemplate")) \
-            if kind == "template" else type_name(part["type"]) if "type" in part else None
+        if kind == "reader":
+            name: str | None = "DatasetReader"
+        elif kind == "template":  # a template's type defaults to PromptTemplate, as the render reads it
+            name = type_name(part.get("type", "PromptTemplate"))
+        else:
+            name = type_name(part["type"]) if "type" in part else None
         if name is not None:
             yield from _unknown(part, path, dataset.framework, kind, name, frozenset({"type"}), what, False)
 

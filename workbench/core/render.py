@@ -439,8 +439,21 @@ class PairRenderer:
                 f"meta template generates at {role}'s begin, so the model input ends there",
                 hint=f"put that text at the end of the turn before (e.g. the HUMAN prompt), or leave the "
                 f"{role} turn's prompt empty",
-                key_path=("infer_cfg", "prompt_template", "template", "round")))
+                key_path=self._turn_path(role)))
             return
+
+    def _turn_path(self, role: Any) -> tuple:
+        """Where the template writes the last turn of ``role`` (its round's item), for a finding."""
+        for key in ("prompt_template", "ice_template"):
+            template = self.infer_cfg.get(key)
+            body = template.get("template") if isinstance(template, Mapping) else None
+            turns = body.get("round") if isinstance(body, Mapping) else None
+            if isinstance(turns, list):
+                found = [i for i, t in enumerate(turns)
+                         if isinstance(t, Mapping) and role in (t.get("role"), t.get("fallback_role"))]
+                if found:
+                    return ("infer_cfg", key, "template", "round", found[-1])
+        return ("infer_cfg", "prompt_template")
 
     def _warn_dropped_examples(self, engine: Engine) -> None:
         main = engine.prompter.main if engine.prompter else None
