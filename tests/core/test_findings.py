@@ -195,3 +195,13 @@ def test_a_dropped_line_end_alone_is_no_finding():
     # '{answer}\n' serves the in-context examples and the test round alike: only its '\n' is dropped
     pair = make_pair(dataset("{answer}\n"), ROWS, model())
     assert not any(w.rule for w in pair.warnings())
+
+
+def test_a_raw_prompt_templates_typo_is_the_same_finding():
+    cfg = dataset()
+    cfg["infer_cfg"]["prompt_template"] = {"type": "RawPromptTemplate", "format_variable": True,
+                                           "messages": [{"role": "user", "content": "{question}"}]}
+    error = raised(cfg, model())
+    assert error.rule == "PW101" and error.key_path == ("infer_cfg", "prompt_template", "format_variable")
+    assert "RawPromptTemplate.__init__() got an unexpected keyword argument 'format_variable'" in error.message
+    assert error.hint == "did you mean 'format_variables'?"
