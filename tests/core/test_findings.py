@@ -205,3 +205,11 @@ def test_a_raw_prompt_templates_typo_is_the_same_finding():
     assert error.rule == "PW101" and error.key_path == ("infer_cfg", "prompt_template", "format_variable")
     assert "RawPromptTemplate.__init__() got an unexpected keyword argument 'format_variable'" in error.message
     assert error.hint == "did you mean 'format_variables'?"
+
+
+def test_a_scoring_inferencer_parses_in_ppl_mode_and_sends_the_turn():
+    cfg = dataset("A:", inferencer="PPLOnlyInferencer", reader={"input_columns": ["question"],
+                                                                 "output_column": None})
+    pair = make_pair(cfg, ROWS, model())
+    assert pair.sample(0).requests[0].model_input.endswith("<|assistant|>\nA:\n")
+    assert not any(w.rule for w in pair.warnings())

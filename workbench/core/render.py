@@ -424,7 +424,7 @@ class PairRenderer:
         """PW201 once per pair, from its first sample: the generating turn's own prompt is laid
         out by no request (the same for every row: it is the template's shape)."""
         parser = getattr(self.engine(False).model, "parser", None)
-        if parser is None:
+        if parser is None or self.plan.parse_mode != "gen":
             return
         for request in first.requests:
             index = unsent_item(parser, request.prompt_list) if request.label is None else None
@@ -481,7 +481,7 @@ class PairRenderer:
     def unsent_item(self, request: Request) -> int | None:
         """The PromptList item this request's meta template never sends (PW201), for the view to
         mark; None when it sends every item (PPL requests lay out every turn)."""
-        if request.label is not None or not self.notes.found(UNSENT_PROMPT):
+        if request.label is not None or self.plan.parse_mode != "gen" or not self.notes.found(UNSENT_PROMPT):
             return None
         parser = getattr(self.engine(False).model, "parser", None)
         return unsent_item(parser, request.prompt_list) if parser is not None else None
