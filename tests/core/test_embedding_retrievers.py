@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.config_keys import unknown_keys
 from workbench.core.errors import RenderError
 from workbench.core.extras import install_hint
 from workbench.core.lazy_pairs import render_workspace
@@ -199,8 +200,9 @@ def test_bad_parameters(params: dict, message: str) -> None:
 
 
 def test_unknown_arguments_are_refused_as_python_would() -> None:
-    with pytest.raises(RenderError, match="unexpected keyword argument 'votek_k'"):
-        build_retriever({"type": "TopkRetriever", "votek_k": 3}, {}, Notes(), type_name)
+    cfg = {"infer_cfg": {"retriever": {"type": "TopkRetriever", "votek_k": 3}}}
+    [error] = unknown_keys(DatasetSpec("d", cfg), None)
+    assert "TopkRetriever.__init__() got an unexpected keyword argument 'votek_k'" in error.message
 
 
 # -- through the renderer -------------------------------------------------------------------

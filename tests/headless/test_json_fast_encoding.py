@@ -210,6 +210,9 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
         dataset = model_spec = None
         notes = type("Notes", (), {"messages": ()})()
 
+        def warnings(self) -> list:
+            return []
+
     samples = [Sample(i, i, (), tuple(_requests()[:2])) for i in range(60)]
     result = RenderResult(config="eval.py", pairs=[Pair()])
     lengths = type("Lengths", (), {"summary": lambda self: {"count": len(samples)}})()

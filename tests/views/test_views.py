@@ -158,3 +158,14 @@ def test_the_pairs_warnings_show_with_its_prompt_list(loaded, opts):
     text = plain(build_frame(catalog, Selection("chat", "chatml-7b"), opts).prompt_list)
     assert text.startswith("⚠ 1 warning (at the end): the dataset is an AISBench config")
     assert "\n⚠ the dataset is an AISBench config and the model an OpenCompass one" in text
+
+
+def test_a_findings_error_shows_its_id_before_the_message():
+    from workbench.core.result import PairError
+    from workbench.views.errors import Problem, problem_text
+
+    error = PairError("qa", "m", "model: X.__init__() got an unexpected keyword argument 'y'", "eval.py", 7,
+                      "did you mean 'z'?", "PW101")
+    text = problem_text(Problem.of(error), ViewOptions()).plain
+    assert "eval.py:7" in text and "PW101 unknown-key: model: X.__init__()" in text
+    assert "did you mean 'z'?" in text

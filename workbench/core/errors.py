@@ -17,12 +17,14 @@ class WorkbenchError(Exception):
         hint: str | None = None,
         file: str | None = None,
         line: int | None = None,
+        rule: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.file = file
         self.line = line
+        self.rule = rule  # the finding's id (core/findings.py), when a rule raised it
 
     def located(self) -> str:
         where = self.file or "<config>"
@@ -43,8 +45,8 @@ class RenderError(WorkbenchError):
 
     def __init__(self, message: str, *, hint: str | None = None, file: str | None = None,
                  line: int | None = None, key_path: tuple | None = None, in_model: bool = False,
-                 role: str | None = None) -> None:
-        super().__init__(message, hint=hint, file=file, line=line)
+                 role: str | None = None, rule: str | None = None) -> None:
+        super().__init__(message, hint=hint, file=file, line=line, rule=rule)
         self.key_path = tuple(key_path) if key_path is not None else None
         self.in_model = in_model
         self.role = role

@@ -100,7 +100,7 @@ class LazyPairs:
     def _build(self, dataset: str, model: str | None) -> Any:
         if dataset in self.failed:
             error = self.failed[dataset]
-            return PairError(dataset, model, error.message, error.file, error.line, error.hint)
+            return PairError(dataset, model, error.message, error.file, error.line, error.hint, error.rule)
         spec = self.specs[dataset]
         model_spec = self.model_specs.get(model) if model is not None else None
         try:
@@ -109,7 +109,7 @@ class LazyPairs:
             return PairRenderer(spec, model_spec, self.options, self.splits)
         except RenderError as exc:
             where = error_source(exc, spec, model_spec)
-            return PairError(dataset, model, exc.message, where.file, where.line, exc.hint)
+            return PairError(dataset, model, exc.message, where.file, where.line, exc.hint, exc.rule)
 
     def splits(self, dataset: DatasetSpec, build: Any) -> Any:
         """``build()`` once per dataset: every model of a dataset reads the same splits."""
@@ -151,8 +151,7 @@ class LazyPairs:
                     result.errors.append(found)
                     continue
                 result.pairs.append(found)
-                for message in found.notes.messages:
-                    result.warnings.append(PairWarning(dataset, found.model_abbr, message))
+                result.warnings += found.warnings()
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
             for spec in self.model_specs.values():
                 result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]

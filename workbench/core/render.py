@@ -19,8 +19,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
+from .config_keys import check_pair_keys
 from .dataset_reader import ReaderConfig, Splits, build_splits
 from .errors import BuilderError, InputCut, RenderError, UnsupportedError
+from .findings import Finding
 from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
@@ -29,13 +31,14 @@ from .inferencers.sample_stamp import Numbers, make_form
 from .inferencers.splice_sections import SkeletonSections, sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
+from .models.meta_template import UNSENT_PROMPT, unsent_item
 from .models.model_input import ModelAdapter
 from .models.model_text import ModelText
 from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
-from .result import Request, Sample, Stamp
+from .result import PairWarning, Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, role_path, type_name
@@ -167,6 +170,7 @@ class PairRenderer:
         if "reader_cfg" not in cfg:
             raise RenderError(f"dataset {dataset.abbr!r} has no reader_cfg",
                               hint="add reader_cfg=dict(input_columns=[...], output_column=...)")
+        check_pair_keys(dataset, model)  # the real run stops at a key its class does not take
         with about(("reader_cfg",)):
             self.reader = ReaderConfig.from_cfg(cfg["reader_cfg"])
         if dataset.rows is None:
@@ -231,6 +235,7 @@ class PairRenderer:
             if self.options.splice and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)
+            self._warn_unsent(self._first)
 
     # -- set-up ------------------------------------------------------------------
     def _template(self, key: str, notes: Notes,
@@ -435,6 +440,41 @@ class PairRenderer:
                     "the list serves as both splits, as the render contract says",
                 )
 
+    def _warn_unsent(self, first: Sample | Stamp) -> None:
+        """PW201 once per pair, from its first sample: the generating turn's own prompt is laid
+        out by no request (the same for every row: it is the template's shape)."""
+        parser = getattr(self.engine(False).model, "parser", None)
+        if parser is None or self.plan.parse_mode != "gen":
+            return
+        for request in first.requests:
+            index = unsent_item(parser, request.prompt_list) if request.label is None else None
+            if index is None:
+                continue
+            item = request.prompt_list[index]
+            role, text = item.get("role"), str(item.get("prompt"))
+            shown = repr(text if len(text) <= 40 else text[:40] + "…")
+            self.notes.find(Finding(
+                UNSENT_PROMPT,
+                f"the generating {role} turn's prompt {shown} is never sent: the "
+                f"meta template generates at {role}'s begin, so the model input ends there",
+                hint=f"put that text at the end of the turn before (e.g. the HUMAN prompt), or leave the "
+                f"{role} turn's prompt empty",
+                key_path=self._turn_path(role)))
+            return
+
+    def _turn_path(self, role: Any) -> tuple:
+        """Where the template writes the last turn of ``role`` (its round's item), for a finding."""
+        for key in ("prompt_template", "ice_template"):
+            template = self.infer_cfg.get(key)
+            body = template.get("template") if isinstance(template, Mapping) else None
+            turns = body.get("round") if isinstance(body, Mapping) else None
+            if isinstance(turns, list):
+                found = [i for i, t in enumerate(turns)
+                         if isinstance(t, Mapping) and role in (t.get("role"), t.get("fallback_role"))]
+                if found:
+                    return ("infer_cfg", key, "template", "round", found[-1])
+        return ("infer_cfg", "prompt_template")
+
     def _warn_dropped_examples(self, engine: Engine) -> None:
         main = engine.prompter.main if engine.prompter else None
         if main is None or main.ice_token is None or not any(self.picks):
@@ -457,6 +497,21 @@ class PairRenderer:
     @property
     def model_abbr(self) -> str | None:
         return self.model_spec.abbr if self.model_spec else None
+
+    def unsent_item(self, request: Request) -> int | None:
+        """The PromptList item this request's meta template never sends (PW201), for the view to
+        mark; None when it sends every item (PPL requests lay out every turn)."""
+        if request.label is not None or self.plan.parse_mode != "gen" or not self.notes.found(UNSENT_PROMPT):
+            return None
+        parser = getattr(self.engine(False).model, "parser", None)
+        return unsent_item(parser, request.prompt_list) if parser is not None else None
+
+    def warnings(self) -> list[PairWarning]:
+        """What the render found, as a result lists it (findings located in the dataset's config)."""
+        def where(path: tuple) -> tuple[str | None, int | None]:
+            found = locate(self.dataset, path)
+            return found.file, found.line
+        return self.notes.pair_warnings(self.dataset_abbr, self.model_abbr, where)
 
     def __len__(self) -> int:
         return len(self.splits.test)

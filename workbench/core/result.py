@@ -101,13 +101,20 @@ class PairError:
     file: str | None = None
     line: int | None = None
     hint: str | None = None
+    rule: str | None = None  # the finding's id (core/findings.py), when a rule raised it
 
 
 @dataclass(frozen=True)
 class PairWarning:
+    """A warning; one a rule raised (``rule``, core/findings.py) also says where and what to do."""
+
     dataset: str | None
     model: str | None
     message: str
+    rule: str | None = None
+    file: str | None = None
+    line: int | None = None
+    hint: str | None = None
 
 
 @dataclass

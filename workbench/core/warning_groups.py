@@ -22,6 +22,11 @@ Place = tuple["str | None", "str | None"]  # (dataset, model)
 class WarningGroup:
     message: str
     applies_to: tuple[Place, ...]  # every (dataset, model) it was said for, first first
+    # a finding's (core/findings.py): its id, where its cause was written, what to do
+    rule: str | None = None
+    file: str | None = None
+    line: int | None = None
+    hint: str | None = None
 
     @property
     def dataset(self) -> str | None:
@@ -42,11 +47,14 @@ class WarningGroup:
 
 def group_warnings(warnings: Iterable[PairWarning]) -> list[WarningGroup]:
     places: dict[str, list[Place]] = {}
+    first: dict[str, PairWarning] = {}
     for w in warnings:
         found = places.setdefault(w.message, [])
+        first.setdefault(w.message, w)
         if (w.dataset, w.model) not in found:
             found.append((w.dataset, w.model))
-    return [WarningGroup(message, tuple(where)) for message, where in places.items()]
+    return [WarningGroup(message, tuple(where), first[message].rule, first[message].file, first[message].line,
+                         first[message].hint) for message, where in places.items()]
 
 
 def elsewhere(places: Sequence[Place]) -> str:

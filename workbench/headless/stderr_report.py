@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from ..core.findings import tag
 from ..core.inert_text import visible
 from ..core.warning_groups import WarningGroup, group_warnings
 from ..core.warning_kinds import real_run_differs
@@ -30,21 +31,37 @@ def _pair(item: Any) -> str:
     return ""
 
 
+def _where(item: Any) -> str:
+    where = item.file or "<config>"
+    if item.line:
+        where += f":{item.line}"
+    return where
+
+
+def _finding(item: Any) -> str:
+    """``PW101 unknown-key: `` before a finding's message (core/findings.py), else nothing."""
+    rule = getattr(item, "rule", None)
+    return f"{tag(rule)}: " if rule else ""
+
+
 def error_line(error: Any) -> str:
-    where = error.file or "<config>"
-    if error.line:
-        where += f":{error.line}"
-    line = f"{where}: {_pair(error)}{error.message}"
+    line = f"{_where(error)}: {_pair(error)}{_finding(error)}{error.message}"
     if error.hint:
         line += f" (hint: {error.hint})"
     return visible(line).replace("\n", " ")
 
 
 def warning_line(warning: Any) -> str:
-    """One warning; a :class:`WarningGroup` also says where else it applies."""
+    """One warning; a :class:`WarningGroup` also says where else it applies; a finding also
+    where its cause was written and what to do."""
     more = warning.elsewhere() if hasattr(warning, "elsewhere") else ""
     tail = f" ({more})" if more else ""
-    return visible(f"warning: {_pair(warning)}{warning.message}{tail}").replace("\n", " ")
+    if getattr(warning, "rule", None):
+        hint = f" (hint: {warning.hint})" if warning.hint else ""
+        text = f"warning: {_where(warning)}: {_pair(warning)}{_finding(warning)}{warning.message}{hint}{tail}"
+    else:
+        text = f"warning: {_pair(warning)}{warning.message}{tail}"
+    return visible(text).replace("\n", " ")
 
 
 def differing(result: Any) -> list[WarningGroup]:

@@ -59,7 +59,7 @@ def check_pairs(pairs: LazyPairs, cancelled: Callable[[], bool], pause: Callable
                 if dataset not in pairs.failed:  # those are marked "not loaded" already
                     failing.setdefault(dataset, []).append(found)
                 continue
-            warnings += [PairWarning(dataset, model, m) for m in found.notes.messages]
+            warnings += found.warnings()
     return PairCheck(count, failing, tuple(group_warnings(warnings)))
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from ..core.findings import tag
 from .options import ViewOptions, located
 from .safe import visible
 
@@ -26,6 +27,7 @@ class Problem:
     hint: str | None = None
     scope: str | None = None  # e.g. "gsm8k × gpt-4o" for a pair that cannot render
     kind: str = "error"  # "error" | "missing" | "warning"
+    rule: str | None = None  # the finding's id, when a rule raised it (core/findings.py)
 
     @classmethod
     def of(cls, error, scope: str | None = None) -> Problem:
@@ -33,7 +35,8 @@ class Problem:
         if scope is None and getattr(error, "dataset", None) is not None:
             scope = f"{error.dataset} × {error.model or 'no model'}"
         return cls(message=str(getattr(error, "message", error)), file=getattr(error, "file", None),
-                   line=getattr(error, "line", None), hint=getattr(error, "hint", None), scope=scope)
+                   line=getattr(error, "line", None), hint=getattr(error, "hint", None), scope=scope,
+                   rule=getattr(error, "rule", None))
 
 
 def problem_text(problem: Problem, opts: ViewOptions) -> Text:
@@ -46,6 +49,8 @@ def problem_text(problem: Problem, opts: ViewOptions) -> Text:
         out.append(" ")
     if problem.scope:
         out.append(f"[{visible(problem.scope)}] ", style=palette.style("faint"))
+    if problem.rule:
+        out.append(f"{tag(problem.rule)}: ", style=palette.style("faint"))
     out.append(visible(problem.message))
     if problem.hint:
         out.append("\n  hint: ", style=palette.style("faint"))

@@ -19,13 +19,14 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..core.errors import WorkbenchError
+from ..core.findings import tag
 from ..core.models.wire import model_wire_warnings
-from ..core.result import Request, Sample
+from ..core.result import PairWarning, Request, Sample
 from ..core.warning_groups import elsewhere
 from .errors import Problem, problem_text
 from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
 from .fragments import faint
-from .options import ViewOptions
+from .options import ViewOptions, located
 from .prompt_list import prompt_list_view
 from .safe import one_line
 from .selection import Catalog, Selection
@@ -131,9 +132,10 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     sel = replace(sel, request=min(sel.request, requests - 1))
     request = sample.requests[sel.request]
     which = f" · {request_tag(request, sel.request + 1)}" if requests > 1 else ""
-    pl = prompt_list_view(request, mopts, sample)
-    notes = [_with_places(m, catalog.warning_places)
-             for m in list(getattr(getattr(pair, "notes", None), "messages", ()) or ())]
+    unsent = pair.unsent_item(request) if hasattr(pair, "unsent_item") else None
+    pl = prompt_list_view(request, mopts, sample, unsent)
+    notes = [_with_places(w, catalog.warning_places, opts)
+             for w in (pair.warnings() if hasattr(pair, "warnings") else ())]
     if notes:  # one line on top, so the prompt stays in view; all of them at the end
         head = Text(f"⚠ {len(notes)} warning{'s' if len(notes) != 1 else ''} (at the end): ",
                     style=opts.palette.style("warning"), no_wrap=True, overflow="ellipsis")
@@ -156,9 +158,14 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     )
 
 
-def _with_places(message: str, places: Mapping[str, Any] | None) -> str:
-    """The message, and where else it applies once every pair has been checked."""
+def _with_places(warning: PairWarning, places: Mapping[str, Any] | None, opts: ViewOptions) -> str:
+    """The message (a finding's with its id first and its place after), and where else it
+    applies once every pair has been checked."""
+    message = warning.message
     more = elsewhere(places[message]) if places and message in places else ""
+    if warning.rule:
+        at = f" at {located(warning.file, warning.line, opts.root)}" if warning.file else ""
+        message = f"{tag(warning.rule)}: {message}{at}"
     return f"{message} ({more})" if more else message
 
 

@@ -17,6 +17,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..core.findings import tag as tag_of
+from ..core.models.meta_template import UNSENT_PROMPT
 from ..core.result import Request, Sample
 from .fragments import badge, body, faint
 from .options import ViewOptions
@@ -60,8 +62,10 @@ def request_heading(request: Request, opts: ViewOptions) -> Text | None:
     return out
 
 
-def prompt_list_view(request: Request, opts: ViewOptions, sample: Sample | None = None) -> RenderableType:
-    """The request's PromptList (or its plain string prompt), item by item."""
+def prompt_list_view(request: Request, opts: ViewOptions, sample: Sample | None = None,
+                     unsent: int | None = None) -> RenderableType:
+    """The request's PromptList (or its plain string prompt), item by item; ``unsent``: the
+    item the model's meta template never sends (finding PW201), marked as such."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column("role", no_wrap=True)
     table.add_column("content", ratio=1, overflow="fold")
@@ -69,7 +73,7 @@ def prompt_list_view(request: Request, opts: ViewOptions, sample: Sample | None 
     example = 0
     in_example = False
     gutter = "│ "
-    for item in _items(request.prompt_list):
+    for index, item in enumerate(_items(request.prompt_list)):
         if isinstance(item, Mapping) and "section" in item:
             section, pos = str(item.get("section")), str(item.get("pos"))
             if section == "ice":
@@ -97,6 +101,10 @@ def prompt_list_view(request: Request, opts: ViewOptions, sample: Sample | None 
                 content = body(item["content"], opts)
             else:
                 content = faint("(no prompt)", opts)
+            if index == unsent:
+                content = Group(content, Text(
+                    f"⚠ not sent ({tag_of(UNSENT_PROMPT)}): the meta template generates at this role's "
+                    "begin, so the input ends before this text", style=opts.palette.style("warning")))
             table.add_row(tag, content)
         elif isinstance(item, str):
             table.add_row(prefix + faint("str", opts), styled(item, opts) if item else faint("''", opts))

@@ -131,6 +131,8 @@ class CLPPlan(Plan):
 class LabelPlan(Plan):
     """PPL and LL: one request per label."""
 
+    parse_mode = "ppl"
+
     def check(self, engine: Engine) -> None:
         refusal = engine.model.ppl_refusal()
         if engine.model.info is None and engine.model.kind in (API, CHAT):

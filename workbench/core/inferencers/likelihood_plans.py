@@ -60,6 +60,7 @@ class _ScoringPlan(Plan):
     """One request per row: the generation prompt, parsed in ``ppl`` mode."""
 
     method = "get_ppl"
+    parse_mode = "ppl"
 
     def check(self, engine: Engine) -> None:
         if engine.output_column is not None:
@@ -157,6 +158,8 @@ class SWCELossPlan(Plan):
     of all rows are concatenated and the model scores windows of ``block_size + 1`` tokens
     every ``stride`` tokens.  A request here is one row's text as it is encoded.
     """
+
+    parse_mode = "ppl"  # no meta template at all: nothing stops at a generating role
 
     def check(self, engine: Engine) -> None:
         if engine.prompt_template is None:

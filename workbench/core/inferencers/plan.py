@@ -106,6 +106,9 @@ class Plan:
 
     name: str = ""
     needs_prompter = True
+    #: the mode its requests are parsed in: in ``gen`` the meta template stops at the generating
+    #: role (what finding PW201 looks for); ``ppl`` lays out every turn
+    parse_mode = "gen"
 
     def __init__(self, name: str, cfg: Mapping[str, Any], notes: Notes) -> None:
         self.name = name

@@ -28,6 +28,9 @@ def _tag_meta(value: Any, detail: str) -> Any:
     return value
 
 
+UNSENT_PROMPT = "PW201"
+
+
 def is_bare_marker(item: Any) -> bool:
     return isinstance(item, dict) and set(item) == {"section", "pos"}
 
@@ -613,6 +616,57 @@ class APIParser(_SectionWalker):
             )
         self._out.append(message)
         return cont
+
+
+class _UnsentProbe(_SectionWalker):
+    """The parsers' walk, recording instead of laying out: which PromptList item a generation
+    request drops at the generating role (finding PW201).
+
+    At the role marked ``generate=True`` in the last round, ``_role2str`` (and
+    ``_role2api_role`` for API models) returns the role's ``begin`` and stops (OpenCompass 0.5.4
+    ``models/base.py`` and ``base_api.py``; AISBench 3.1's copies alike), so the role's own
+    ``prompt`` (``A:`` in ``dict(role='BOT', prompt='A:')``) never reaches the model."""
+
+    def __init__(self, parser: _SectionWalker, prompt: PromptList) -> None:
+        super().__init__(parser.meta, Notes(), False, parser.framework)
+        self.use_fallback_in_split = parser.use_fallback_in_split
+        self.prompt = prompt
+        self.found: int | None = None
+
+    def on_string(self, item: str) -> None:
+        return None
+
+    def on_single(self, item: dict, mode: str) -> bool:
+        return True
+
+    def on_round(self, round_items: list[Any], for_gen: bool) -> bool:
+        if not for_gen:
+            return True
+        table = self.table.updated(round_items)
+        for entry in self.table.round:
+            if not isinstance(entry, dict) or not self.table.merged(entry, table).get("generate", False):
+                continue
+            role = entry["role"]
+            for item in round_items:
+                # whitespace alone is no finding: '{answer}\n' serves the examples and the test
+                # round alike, and only its line end is dropped, as the template means
+                if isinstance(item, dict) and role in (item.get("role"), item.get("fallback_role")) \
+                        and str(item.get("prompt") or "").strip():
+                    self.found = next(i for i, x in enumerate(self.prompt) if x is item)
+            return False
+        return True
+
+
+def unsent_item(parser: _SectionWalker, prompt: Any) -> int | None:
+    """The index of the item a generation request's meta template never sends (None: none)."""
+    if not parser.meta or not isinstance(prompt, PromptList):
+        return None
+    probe = _UnsentProbe(parser, prompt)
+    try:
+        probe.walk(prompt, "gen")
+    except RenderError:
+        return None
+    return probe.found
 
 
 CHAT_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}

@@ -37,6 +37,8 @@ def error_json(error: PairError) -> dict[str, Any]:
            "line": error.line, "message": error.message}
     if error.hint:
         out["hint"] = error.hint
+    if error.rule:
+        out["id"] = error.rule
     return out
 
 
@@ -45,6 +47,10 @@ def warning_json(warning: PairWarning | WarningGroup) -> dict[str, Any]:
     its ``dataset``/``model`` naming the first place; ``real_run_differs``: --strict makes it an
     error (core/warning_kinds.py)."""
     out: dict[str, Any] = {"dataset": warning.dataset, "model": warning.model, "message": warning.message}
+    if warning.rule:  # a finding: its id, where its cause was written, what to do
+        out.update(id=warning.rule, file=warning.file, line=warning.line)
+        if warning.hint:
+            out["hint"] = warning.hint
     if isinstance(warning, WarningGroup):
         out["count"] = warning.count
         out["applies_to"] = [{"dataset": d, "model": m} for d, m in warning.applies_to]
@@ -122,13 +128,12 @@ def stopped_error(pair: Any, exc: RenderError) -> PairError:
     """A pair that failed part-way: its error, pointing at the failure or the dataset."""
     where = error_source(exc, pair.dataset, pair.model_spec)
     return PairError(pair.dataset_abbr, pair.model_abbr, f"{exc.message} (rendering stopped there)",
-                     where.file, where.line, exc.hint)
+                     where.file, where.line, exc.hint, exc.rule)
 
 
 def collect_warnings(result: RenderResult) -> RenderResult:
     """Add the warnings the pairs found while rendering (after the samples were written)."""
-    found = [PairWarning(pair.dataset_abbr, pair.model_abbr, m)
-             for pair in result.pairs for m in pair.notes.messages]
+    found = [w for pair in result.pairs for w in pair.warnings()]
     result.warnings = _merge_warnings(result.warnings, found)
     return result
 

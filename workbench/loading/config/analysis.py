@@ -355,19 +355,25 @@ class _ImportScan(ast.NodeTransformer):
 
 class DictTracker(ast.NodeTransformer):
     """Wraps ``{...}``, ``{k: v for ...}``, ``dict(...)`` and ``[...]`` so each dict and list
-    knows its line (errors and the template tree point at it)."""
+    knows its line (errors and the template tree point at it); a dict written over several lines
+    also knows the line of each key written below its first (an unknown key is reported there)."""
 
     def __init__(self, file: str) -> None:
         self.file = file
 
-    def _wrap(self, node: ast.expr) -> ast.expr:
-        call = ast.Call(func=ast.Name(id="__workbench_at__", ctx=ast.Load()),
-                        args=[node, ast.Constant(node.lineno)], keywords=[])
+    def _wrap(self, node: ast.expr, keys: list[tuple[str, int]] | None = None) -> ast.expr:
+        args: list[ast.expr] = [node, ast.Constant(node.lineno)]
+        below = tuple((k, line) for k, line in keys or () if line != node.lineno)
+        if below:
+            args.append(ast.Constant(below))
+        call = ast.Call(func=ast.Name(id="__workbench_at__", ctx=ast.Load()), args=args, keywords=[])
         return ast.copy_location(call, node)
 
     def visit_Dict(self, node: ast.Dict) -> Any:
         self.generic_visit(node)
-        return self._wrap(node)
+        keys = [(k.value, k.lineno) for k in node.keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        return self._wrap(node, keys)
 
     def visit_DictComp(self, node: ast.DictComp) -> Any:
         self.generic_visit(node)
@@ -380,7 +386,7 @@ class DictTracker(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> Any:
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "dict":
-            return self._wrap(node)
+            return self._wrap(node, [(k.arg, k.value.lineno) for k in node.keywords if k.arg is not None])
         return node
 
 

@@ -100,10 +100,11 @@ def _locations(value: Any, executor: Executor) -> list[list[Any]]:
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, path = stack.pop()
-        if path:
-            where = executor.line_of(node)
-            if where is not None:
-                out.append([path, where[0], where[1]])
+        where = executor.line_of(node)
+        if path and where is not None:
+            out.append([path, where[0], where[1]])
+        if where is not None and len(where) > 2 and isinstance(node, dict):
+            _key_lines(node, path, where, out)
         if len(path) >= MAX_DEPTH:
             continue
         if isinstance(node, dict):
@@ -123,7 +124,15 @@ def _dump_key(pair: tuple[Any, Any]) -> str:
     return str(pair[0])
 
 
-def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
+def _key_lines(node: dict, path: tuple[Any, ...], where: tuple[Any, ...], out: list[list[Any]]) -> None:
+    """The lines of a dict's keys written below its first line, for the keys whose value is not
+    itself a dict or list (those have their own line): an error about the key points there."""
+    for key, line in where[2]:
+        if key in node and not isinstance(dict.__getitem__(node, key), (dict, list, tuple)):
+            out.append([(*path, key), where[0], line])
+
+
+def _converted(value: Any, line_of: Callable[[Any], tuple[Any, ...] | None],
                notes: dict[str, str]) -> tuple[Any, list[list[Any]]]:
     """``to_plain(value)``, ``_type_notes`` and ``_locations`` in one walk (a suite converts a
     quarter of a million values on every save; three walks over each entry were half the
@@ -154,10 +163,11 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[str, int] | None],
             raise ConfigError("the config holds a structure that contains itself",
                               hint="a dict or list must not appear inside itself")
         budget.spend(len(node) + 1)
-        if depth:
-            where = line_of(node)
-            if where is not None:
-                locations.append([tuple(path), where[0], where[1]])
+        where = line_of(node)
+        if depth and where is not None:
+            locations.append([tuple(path), where[0], where[1]])
+        if where is not None and len(where) > 2 and isinstance(node, dict):
+            _key_lines(node, tuple(path), where, locations)
         seen.add(ident)
         inner = depth + 1
         if isinstance(node, dict):
@@ -202,7 +212,7 @@ def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[st
     entries = []
     for item, where in found:
         located = executor.line_of(item) or where or (fallback, None)
-        file, line = located
+        file, line = located[0], located[1]
         entry: dict[str, Any] = {"cfg": None, "file": file, "line": line, "error": None}
         try:
             if not isinstance(item, dict):

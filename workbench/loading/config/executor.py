@@ -103,13 +103,16 @@ class Executor:
         if path not in self.files:
             self.files.append(path)
 
-    def at(self, value: Any, file: str, line: int) -> Any:
+    def at(self, value: Any, file: str, line: int, keys: tuple[tuple[str, int], ...] = ()) -> Any:
+        """Record where ``value`` was written; ``keys``: (key, line) of a dict's keys written on
+        lines below its first (kept as a third item, so copies carry them along)."""
         if id(value) not in self.dict_lines:
-            self.dict_lines[id(value)] = (file, line)
+            self.dict_lines[id(value)] = (file, line, keys) if keys else (file, line)
             self.keepalive.append(value)
         return value
 
-    def line_of(self, value: Any) -> tuple[str, int] | None:
+    def line_of(self, value: Any) -> tuple[Any, ...] | None:
+        """(file, line), or (file, line, key lines) for a dict with keys below its first line."""
         return self.dict_lines.get(id(value))
 
     def run_base(self, path: Path, importer: tuple[Path, int]) -> ConfigModule:
@@ -394,8 +397,8 @@ class Executor:
                 executor._record_file(Path(os.path.abspath(os.fspath(file))))
             return handle
 
-        def at(value: Any, line: int) -> Any:
-            return executor.at(value, str(path), line)
+        def at(value: Any, line: int, keys: tuple[tuple[str, int], ...] = ()) -> Any:
+            return executor.at(value, str(path), line, keys)
 
         table = dict(vars(builtins))
         table["__import__"] = config_import

@@ -1,0 +1,73 @@
+"""Findings: problems the core finds in a config, each under a stable id.
+
+A finding is what a render error or warning is, plus the rule that raised it: ``PW101
+unknown-key`` is the same finding whether ``render`` prints it on stderr, the JSON lists it, the
+app shows it, or a later lint command lists it. The rules are the table below (docs/findings.md
+lists them for users); an error raised for one carries ``rule`` (``WorkbenchError.rule``), a
+warning is added to a pair's Notes with :meth:`Notes.find <.render_notes.Notes.find>`.
+
+Severity: ``error`` (the real run fails: the pair is not rendered, exit 3) or ``warning`` (it
+runs, and what it sends is not what the config seems to say).
+
+May import: the standard library only: it is the core's bottom layer, which every other core
+module may use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str  # "PW101": never reused, never renumbered
+    name: str  # "unknown-key": what --select/--ignore may name too
+    severity: str  # ERROR or WARNING
+    summary: str  # one line: what it catches
+
+
+RULES: dict[str, Rule] = {r.id: r for r in (
+    Rule("PW101", "unknown-key", ERROR,
+         "a key the class built from that dict does not accept (the framework raises TypeError)"),
+    Rule("PW201", "unsent-generation-prompt", WARNING,
+         "a generating turn's prompt the meta template never sends (it generates at the role's begin)"),
+)}
+
+
+def rule(rule_id: str) -> Rule:
+    """The rule of an id (KeyError for an id no rule has: ids are written in code, not read)."""
+    return RULES[rule_id]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding: its rule, where its cause was written, what is wrong and what to do."""
+
+    rule: str  # a key of RULES
+    message: str
+    hint: str | None = None
+    file: str | None = None
+    line: int | None = None
+    #: the part of the dataset's config at fault, when the core knows no line yet (the render
+    #: turns it into file and line, as it does for a RenderError's ``key_path``)
+    key_path: tuple | None = None
+
+    @property
+    def severity(self) -> str:
+        return RULES[self.rule].severity
+
+    @property
+    def name(self) -> str:
+        return RULES[self.rule].name
+
+    @property
+    def tag(self) -> str:
+        return tag(self.rule)
+
+
+def tag(rule_id: str) -> str:
+    """``PW101 unknown-key``: how every front end names a finding."""
+    return f"{rule_id} {RULES[rule_id].name}"
