@@ -93,3 +93,21 @@ models = [dict(abbr='chat', type=HuggingFacewithChatTemplate, path='/nonexistent
         inputs[fw] = result.pairs[0].sample(0).requests[0].model_input
     assert inputs["oc"] == [{"role": "user", "content": "S\nx\n"}]
     assert inputs["ais"] == [{"role": "system", "content": "S"}, {"role": "user", "content": "x"}]
+
+
+def test_every_dict_is_taken_in_the_order_of_the_runs_dump(loader, tmp_path):
+    """Both CLIs run from mmengine's dump of the config, which writes every dict (nested, and
+    inside lists) with its keys sorted by str(key): int labels sort as text, lists keep their
+    order (tests/verify/test_real_runs.py holds real runs to it)."""
+    config = write(tmp_path / "c.py", IMPORTS + """
+datasets = [dict(abbr='ppl', reader_cfg=dict(output_column='a', input_columns=['q']),
+    infer_cfg=dict(prompt_template=dict(type=PromptTemplate, template={2: '{q} two', 10: '{q} ten', 1: '{q} one'}),
+                   retriever=dict(type=ZeroRetriever), inferencer=dict(type=GenInferencer)),
+    extra=[dict(z=1, a=dict(y=2, b=3))])]
+""")
+    (spec,) = loader.load([config]).datasets
+    assert list(spec.cfg["infer_cfg"]["prompt_template"]["template"]) == [1, 10, 2]
+    assert list(spec.cfg) == ["abbr", "extra", "infer_cfg", "reader_cfg"]
+    assert spec.cfg["extra"] == [{"a": {"b": 3, "y": 2}, "z": 1}]
+    assert list(spec.cfg["extra"][0]) == ["a", "z"] and list(spec.cfg["extra"][0]["a"]) == ["b", "y"]
+    assert spec.cfg["reader_cfg"]["input_columns"] == ["q"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 import os
 from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from ...core.errors import ConfigError
@@ -150,6 +151,7 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[Any, ...] | None],
     containers = (dict, list, tuple)
     get = dict.get
     items_of = dict.items
+    first = itemgetter(0)  # text keys are their own str(): sorted at C speed
 
     def walk(node: Any, depth: int) -> Any:
         if node is None or isinstance(node, leaves):
@@ -175,9 +177,11 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[Any, ...] | None],
             if kind is not None and type(kind) is not str:
                 _type_note(kind, found)
             pairs = []
+            by_key = first
             for key, item in reversed(items_of(node)):
                 if type(key) is not str:
                     key = plain_key(key)
+                    by_key = _dump_key
                 if type(item) in plain_types:
                     pairs.append((key, item))
                     continue
@@ -185,7 +189,7 @@ def _converted(value: Any, line_of: Callable[[Any], tuple[Any, ...] | None],
                 pairs.append((key, walk(item, inner)))
                 path.pop()
             pairs.reverse()
-            pairs.sort(key=_dump_key)  # stable: keys alike as text keep their order
+            pairs.sort(key=by_key)  # stable: keys alike as text keep their order
             made: Any = dict(pairs)
         else:
             converted = []
