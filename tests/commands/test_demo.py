@@ -44,12 +44,15 @@ def test_pitfalls_show_each_mistake_with_its_message() -> None:
     run = run_cli("render", "--pitfalls", "--format", "text")
     assert run.code == 3
     errors = [line for line in run.err.splitlines() if not line.startswith(("warning:", "workbench"))]
+    assert run_cli("render", "--strict", "--format", "text").code == 0  # the demo is clean under --strict too
     assert len(errors) == 2
     assert "OpenAI does not support ppl-based evaluation yet" in errors[0]
     assert "HuggingFacewithChatTemplate does not support ppl-based evaluation yet" in errors[1]
     assert re.search(r"GSM8KDataset\.load\(\) cannot read \S+gsm8k_like\.json", run.err)
     assert "[multiturn-demo × internlm2-chat-7b-demo] the dataset is an AISBench config" in run.err
     assert "the multimodal `prompt_mm` parts are dropped" in run.err
+    assert re.search(r"answer_prefix_gen\.py:\d+: \[answer-prefix × \S+\] PW201 unsent-generation-prompt: "
+                     r"the generating BOT turn's prompt 'A:' is never sent", run.err)
     # every pitfall dataset the README's table names is in the render
     for abbr in re.findall(r"^\| `([\w-]+)` \(`datasets/", PITFALLS_README.read_text(encoding="utf-8"), re.M):
         assert f"=== {abbr} · " in run.out, abbr
