@@ -23,6 +23,10 @@ from pathlib import Path
 from _shared import REPO, write_json
 from rank_dataset_classes import _dict_items, _imported_files, _type_name, default_configs
 
+sys.path.insert(0, str(REPO))
+
+from workbench.core.answers.catalog import NATIVE, registry_keys
+
 OUT = REPO / "docs" / "data" / "postprocessor_ranking.json"
 KINDS = ("pred_postprocessor", "dataset_postprocessor", "evaluator")
 
@@ -48,6 +52,12 @@ def make_ranker(root: Path):
     return used
 
 
+def rewritten(name: str) -> bool:
+    """Whether ``extract`` has a native rewrite of the function a config's ``type`` names."""
+    path = registry_keys().get(name, name)
+    return any(p.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1] for p in NATIVE)
+
+
 def rank(root: Path) -> dict:
     files = sorted(p for p in root.rglob("*.py") if p.name != "__init__.py")
     used = make_ranker(root.resolve())
@@ -55,10 +65,15 @@ def rank(root: Path) -> dict:
     document: dict = {"opencompass": importlib.metadata.version("opencompass"), "config_files": len(files)}
     for kind in KINDS:
         counts = Counter(name for names in per_file.values() for k, name in names if k == kind)
-        document[kind] = [{"name": name, "configs": count}
+        document[kind] = [{"name": name, "configs": count, "rewritten": rewritten(name) if kind != "evaluator"
+                           else None}
                           for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
         document[f"files_with_{kind}"] = sum(1 for names in per_file.values()
                                              if any(k == kind for k, _ in names))
+    with_any = [names for names in per_file.values() if any(k != "evaluator" for k, _ in names)]
+    document["files_with_a_postprocessor"] = len(with_any)
+    document["files_every_postprocessor_rewritten"] = sum(
+        1 for names in with_any if all(rewritten(n) for k, n in names if k != "evaluator"))
     return document
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.answers.catalog import NATIVE
+from workbench.core.answers.evaluators import PLAIN
 from workbench.core.answers.math_answers import math_equivalent
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens.json").read_text(encoding="utf-8"))
@@ -45,3 +46,17 @@ def test_math_equivalence_is_the_real_is_equiv(block):
     wrong = [(pred, ref, expected) for pred, ref, expected in block["results"]
              if _typed(math_equivalent, pred, ref, block["version"]) != expected]
     assert wrong == []
+
+
+def test_gsm8k_equality_is_the_real_is_equal():
+    verdict = PLAIN["Gsm8kEvaluator"].verdict
+    wrong = [(pred, ref, expected) for pred, ref, expected in GOLDENS["gsm8k_is_equal"]
+             if _typed(verdict, pred, ref) != expected]
+    assert wrong == [] and len(GOLDENS["gsm8k_is_equal"]) > 100
+
+
+def test_em_reads_a_string_reference_by_character():
+    verdict = PLAIN["EMEvaluator"].verdict
+    assert verdict("", "Paris") is True  # '' is a substring of every string reference
+    assert verdict("The Paris", ["paris", "Paris"]) is True  # general_postprocess drops the article
+    assert verdict("Rome", ["Paris"]) is False

@@ -39,6 +39,12 @@ EXTRACT_ROLE_PRED_BUG = (
     "the postprocessors read: expect it in `extracted`, or strip it in a pred_postprocessor")
 
 
+EM_STRING_REFERENCE = (
+    "EMEvaluator iterates each reference as a list of answers: a string reference is iterated by "
+    "character, and the prediction also counts as correct when it is a substring of it (an empty "
+    "extraction is always correct); give references as lists")
+
+
 class PairFailure(WorkbenchError):
     """The real evaluation task fails on this pair; ``sample`` is the record it failed at (its
     predictions file key) and ``stage`` the step (``eval_cfg.pred_postprocessor``...)."""
@@ -179,6 +185,8 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any]) -> PairPlan:
     for step in steps + ([gold_step] if gold_step else []):
         if step.path in QUIRKS:
             warnings.append(QUIRKS[step.path])
+    if evaluator is not None and evaluator.name == "EMEvaluator":
+        warnings.append(EM_STRING_REFERENCE)
     return PairPlan(tuple(steps), gold_step, evaluator, str(name) if name else None, unscored,
                     tuple(dict.fromkeys(warnings)))
 
