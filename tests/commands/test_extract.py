@@ -210,3 +210,46 @@ def test_against_a_git_revision(tmp_path):
     unknown = extract(run, "--against", str(config), "--rev", "no-such-rev")
     assert unknown.code == 2 and "unknown revision" in unknown.err
     assert extract(run, "--rev", "HEAD").code == 2
+
+
+SELF_TEST_CONFIG = '''
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import FixKRetriever
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.openicl.icl_evaluator import AccEvaluator
+from opencompass.utils.text_postprocessors import match_answer_pattern
+
+datasets = [dict(
+    abbr='mcq', type='opencompass.datasets.CustomDataset', path='mcq.jsonl',
+    reader_cfg=dict(input_columns=['question'], output_column='answer', train_split='test'),
+    infer_cfg=dict(
+        ice_template=dict(type=PromptTemplate, template=dict(round=[
+            dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='The answer is ({answer})')])),
+        prompt_template=dict(type=PromptTemplate, ice_token='</E>', template=dict(begin='</E>', round=[
+            dict(role='HUMAN', prompt="{question}\\nEnd with 'ANSWER: $LETTER'.")])),
+        retriever=dict(type=FixKRetriever, fix_id_list=[0, 1]),
+        inferencer=dict(type=GenInferencer)),
+    eval_cfg=dict(evaluator=dict(type=AccEvaluator),
+                  pred_postprocessor=dict(type=match_answer_pattern, answer_pattern=r'(?i)ANSWER\\s*:\\s*([A-D])')),
+)]
+'''
+
+
+def test_self_test_says_when_the_evaluator_cannot_read_the_templates_own_exemplar(tmp_path):
+    (tmp_path / "eval.py").write_text(SELF_TEST_CONFIG, encoding="utf-8")
+    rows = [{"question": f"q{i}", "answer": letter} for i, letter in enumerate("BCA")]
+    (tmp_path / "mcq.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = run_cli("extract", str(tmp_path / "eval.py"), "--self-test", "--data",
+                     f"mcq={tmp_path / 'mcq.jsonl'}")
+    assert result.code == 1, result.err
+    assert "Traceback" not in result.err
+    (dataset,) = json.loads(result.out)["datasets"]
+    checks = {c["source"]: c for c in dataset["checks"]}
+    assert checks["exemplar 0"] == {"source": "exemplar 0", "text": "The answer is (B)", "extracted": "",
+                                    "gold": "B", "correct": False}
+    assert checks["format"]["text"] == "ANSWER: B" and checks["format"]["correct"] is True
+    assert ("[mcq] the evaluator cannot read the template's own exemplar: exemplar 0 'The answer is (B)' "
+            "is extracted as '' against the gold 'B'") in result.err
+    text = run_cli("extract", str(tmp_path / "eval.py"), "--self-test", "--data",
+                   f"mcq={tmp_path / 'mcq.jsonl'}", "-f", "text")
+    assert re.search(r'✗ exemplar 0 +"The answer is \(B\)"  extracted ""  gold "B"', text.out)

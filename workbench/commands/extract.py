@@ -22,20 +22,26 @@ from .common import HelpFormatter, seconds
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench extract",
-        usage="workbench extract RUN_DIR [--config FILE] [--against CONFIG [--rev REV]] [options]",
+        usage="workbench extract RUN_DIR [--config FILE] [--against CONFIG [--rev REV]] [options]\n"
+        "       workbench extract CONFIG --self-test [--data ABBR=FILE ...]",
         description="Apply OpenCompass 0.5.4's answer extraction to the predictions an OpenCompass run "
         "recorded (predictions/<model>/<dataset>.json, or its _0, _1, ... parts), in the evaluation "
         "task's order: pred_role, the model's pred_postprocessor, eval_cfg.pred_postprocessor; the "
         "gold through eval_cfg.dataset_postprocessor; the verdict and the score where the evaluator "
         "is a plain one (AccEvaluator, Gsm8kEvaluator, MATHEvaluator, EMEvaluator, ...), else "
-        "`correct: null` (the framework scores it). The gold is the predictions' own `gold`.",
-        epilog="exit status: 0 every pair extracted (and with --against: no verdict flips), 1 with "
-        "--against: a verdict flips, 2 usage error, 3 the run or a config cannot be read, or a pair "
-        "fails (as the real evaluation would) or has a postprocessor the workbench does not rewrite\n"
+        "`correct: null` (the framework scores it). The gold is the predictions' own `gold`. With "
+        "--self-test, before any run: the config's own in-context answers and the answer format its "
+        "prompt asks for, through its extraction.",
+        epilog="exit status: 0 every pair extracted (and with --against: no verdict flips; with "
+        "--self-test: every check read), 1 with --against: a verdict flips (with --self-test: the "
+        "evaluator cannot read an exemplar or the asked format), 2 usage error, 3 the run or a config "
+        "cannot be read, or a pair fails (as the real evaluation would) or has a postprocessor the "
+        "workbench does not rewrite\n"
         "example: workbench extract outputs/default/20241124_120000 --against configs/eval.py -f text",
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder (with --self-test: "
+                        "a config)")
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="read the extraction from this config instead of the one the run saved")
     parser.add_argument("--against", metavar="CONFIG", default=None,
@@ -48,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "a table per pair")
     parser.add_argument("--wrong", action="store_true",
                         help="text/markdown: show only the samples scored wrong (and those that flip)")
+    parser.add_argument("--self-test", action="store_true",
+                        help="RUN_DIR is a config: check that its evaluator reads its own exemplars' answers "
+                        "and the answer format its prompt asks for")
+    parser.add_argument("--data", action="append", default=[], metavar="ABBR=FILE",
+                        help="with --self-test: the rows of a dataset (as render's --data)")
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="the most one pair's extraction (or a config's load) may take (default 60)")
     return parser
@@ -58,6 +69,12 @@ def run(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.rev and not args.against:
         parser.error("--rev needs --against CONFIG (the config to read at that revision)")
+    if args.self_test:
+        if args.against or args.config:
+            parser.error("--self-test checks a config on its own: no --against or --config")
+        return _self_test(args)
+    if args.data:
+        parser.error("--data is for --self-test (a run's predictions carry their gold)")
     # lazy: imported when the command runs, so --help stays quick
     from ..headless.extract_report import report, write_markdown, write_text
     from ..headless.extract_run import DEFAULT_TIMEOUT, extract_run, load_config
@@ -103,6 +120,27 @@ def run(argv: Sequence[str]) -> int:
     if document["errors"]:
         return EXIT_CONFIG
     if any((p.get("against") or {}).get("flips") for p in document["pairs"]):
+        return EXIT_DIFF
+    return EXIT_OK
+
+
+def _self_test(args: argparse.Namespace) -> int:
+    # lazy: imported when the command runs, so --help stays quick
+    from ..headless.extract_report import report, write_self_test
+    from ..headless.extract_run import DEFAULT_TIMEOUT
+    from ..headless.extract_self_test import run_self_test
+    from ..loading.workspace import load_workspace
+
+    workspace = load_workspace([args.run_dir], data=args.data, timeout=args.timeout)
+    document = run_self_test(workspace, args.run_dir, args.timeout or DEFAULT_TIMEOUT)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    else:
+        write_self_test(document, sys.stdout, args.format == "markdown")
+    report(document, sys.stderr)
+    if document["errors"]:
+        return EXIT_CONFIG
+    if any(c["correct"] is False for d in document["datasets"] for c in d["checks"]):
         return EXIT_DIFF
     return EXIT_OK
 

@@ -103,6 +103,22 @@ def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = 
         out.write("\n## Errors\n\n" + "".join(f"- {_cell(error_text(e))}\n" for e in document["errors"]))
 
 
+def write_self_test(document: Mapping[str, Any], out: TextIO, markdown: bool = False) -> None:
+    """The self-test's checks, a line (or a table row) each."""
+    out.write(f"{'# ' if markdown else ''}self-test · {visible(document['config'])}\n")
+    for dataset in document["datasets"]:
+        out.write(f"\n{'## ' if markdown else ''}{visible(dataset['dataset'])}\n")
+        if markdown:
+            out.write("\n| check | verdict | answer | extracted | gold |\n|---|---|---|---|---|\n")
+        for check in dataset["checks"]:
+            cells = [visible(check["source"]), MARK[check["correct"]], shown(check["text"]),
+                     shown(check["extracted"], 40), shown(check["gold"], 40)]
+            out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n" if markdown else
+                      f"  {cells[1]} {cells[0]:<11} {cells[2]}  extracted {cells[3]}  gold {cells[4]}\n")
+        if not dataset["checks"]:
+            out.write("  (no exemplar and no answer format found to check)\n")
+
+
 def error_text(error: Mapping[str, Any]) -> str:
     """``file:line: [dataset × model] sample N: message (hint: ...)``, inert, one line."""
     where = error.get("file") or "<run>"
