@@ -149,7 +149,8 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any]) -> PairPlan:
     eval_cfg = dataset.get("eval_cfg")
     if not isinstance(eval_cfg, Mapping):
         raise PairFailure("the dataset has no eval_cfg: OpenCompass's evaluation task fails on it "
-                          "(`'dataset_postprocessor' in None`)", stage="eval_cfg")
+                          "(`'dataset_postprocessor' in None`)", stage="eval_cfg",
+                          hint="give the dataset eval_cfg=dict(evaluator=dict(type=...), ...)")
     reader = dataset.get("reader_cfg")
     if not isinstance(reader, Mapping) or "output_column" not in reader:
         raise PairFailure("reader_cfg has no output_column: the task's reader_cfg['output_column'] raises "
