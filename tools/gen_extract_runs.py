@@ -81,6 +81,10 @@ CASES = {
         ("So the answer is (C) because", "(A)"), ("I cannot tell.", "(D)"),
         (THINK + "So the answer is (E).", "(E)"),
     ]),
+    "bbh_freeform": ("bbh/bbh_gen_5b92b0.py", "target", [
+        ("So the answer is **Yes**.", "Yes"), ("the answer is: true", "True"), ("Answer is 1, 2, 3.", "1 2 3"),
+        ("So the answer is a, b ,c", "a b c"), (THINK + "The answer is valid.", "valid"), ("no", "No"),
+    ]),
     "arc_c": ("ARC_c/ARC_c_gen_1e0de5.py", "answerKey", [
         ("Answer: Let's think step by step. The answer is C", "C"), ("The answer is (B)", "B"),
         ("答案是：D", "D"), ("A", "A"), ("B错了，只有C是对的", "C"), ("选项B正确", "B"),
@@ -96,6 +100,9 @@ def _dataset(case: str, source: str, column: str) -> dict:
 
     cfg = Config.fromfile(str(CONFIGS / source))
     found = next(v for k, v in cfg.items() if k.endswith("_datasets") or k == "datasets")
+    if case == "bbh_freeform":  # the first dataset whose evaluator is BBHEvaluator (not _mcq)
+        found = [d for d in found if str(d["eval_cfg"]["evaluator"]["type"]).endswith("BBHEvaluator")
+                 or getattr(d["eval_cfg"]["evaluator"]["type"], "__name__", "") == "BBHEvaluator"]
     dataset = copy.deepcopy(dict(found[0]))
     reader = dict(dataset["reader_cfg"])
     reader["output_column"] = column

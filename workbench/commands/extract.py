@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         "recorded (predictions/<model>/<dataset>.json, or its _0, _1, ... parts), in the evaluation "
         "task's order: pred_role, the model's pred_postprocessor, eval_cfg.pred_postprocessor; the "
         "gold through eval_cfg.dataset_postprocessor; the verdict and the score where the evaluator "
-        "is a plain one (AccEvaluator, Gsm8kEvaluator, MATHEvaluator, EMEvaluator, ...), else "
+        "is a plain one (AccEvaluator, Gsm8kEvaluator, MATHEvaluator, EMEvaluator, BBHEvaluator, ...), else "
         "`correct: null` (the framework scores it). The gold is the predictions' own `gold`. With "
         "--self-test, before any run: the config's own in-context answers and the answer format its "
         "prompt asks for, through its extraction.",

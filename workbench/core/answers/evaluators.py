@@ -5,6 +5,7 @@ agrees). Any other evaluator is named and left to the framework (``correct: null
 - ``AccEvaluator``: ``str(pred) == str(gold)`` (it maps both through ``str`` to label ids);
   ``accuracy`` = correct / total * 100.
 - ``AccwithDetailsEvaluator``, ``BBHEvaluator_mcq``: ``pred == gold``.
+- ``BBHEvaluator``: ``bbh_freeform_postprocess`` on both, compared with ``casefold()``.
 - ``Gsm8kEvaluator``: equal, or ``abs(float(pred) - int(gold)) < 1e-6`` (errors are False).
 - ``EMEvaluator``: ``general_postprocess`` on the prediction and on each item of the reference
   (a string reference is iterated by character, and the prediction matches as a substring of it:
@@ -20,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .dataset_postprocessors import bbh_freeform_postprocess
 from .math_answers import math_equivalent
 from .text_postprocessors import general_postprocess
 
@@ -37,6 +39,10 @@ def _gsm8k(pred: Any, gold: Any) -> bool:
         return bool(pred == gold or abs(float(pred) - int(gold)) < 1e-6)
     except Exception:  # as Gsm8kEvaluator.is_equal: any error is "not equal"
         return False
+
+
+def _bbh_freeform(pred: Any, gold: Any) -> bool:
+    return bool(bbh_freeform_postprocess(pred).casefold() == bbh_freeform_postprocess(gold).casefold())
 
 
 def _em(pred: Any, gold: Any) -> bool:
@@ -72,6 +78,7 @@ PLAIN: Mapping[str, PlainEvaluator] = {
         PlainEvaluator("Gsm8kEvaluator", "accuracy", _gsm8k, _100_times_ratio, _PRED),
         PlainEvaluator("EMEvaluator", "score", _em, _ratio_times_100, frozenset()),
         PlainEvaluator("BBHEvaluator_mcq", "score", _equal, _ratio_times_100, _PRED),
+        PlainEvaluator("BBHEvaluator", "score", _bbh_freeform, _ratio_times_100, _PRED),
         PlainEvaluator("MATHEvaluator", "accuracy", _equal, _100_times_ratio, _PRED | {"version"}),
     )
 }
