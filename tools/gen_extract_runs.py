@@ -82,7 +82,8 @@ CASES = {
         (THINK + "So the answer is (E).", "(E)"),
     ]),
     "bbh_freeform": ("bbh/bbh_gen_5b92b0.py", "target", [
-        ("So the answer is **Yes**.", "Yes"), ("the answer is: true", "True"), ("Answer is 1, 2, 3.", "1 2 3"),
+        ("So the answer is **Yes**.", "Yes"), ("the answer is: true", "True"),
+        ("Answer is 1, 2, 3.", "1 2 3"),
         ("So the answer is a, b ,c", "a b c"), (THINK + "The answer is valid.", "valid"), ("no", "No"),
     ]),
     "arc_c": ("ARC_c/ARC_c_gen_1e0de5.py", "answerKey", [
