@@ -40,16 +40,19 @@ class Outcome:
 
 def run_bounded(function: Callable[[Callable[[str], None]], Any], timeout: float,
                 memory_limit: int | None = 2 * 1024**3) -> Outcome:
-    """``function(progress)`` in a forked child; ``progress(text)`` reports where it is."""
+    """``function(progress)`` in a forked child; ``progress(text)`` reports where it is. The child
+    may map ``memory_limit`` bytes more than the parent maps at the fork."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: limits, run, answer, exit without cleanup
         code = 0
         try:
             os.close(read_fd)
-            if memory_limit:
+            if memory_limit:  # on top of what the fork already maps (a loaded workspace, libraries)
                 _, hard = resource.getrlimit(resource.RLIMIT_AS)
-                resource.setrlimit(resource.RLIMIT_AS, (memory_limit, hard))
+                limit = _mapped() + memory_limit
+                if hard == resource.RLIM_INFINITY or limit <= hard:
+                    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
             out = os.fdopen(write_fd, "wb", buffering=1 << 16)
 
             def progress(text: str) -> None:  # unbuffered: the parent must see it before a hang
@@ -121,6 +124,15 @@ def _collect(pid: int, fd: int, timeout: float) -> Outcome:
     if "crash" in value:
         return Outcome(failure=value["crash"], last_progress=last)
     return Outcome(value=value["ok"], last_progress=last)
+
+
+def _mapped() -> int:
+    """The address space this process maps now (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _write_all(fd: int, data: bytes) -> None:
