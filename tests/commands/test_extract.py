@@ -94,6 +94,15 @@ def test_text_and_markdown_show_outputs_inert(tmp_path):
     assert "\x1b" not in markdown.out
 
 
+def test_hostile_output_is_valid_inert_json(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ}, {"mcq": '{"0": {"prediction": "\\ud800 \\u001b[2J (B) \\u202e", '
+                                                   '"gold": "B"}}'})
+    result = extract(run)
+    assert result.code == 0 and "\x1b" not in result.out and "\u202e" not in result.out
+    (sample,) = json.loads(result.out)["pairs"][0]["samples"]
+    assert sample["prediction"] == "\ud800 \x1b[2J (B) \u202e" and sample["extracted"] == "B"
+
+
 def test_none_stays_null_and_unscored_pairs_say_why(tmp_path):
     first_number = ("dict(evaluator=dict(type='opencompass.evaluator.GenericLLMEvaluator'), pred_postprocessor="
                     "dict(type='opencompass.datasets.InfiniteBench_first_number_postprocess'))")

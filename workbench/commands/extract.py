@@ -9,7 +9,6 @@ modules; not ``cli`` or ``__main__``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -78,6 +77,7 @@ def run(argv: Sequence[str]) -> int:
     # lazy: imported when the command runs, so --help stays quick
     from ..headless.extract_report import report, write_markdown, write_text
     from ..headless.extract_run import DEFAULT_TIMEOUT, extract_run, load_config
+    from ..headless.formats.json_encoding import dumps
     from ..headless.revisions import RevisionError, materialize
     from .render import usage_error
 
@@ -111,7 +111,7 @@ def run(argv: Sequence[str]) -> int:
         if tree is not None:
             tree.cleanup()
     if args.format == "json":
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps(document, indent=1) + "\n")
     elif args.format == "markdown":
         write_markdown(document, sys.stdout, args.wrong)
     else:
@@ -129,12 +129,13 @@ def _self_test(args: argparse.Namespace) -> int:
     from ..headless.extract_report import report, write_self_test
     from ..headless.extract_run import DEFAULT_TIMEOUT
     from ..headless.extract_self_test import run_self_test
+    from ..headless.formats.json_encoding import dumps
     from ..loading.workspace import load_workspace
 
     workspace = load_workspace([args.run_dir], data=args.data, timeout=args.timeout)
     document = run_self_test(workspace, args.run_dir, args.timeout or DEFAULT_TIMEOUT)
     if args.format == "json":
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(dumps(document, indent=1) + "\n")
     else:
         write_self_test(document, sys.stdout, args.format == "markdown")
     report(document, sys.stderr)

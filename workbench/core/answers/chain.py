@@ -35,7 +35,7 @@ from .evaluators import PlainEvaluator, plain_evaluator
 
 EXTRACT_ROLE_PRED_BUG = (
     "eval_cfg.pred_role={role!r}: OpenCompass 0.5.4's extract_role_pred strips nothing (its "
-    "`re.match(r'\\s*', begin) is None` test is never true), so {what} stays in every prediction "
+    "`re.match(r'\\s*', begin) is None` test is never true), so {what} in every prediction "
     "the postprocessors read: expect it in `extracted`, or strip it in a pred_postprocessor")
 
 
@@ -204,7 +204,8 @@ def _pred_role(role: Any, model: Mapping[str, Any]) -> list[str]:
     begin, end = _role_bounds(model["meta_template"], role)
     if not begin and not end:
         return []
-    what = " and ".join(f"its {name} {text!r}" for name, text in (("begin", begin), ("end", end)) if text)
+    parts = [f"its {name} {text!r}" for name, text in (("begin", begin), ("end", end)) if text]
+    what = " and ".join(parts) + (" stay" if len(parts) > 1 else " stays")
     return [EXTRACT_ROLE_PRED_BUG.format(role=role, what=what)]
 
 
