@@ -134,8 +134,10 @@ def test_bad_input_is_one_located_error_each_and_the_rest_is_reported(tmp_path):
     result = extract(run, "--timeout", "2")
     assert result.code == 3
     document = json.loads(result.out)
-    assert [p["dataset"] for p in document["pairs"]] == ["ok"]
+    assert [p["dataset"] for p in document["pairs"] if p["error"] is None] == ["ok"]
     errors = {e["dataset"]: e for e in document["errors"]}
+    flagged = {p["dataset"]: p["error"] for p in document["pairs"] if p["error"] is not None}
+    assert flagged == errors and all(p["samples"] == [] for p in document["pairs"] if p["error"])
     assert set(errors) == {"slow", "notjson", "holes", "nogold", "absent", "raises", "unregistered"}
     assert errors["slow"]["sample"] == "1" and "ran past 2 s" in errors["slow"]["message"]
     assert errors["notjson"]["line"] == 2 and "not valid JSON" in errors["notjson"]["message"]

@@ -26,7 +26,7 @@ def document():
 
 
 def _pairs(document):
-    return {f"{p['dataset']} × {p['model']}": p for p in document["pairs"]}
+    return {f"{p['dataset']} × {p['model']}": p for p in document["pairs"] if p["error"] is None}
 
 
 def test_every_pair_the_task_scored_is_extracted_and_every_failure_flagged(document):
@@ -34,6 +34,7 @@ def test_every_pair_the_task_scored_is_extracted_and_every_failure_flagged(docum
     failed = {k for k, v in EXPECTED.items() if "raises" in v}
     assert set(_pairs(document)) == scored
     assert {f"{e['dataset']} × {e['model']}" for e in document["errors"]} == failed
+    assert {f"{p['dataset']} × {p['model']}" for p in document["pairs"] if p["error"]} == failed
     assert failed and all(e["kind"] == "fails" for e in document["errors"])
 
 

@@ -45,14 +45,18 @@ def _against_line(pair: Mapping[str, Any]) -> str | None:
 
 
 def _summary(document: Mapping[str, Any]) -> str:
-    pairs, errors = document["pairs"], document["errors"]
+    pairs = [p for p in document["pairs"] if not p.get("error")]
     samples = sum(len(p["samples"]) for p in pairs)
-    return f"{len(pairs)} pairs extracted ({samples} samples), {len(errors)} errors"
+    return f"{len(pairs)} pairs extracted ({samples} samples), {len(document['errors'])} errors"
 
 
 def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
     out.write(f"run {visible(document['run'])} · config {visible(document['config'])}\n")
     for pair in document["pairs"]:
+        if pair.get("error"):
+            out.write(f"\n{visible(pair['dataset'])} × {visible(pair['model'])}: fails: "
+                      f"{error_text(pair['error'])}\n")
+            continue
         out.write(f"\n{visible(pair['dataset'])} × {visible(pair['model'])}: {len(pair['samples'])} samples, "
                   f"{visible(_score(pair))}\n")
         line = _against_line(pair)
@@ -82,6 +86,8 @@ def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = 
     out.write(f"# extract · `{_cell(visible(document['run']))}`\n\n"
               f"config `{_cell(visible(document['config']))}` · {_summary(document)}\n")
     for pair in document["pairs"]:
+        if pair.get("error"):
+            continue  # listed under Errors
         out.write(f"\n## {_cell(visible(pair['dataset']))} × {_cell(visible(pair['model']))}\n\n"
                   f"{_cell(visible(_score(pair)))}\n")
         line = _against_line(pair)

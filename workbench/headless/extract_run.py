@@ -159,7 +159,15 @@ def _pair_document(dataset: str, model: str, plan: PairPlan, predictions: PairPr
             "scored_by": "workbench" if value["metric"] else "framework",
             "note": unscored_reason(plan, predictions.records),
             "gold_from": GOLD_FROM, "files": [str(f) for f in predictions.files],
-            "samples": value["samples"]}
+            "samples": value["samples"], "error": None}
+
+
+def _failed_pair(document: dict[str, Any], error: dict[str, Any]) -> None:
+    """A pair that fails is in ``errors`` and, flagged with that error and no samples, in ``pairs``."""
+    document["errors"].append(error)
+    document["pairs"].append({"dataset": error["dataset"], "model": error["model"], "evaluator": None,
+                              "metric": None, "accuracy": None, "scored_by": None, "note": None,
+                              "gold_from": GOLD_FROM, "files": [], "samples": [], "error": error})
 
 
 def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOUT,
@@ -182,17 +190,17 @@ def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOU
             document["warnings"] += [f"[{dataset_abbr} × {model_abbr}] {w}" for w in predictions.warnings]
             if predictions.error is not None:
                 e = predictions.error
-                document["errors"].append(_error(e.message, file=e.file, line=e.line, hint=e.hint,
-                                                 dataset=dataset_abbr, model=model_abbr, stage="predictions"))
+                _failed_pair(document, _error(e.message, file=e.file, line=e.line, hint=e.hint,
+                                              dataset=dataset_abbr, model=model_abbr, stage="predictions"))
                 continue
             plan = _plan(dataset, model, names)
             if isinstance(plan, dict):
-                document["errors"].append(plan)
+                _failed_pair(document, plan)
                 continue
             document["warnings"] += [f"[{dataset_abbr} × {model_abbr}] {w}" for w in plan.warnings]
             value = _run(plan, predictions, timeout)
             if "error" in value:
-                document["errors"].append(value["error"])
+                _failed_pair(document, value["error"])
                 continue
             pair = _pair_document(dataset_abbr, model_abbr, plan, predictions, value)
             if against is not None:
