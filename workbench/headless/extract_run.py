@@ -129,9 +129,9 @@ def _run(plan: PairPlan, predictions: PairPredictions, timeout: float) -> dict[s
     names = {"dataset": predictions.dataset, "model": predictions.model}
     if outcome.failure is not None:
         where = (outcome.last_progress or "").split(" ", 1)
-        sample = where[1] if len(where) == 2 else None
+        sample = where[1] if len(where) == 2 and not where[1].startswith("(") else None
         file, line = _sample_place(predictions, sample)
-        stage = f"the {where[0]}'s extraction" if where[0] else "the extraction"
+        stage = where[0] or "the extraction"
         return {"error": _error(f"{stage} {outcome.failure}: a pattern that backtracks on this text? "
                                 "OpenCompass's evaluation would hang or fail here too",
                                 file=file, line=line, stage=where[0] or None, sample=sample,

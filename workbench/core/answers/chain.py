@@ -58,13 +58,31 @@ class PairFailure(WorkbenchError):
 
 @dataclass(frozen=True)
 class Step:
-    """One postprocessor call as the task makes it: ``function(text, **kwargs)``."""
+    """One postprocessor as the task applies it: ``function(text, **kwargs)`` on every text; or,
+    for a function with no rewrite, ``batch(texts)`` (the framework's own, asked once for them
+    all: see :data:`Fallback`)."""
 
     stage: str
     written: str
     path: str
-    function: Callable[..., Any]
+    function: Callable[..., Any] | None
     kwargs: Mapping[str, Any]
+    batch: Callable[[Sequence[Any]], list[Any]] | None = None
+
+
+class StepRaised(Exception):
+    """Raised by a ``batch``: the real function raised on the text at ``position``."""
+
+    def __init__(self, position: int, detail: str) -> None:
+        super().__init__(detail)
+        self.position = position
+        self.detail = detail
+
+
+#: Given (stage, the type as written, kwargs) of a function with no rewrite, a ``batch`` that
+#: applies the framework's own function to a list of texts (raising StepRaised where it raises),
+#: or Unresolved when the framework cannot be asked.
+Fallback = Callable[[str, str, Mapping[str, Any]], Callable[[Sequence[Any]], list[Any]]]
 
 
 @dataclass(frozen=True)
@@ -98,7 +116,7 @@ class PairAnswers:
     metric: str | None = None
 
 
-def _step(stage: str, cfg: Any) -> Step:
+def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
     if not isinstance(cfg, Mapping):
         raise PairFailure(f"{stage} must be a dict with a `type`, got {type(cfg).__name__}", stage=stage)
     kwargs = dict(copy.deepcopy(cfg))
@@ -111,7 +129,13 @@ def _step(stage: str, cfg: Any) -> Step:
     except RealFailure as exc:
         raise PairFailure(f"{stage}: {exc.message}", stage=stage, hint=exc.hint) from exc
     except Unresolved as exc:
-        raise Unresolved(f"{stage}: {exc.message}", hint=exc.hint) from exc
+        if fallback is None:
+            raise Unresolved(f"{stage}: {exc.message}", hint=exc.hint) from exc
+        try:
+            batch = fallback(stage, str(written), kwargs)
+        except Unresolved as unavailable:
+            raise Unresolved(f"{stage}: {exc.message}; {unavailable.message}", hint=unavailable.hint) from exc
+        return Step(stage, str(written), str(written), None, kwargs, batch)
     return Step(stage, str(written), found.path, found.function, kwargs)
 
 
@@ -141,11 +165,13 @@ def _role_bounds(meta: Any, role: Any) -> tuple[str, str]:
     return text(roles[role].get("begin", "")), text(roles[role].get("end", ""))
 
 
-def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any]) -> PairPlan:
-    """The chain for one pair, from the dataset's and the model's config dicts.
+def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
+              fallback: Fallback | None = None) -> PairPlan:
+    """The chain for one pair, from the dataset's and the model's config dicts; ``fallback``
+    stands in for a function with no rewrite (the framework route), if given.
 
     Raises PairFailure where the real task would fail before reading a prediction, Unresolved
-    where a step has no rewrite."""
+    where a step has no rewrite (and no fallback)."""
     eval_cfg = dataset.get("eval_cfg")
     if not isinstance(eval_cfg, Mapping):
         raise PairFailure("the dataset has no eval_cfg: OpenCompass's evaluation task fails on it "
@@ -156,15 +182,15 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any]) -> PairPlan:
         raise PairFailure("reader_cfg has no output_column: the task's reader_cfg['output_column'] raises "
                           "KeyError", stage="reader_cfg")
     warnings: list[str] = []
-    gold_step = (_step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"])
+    gold_step = (_step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"], fallback)
                  if "dataset_postprocessor" in eval_cfg else None)
     steps: list[Step] = []
     if "pred_role" in eval_cfg and "meta_template" in model:
         warnings += _pred_role(eval_cfg["pred_role"], model)
     if "pred_postprocessor" in model:
-        steps.append(_step("model.pred_postprocessor", model["pred_postprocessor"]))
+        steps.append(_step("model.pred_postprocessor", model["pred_postprocessor"], fallback))
     if "pred_postprocessor" in eval_cfg:
-        steps.append(_step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"]))
+        steps.append(_step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"], fallback))
     evaluator_cfg = eval_cfg.get("evaluator") or {}
     evaluator = plain_evaluator(evaluator_cfg) if isinstance(evaluator_cfg, Mapping) else None
     name = evaluator_cfg.get("type") if isinstance(evaluator_cfg, Mapping) else None
@@ -175,7 +201,8 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any]) -> PairPlan:
             raise PairFailure(f"{evaluator.name} takes no {', '.join(sorted(extra))}: building it raises "
                               "TypeError", stage="eval_cfg.evaluator")
         if evaluator_cfg.get("pred_postprocessor") is not None:
-            steps.append(_step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"]))
+            steps.append(_step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"],
+                               fallback))
         if dataset.get("n", 1) != 1:
             unscored = f"n={dataset.get('n')} replicas: the framework scores it"
         elif reader["output_column"] is None:
@@ -210,6 +237,8 @@ def _pred_role(role: Any, model: Mapping[str, Any]) -> list[str]:
 
 
 def _call(step: Step, text: Any, index: str) -> Any:
+    if step.function is None:  # a batch step is applied by _apply, never a text at a time
+        raise PairFailure(f"{step.stage} {step.written} has no rewrite", stage=step.stage, sample=index)
     try:
         return step.function(text, **step.kwargs)
     except RecursionError as exc:  # pragma: no cover - a pattern the interpreter cannot hold
@@ -229,10 +258,46 @@ def _hint(step: Step, exc: Exception) -> str | None:
     return None
 
 
+def _apply(step: Step, values: Sequence[Any], indices: Sequence[str],
+           progress: Callable[[str], None] | None) -> list[Any]:
+    """``step`` over every value, as the task maps a postprocessor over the whole list."""
+    if step.batch is not None:
+        if progress is not None:
+            progress(f"{step.stage} (the framework's {step.written})")
+        try:
+            return step.batch(values)
+        except StepRaised as exc:
+            raise PairFailure(f"{step.stage} {step.written} raised {exc.detail}", stage=step.stage,
+                              sample=indices[exc.position]) from exc
+    out = []
+    for index, value in zip(indices, values, strict=True):
+        if progress is not None:
+            progress(f"{step.stage} {index}")
+        out.append(_call(step, value, index))
+    return out
+
+
+def _apply_listed(step: Step, values: Sequence[Any], indices: Sequence[str],
+                  progress: Callable[[str], None] | None) -> list[Any]:
+    """Predictions that are lists: the step on each item, as ``[[proc(s) for s in preds] ...]``
+    does (a string among them is iterated by character, as there)."""
+    out = []
+    for index, value in zip(indices, values, strict=True):
+        try:
+            items = list(value)
+        except TypeError as exc:
+            raise PairFailure(f"{step.stage}: the first prediction is a list, this one a "
+                              f"{type(value).__name__} the task cannot iterate", stage=step.stage,
+                              sample=index) from exc
+        out.append(_apply(step, items, [index] * len(items), progress))
+    return out
+
+
 def extract_pair(plan: PairPlan, records: Sequence[tuple[str, Mapping[str, Any]]],
                  progress: Callable[[str], None] | None = None) -> PairAnswers:
-    """Every record (``(key, record)`` in the task's order) through the plan; ``progress`` is
-    told each sample before its steps run (``gold 12``, ``prediction 12``).
+    """Every record (``(key, record)`` in the task's order) through the plan, step by step over
+    all of them as the task goes (the references first); ``progress`` is told each call before it
+    runs (``eval_cfg.pred_postprocessor 12``).
 
     Raises PairFailure at the first sample the real task fails on."""
     if not records:
@@ -241,34 +306,22 @@ def extract_pair(plan: PairPlan, records: Sequence[tuple[str, Mapping[str, Any]]
     if "prediction" not in first:
         raise PairFailure("the first record has no `prediction`: the task has nothing to evaluate",
                           stage="predictions", sample=records[0][0])
-    golds: list[Any] = []
-    for index, record in records:  # the task postprocesses the references first
-        gold = record.get("gold")
-        if progress is not None:
-            progress(f"gold {index}")
-        if plan.gold_step is not None and "gold" in record:
-            gold = _call(plan.gold_step, gold, index)
-        golds.append(gold)
-    answers = PairAnswers()
+    indices = [index for index, _ in records]
+    golds = [record.get("gold") for _, record in records]
+    has_gold = all("gold" in record for _, record in records)
+    if plan.gold_step is not None and has_gold:
+        golds = _apply(plan.gold_step, golds, indices, progress)
+    predictions = [record.get("prediction") for _, record in records]
+    extracted = list(predictions)
     listed = isinstance(first.get("prediction"), list)
-    for (index, record), gold in zip(records, golds, strict=True):
-        prediction = record.get("prediction")
-        extracted = prediction
-        if progress is not None:
-            progress(f"prediction {index}")
-        for step in plan.pred_steps:
-            if listed:
-                if not isinstance(extracted, list):
-                    raise PairFailure("a prediction is not a list where the first one is", stage=step.stage,
-                                      sample=index)
-                extracted = [_call(step, item, index) for item in extracted]
-            else:
-                extracted = _call(step, extracted, index)
-        answers.samples.append(SampleAnswer(index, prediction, extracted, gold if "gold" in record else None,
+    for step in plan.pred_steps:
+        extracted = (_apply_listed if listed else _apply)(step, extracted, indices, progress)
+    answers = PairAnswers()
+    for index, prediction, value, gold, (_, record) in zip(indices, predictions, extracted, golds, records,
+                                                           strict=True):
+        answers.samples.append(SampleAnswer(index, prediction, value, gold if "gold" in record else None,
                                             None))
-    scorable = plan.evaluator is not None and plan.unscored is None and not listed \
-        and all("gold" in record for _, record in records)
-    if scorable and plan.evaluator is not None:
+    if plan.evaluator is not None and plan.unscored is None and not listed and has_gold:
         correct = 0
         for sample in answers.samples:
             try:
