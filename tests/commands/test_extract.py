@@ -264,3 +264,52 @@ def test_self_test_says_when_the_evaluator_cannot_read_the_templates_own_exempla
     text = run_cli("extract", str(tmp_path / "eval.py"), "--self-test", "--data",
                    f"mcq={tmp_path / 'mcq.jsonl'}", "-f", "text")
     assert re.search(r'✗ exemplar 0 +"The answer is \(B\)"  extracted ""  gold "B"', text.out)
+
+
+#: A stand-in OpenCompass (never the real one): a registry with two postprocessors the workbench
+#: does not rewrite, one of which raises on its second text.
+STAND_IN = {
+    "opencompass/__init__.py": "",
+    "opencompass/datasets/__init__.py": "",
+    "opencompass/utils/__init__.py": "",
+    "opencompass/registry.py": "class Registry(dict):\n    def get(self, key):\n        return dict.get(self, key)\n"
+                               "TEXT_POSTPROCESSORS = Registry()\n",
+    "opencompass/utils/text_postprocessors.py": (
+        "from opencompass.registry import TEXT_POSTPROCESSORS\n"
+        "print('noise on stdout')\n"
+        "def shout(text, suffix='!'):\n    return text.upper() + suffix\n"
+        "def boom(text):\n    if text == 'b':\n        raise ValueError('no b')\n    return None\n"
+        "TEXT_POSTPROCESSORS['general_cn'] = shout\nTEXT_POSTPROCESSORS['cmrc'] = boom\n"),
+}
+
+
+def stand_in_python(root: Path) -> str:
+    import os
+    import sys
+
+    for name, text in STAND_IN.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    python = root / "framework-python"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH="{root}" exec "{sys.executable}" "$@"\n', encoding="utf-8")
+    os.chmod(python, 0o755)
+    return str(python)
+
+
+def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
+    acc = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='general_cn', suffix='?'))"
+    raising = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='cmrc'))"
+    run = write_run(tmp_path, {"cn": acc, "raising": raising},
+                    {"cn": records(("a", "A?"), ("b", "B!")), "raising": records(("a", "A"), ("b", "B"))})
+    python = stand_in_python(tmp_path / "framework")
+    result = extract(run, "--framework-python", python)
+    assert result.code == 3
+    document = json.loads(result.out)
+    cn = next(p for p in document["pairs"] if p["dataset"] == "cn")
+    assert [s["extracted"] for s in cn["samples"]] == ["A?", "B?"] and cn["accuracy"] == 50.0
+    assert cn["framework_steps"] == ["eval_cfg.pred_postprocessor general_cn"]
+    (error,) = document["errors"]
+    assert (error["dataset"], error["sample"], error["kind"]) == ("raising", "1", "fails")
+    assert "cmrc raised ValueError: no b" in error["message"]
+    without = json.loads(extract(run, "--framework-python", str(tmp_path / "no-such-python")).out)
+    assert all(e["kind"] == "not-rewritten" and "cannot run" in e["message"] for e in without["errors"])

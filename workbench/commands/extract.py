@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "and the answer format its prompt asks for")
     parser.add_argument("--data", action="append", default=[], metavar="ABBR=FILE",
                         help="with --self-test: the rows of a dataset (as render's --data)")
+    parser.add_argument("--framework-python", metavar="PY", default=None,
+                        help="a Python that can import OpenCompass 0.5.4: postprocessors the workbench "
+                        "does not rewrite are applied by the framework there (default: this Python, "
+                        "when it can import OpenCompass)")
     parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                         help="the most one pair's extraction (or a config's load) may take (default 60)")
     return parser
@@ -75,10 +79,12 @@ def run(argv: Sequence[str]) -> int:
     if args.data:
         parser.error("--data is for --self-test (a run's predictions carry their gold)")
     # lazy: imported when the command runs, so --help stays quick
+    from ..headless.extract_framework import framework_fallback
     from ..headless.extract_report import report, write_markdown, write_text
     from ..headless.extract_run import DEFAULT_TIMEOUT, extract_run, load_config
     from ..headless.formats.json_encoding import dumps
     from ..headless.revisions import RevisionError, materialize
+    from ..loading.rows.framework_load import framework_python
     from .render import usage_error
 
     run_dir = Path(args.run_dir)
@@ -104,7 +110,8 @@ def run(argv: Sequence[str]) -> int:
                                       display=tree.display)
             else:
                 against = load_config(args.against, timeout)
-        document = extract_run(run_dir, mine, timeout, against)
+        fallback = framework_fallback(framework_python("opencompass", args.framework_python), timeout)
+        document = extract_run(run_dir, mine, timeout, against, fallback)
     except RevisionError as exc:
         return usage_error(parser.prog, str(exc))
     finally:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.answers.catalog import Unresolved
-from ..core.answers.chain import PairFailure, PairPlan, extract_pair, plan_pair, unscored_reason
+from ..core.answers.chain import Fallback, PairFailure, PairPlan, extract_pair, plan_pair, unscored_reason
 from ..loading.config.config_file import load_config_file
 from ..loading.predictions import PairPredictions, read_pair_predictions, record_line
 from .bounded_call import run_bounded
@@ -98,10 +98,10 @@ def _config_line(entry: Mapping[str, Any], stage: str | None) -> tuple[str | Non
     return entry.get("file"), line
 
 
-def _plan(dataset: dict[str, Any], model: dict[str, Any],
-          names: tuple[str, str]) -> PairPlan | dict[str, Any]:
+def _plan(dataset: dict[str, Any], model: dict[str, Any], names: tuple[str, str],
+          fallback: Fallback | None = None) -> PairPlan | dict[str, Any]:
     try:
-        return plan_pair(dataset["cfg"], model["cfg"])
+        return plan_pair(dataset["cfg"], model["cfg"], fallback)
     except PairFailure as exc:
         entry = model if exc.stage.startswith("model.") or (exc.stage == "eval_cfg.pred_role" and \
             "meta_template" in exc.message) else dataset
@@ -122,6 +122,9 @@ def _run(plan: PairPlan, predictions: PairPredictions, timeout: float) -> dict[s
             answers = extract_pair(plan, predictions.records, progress)
         except PairFailure as exc:
             return {"failure": exc.message, "stage": exc.stage, "sample": exc.sample, "hint": exc.hint}
+        except Unresolved as exc:  # the framework route could not be asked
+            return {"failure": exc.message, "stage": None, "sample": None, "hint": exc.hint,
+                    "kind": "not-rewritten"}
         return {"samples": [vars(s) for s in answers.samples], "accuracy": answers.accuracy,
                 "metric": answers.metric}
 
@@ -140,7 +143,8 @@ def _run(plan: PairPlan, predictions: PairPredictions, timeout: float) -> dict[s
     if "failure" in value:
         file, line = _sample_place(predictions, value["sample"])
         return {"error": _error(value["failure"], file=file, line=line, hint=value["hint"],
-                                stage=value["stage"], sample=value["sample"], **names)}
+                                stage=value["stage"], sample=value["sample"],
+                                kind=value.get("kind", "fails"), **names)}
     return value
 
 
@@ -159,6 +163,8 @@ def _pair_document(dataset: str, model: str, plan: PairPlan, predictions: PairPr
             "scored_by": "workbench" if value["metric"] else "framework",
             "note": unscored_reason(plan, predictions.records),
             "gold_from": GOLD_FROM, "files": [str(f) for f in predictions.files],
+            "framework_steps": [f"{s.stage} {s.written}" for s in (*plan.pred_steps, plan.gold_step)
+                                if s is not None and s.batch is not None],
             "samples": value["samples"], "error": None}
 
 
@@ -171,8 +177,9 @@ def _failed_pair(document: dict[str, Any], error: dict[str, Any]) -> None:
 
 
 def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOUT,
-                against: LoadedConfig | None = None) -> dict[str, Any]:
-    """The extract@1 document of ``run`` through ``config`` (and ``against``, when given)."""
+                against: LoadedConfig | None = None, fallback: Fallback | None = None) -> dict[str, Any]:
+    """The extract@1 document of ``run`` through ``config`` (and ``against``, when given);
+    ``fallback`` is the framework route for postprocessors with no rewrite."""
     document: dict[str, Any] = {"schema": SCHEMA, "run": str(run), "config": config.shown,
                                 "pairs": [], "errors": list(config.errors), "warnings": list(config.warnings)}
     if against is not None:
@@ -193,7 +200,7 @@ def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOU
                 _failed_pair(document, _error(e.message, file=e.file, line=e.line, hint=e.hint,
                                               dataset=dataset_abbr, model=model_abbr, stage="predictions"))
                 continue
-            plan = _plan(dataset, model, names)
+            plan = _plan(dataset, model, names, fallback)
             if isinstance(plan, dict):
                 _failed_pair(document, plan)
                 continue
@@ -205,7 +212,7 @@ def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOU
             pair = _pair_document(dataset_abbr, model_abbr, plan, predictions, value)
             if against is not None:
                 pair["against"] = _against(against, dataset_abbr, model_abbr, model, predictions, pair,
-                                           timeout, document)
+                                           timeout, document, fallback)
             document["pairs"].append(pair)
     document["warnings"] += _unclaimed(run, seen)
     return document
@@ -213,7 +220,7 @@ def extract_run(run: Path, config: LoadedConfig, timeout: float = DEFAULT_TIMEOU
 
 def _against(against: LoadedConfig, dataset_abbr: str, model_abbr: str, run_model: dict[str, Any],
              predictions: PairPredictions, pair: Mapping[str, Any], timeout: float,
-             document: dict[str, Any]) -> dict[str, Any] | None:
+             document: dict[str, Any], fallback: Fallback | None) -> dict[str, Any] | None:
     """The other config's extraction of the same predictions: its score, the delta, the flips."""
     dataset = against.datasets.get(dataset_abbr)
     if dataset is None:
@@ -221,7 +228,7 @@ def _against(against: LoadedConfig, dataset_abbr: str, model_abbr: str, run_mode
                                     f"dataset {dataset_abbr!r}: not compared")
         return None
     model = against.models.get(model_abbr, run_model)
-    plan = _plan(dataset, model, (dataset_abbr, model_abbr))
+    plan = _plan(dataset, model, (dataset_abbr, model_abbr), fallback)
     if isinstance(plan, dict):
         document["errors"].append(_against_error(plan))
         return None

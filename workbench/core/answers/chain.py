@@ -237,7 +237,7 @@ def _pred_role(role: Any, model: Mapping[str, Any]) -> list[str]:
 
 
 def _call(step: Step, text: Any, index: str) -> Any:
-    if step.function is None:  # a batch step is applied by _apply, never a text at a time
+    if step.function is None:  # a batch step is applied by apply_step, never a text at a time
         raise PairFailure(f"{step.stage} {step.written} has no rewrite", stage=step.stage, sample=index)
     try:
         return step.function(text, **step.kwargs)
@@ -258,8 +258,8 @@ def _hint(step: Step, exc: Exception) -> str | None:
     return None
 
 
-def _apply(step: Step, values: Sequence[Any], indices: Sequence[str],
-           progress: Callable[[str], None] | None) -> list[Any]:
+def apply_step(step: Step, values: Sequence[Any], indices: Sequence[str],
+               progress: Callable[[str], None] | None = None) -> list[Any]:
     """``step`` over every value, as the task maps a postprocessor over the whole list."""
     if step.batch is not None:
         if progress is not None:
@@ -289,7 +289,7 @@ def _apply_listed(step: Step, values: Sequence[Any], indices: Sequence[str],
             raise PairFailure(f"{step.stage}: the first prediction is a list, this one a "
                               f"{type(value).__name__} the task cannot iterate", stage=step.stage,
                               sample=index) from exc
-        out.append(_apply(step, items, [index] * len(items), progress))
+        out.append(apply_step(step, items, [index] * len(items), progress))
     return out
 
 
@@ -310,12 +310,12 @@ def extract_pair(plan: PairPlan, records: Sequence[tuple[str, Mapping[str, Any]]
     golds = [record.get("gold") for _, record in records]
     has_gold = all("gold" in record for _, record in records)
     if plan.gold_step is not None and has_gold:
-        golds = _apply(plan.gold_step, golds, indices, progress)
+        golds = apply_step(plan.gold_step, golds, indices, progress)
     predictions = [record.get("prediction") for _, record in records]
     extracted = list(predictions)
     listed = isinstance(first.get("prediction"), list)
     for step in plan.pred_steps:
-        extracted = (_apply_listed if listed else _apply)(step, extracted, indices, progress)
+        extracted = (_apply_listed if listed else apply_step)(step, extracted, indices, progress)
     answers = PairAnswers()
     for index, prediction, value, gold, (_, record) in zip(indices, predictions, extracted, golds, records,
                                                            strict=True):

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .chain import PairFailure, PairPlan, extract_pair, plan_pair
+from .chain import PairFailure, PairPlan, apply_step, extract_pair, plan_pair
 
 MAX_EXEMPLARS = 5
 
@@ -160,10 +160,10 @@ def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Seque
         gold = test[0][column]
         if plan.gold_step is not None:  # a model following the format writes the processed gold
             try:
-                gold = plan.gold_step.function(gold, **plan.gold_step.kwargs)
-            except Exception as exc:
-                raise PairFailure(f"the first test row's gold: {plan.gold_step.stage} raised "
-                                  f"{type(exc).__name__}: {exc}", stage=plan.gold_step.stage) from exc
+                gold = apply_step(plan.gold_step, [gold], ["0"])[0]
+            except PairFailure as exc:
+                raise PairFailure(f"the first test row's gold: {exc.message}", stage=exc.stage,
+                                  hint=exc.hint) from exc
         for text in asked_formats(prompt, gold):
             try:
                 checks.append(_run(plan, "format", text, test[0][column]))
