@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "and the answer format its prompt asks for")
     parser.add_argument("--data", action="append", default=[], metavar="ABBR=FILE",
                         help="with --self-test: the rows of a dataset (as render's --data)")
+    parser.add_argument("--config-root", action="append", default=[], metavar="DIR",
+                        help="a folder holding the opencompass/ package tree, for read_base imports by "
+                        "package in --against or --config; repeatable (also WORKBENCH_CONFIG_ROOT)")
     parser.add_argument("--framework-python", metavar="PY", default=None,
                         help="a Python that can import OpenCompass 0.5.4: postprocessors the workbench "
                         "does not rewrite are applied by the framework there (default: this Python, "
@@ -101,15 +104,16 @@ def run(argv: Sequence[str]) -> int:
     timeout = args.timeout or DEFAULT_TIMEOUT
     tree: Any = None
     try:
-        mine = load_config(str(config), timeout)
+        mine = load_config(str(config), timeout, roots=args.config_root)
         against = None
         if args.against:
             if args.rev:
-                tree = materialize(args.rev, [args.against])
+                tree = materialize(args.rev, [args.against], roots=args.config_root)
+                roots = [tree.map_folder(r) for r in args.config_root]
                 against = load_config(tree.map(args.against), timeout, f"{args.rev}:{args.against}",
-                                      display=tree.display)
+                                      display=tree.display, roots=roots)
             else:
-                against = load_config(args.against, timeout)
+                against = load_config(args.against, timeout, roots=args.config_root)
         fallback = framework_fallback(framework_python("opencompass", args.framework_python), timeout)
         document = extract_run(run_dir, mine, timeout, against, fallback)
     except RevisionError as exc:
@@ -139,7 +143,7 @@ def _self_test(args: argparse.Namespace) -> int:
     from ..headless.formats.json_encoding import dumps
     from ..loading.workspace import load_workspace
 
-    workspace = load_workspace([args.run_dir], data=args.data, timeout=args.timeout)
+    workspace = load_workspace([args.run_dir], data=args.data, roots=args.config_root, timeout=args.timeout)
     document = run_self_test(workspace, args.run_dir, args.timeout or DEFAULT_TIMEOUT)
     if args.format == "json":
         sys.stdout.write(dumps(document, indent=1) + "\n")

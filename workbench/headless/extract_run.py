@@ -14,7 +14,7 @@ May import: loading, the core and the other headless modules; not views, tui, co
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,8 +53,9 @@ def _error(message: str, *, file: str | None = None, line: int | None = None, hi
 
 
 def load_config(path: str, timeout: float | None, shown: str | None = None,
-                display: Callable[[str | None], str | None] = lambda p: p) -> LoadedConfig:
-    loaded = load_config_file(path, timeout=timeout)
+                display: Callable[[str | None], str | None] = lambda p: p,
+                roots: Sequence[str] = ()) -> LoadedConfig:
+    loaded = load_config_file(path, roots=roots, timeout=timeout)
     config = LoadedConfig(path, shown or path)
     if loaded["error"]:
         error = loaded["error"]
