@@ -15,7 +15,13 @@ behaviour, bugs included, checked against goldens the real functions wrote
 - ``evaluators``: the per-sample verdicts and the score of the plain evaluators;
 - ``chain``: one (dataset, model) pair's predictions through the task's order (pred_role, the
   model's ``pred_postprocessor``, ``eval_cfg.pred_postprocessor``, the evaluator's own), its
-  references through ``eval_cfg.dataset_postprocessor``, and the verdicts.
+  references through ``eval_cfg.dataset_postprocessor``, and the verdicts:
+  ``plan_pair(dataset_cfg, model_cfg, fallback=None) -> PairPlan`` once per pair (PairFailure
+  where the real task fails before reading a prediction, Unresolved for a function with no
+  rewrite unless ``fallback`` stands in for it), then ``extract_pair(plan, [(index, record)])
+  -> PairAnswers`` (``samples``: index, prediction, extracted, gold, correct; ``accuracy``,
+  ``metric``); ``apply_step`` runs one step over a list of texts;
+- ``self_test``: the config's own exemplars and asked answer format through its chain.
 
 Untrusted model output only ever meets the frameworks' own patterns or the config's; the
 command runs each pair in a bounded child process, so a pattern that backtracks forever ends
