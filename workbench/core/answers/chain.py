@@ -201,8 +201,8 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
             raise PairFailure(f"{evaluator.name} takes no {', '.join(sorted(extra))}: building it raises "
                               "TypeError", stage="eval_cfg.evaluator")
         if evaluator.name == "MATHEvaluator" and evaluator_cfg.get("version", "v1") not in ("v1", "v2"):
-            raise PairFailure(f"MATHEvaluator version={evaluator_cfg.get('version')!r}: it asserts 'v1' or 'v2'",
-                              stage="eval_cfg.evaluator")
+            raise PairFailure(f"MATHEvaluator version={evaluator_cfg.get('version')!r}: it asserts 'v1' or "
+                              "'v2'", stage="eval_cfg.evaluator")
         if evaluator_cfg.get("pred_postprocessor") is not None:
             steps.append(_step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"],
                                fallback))
