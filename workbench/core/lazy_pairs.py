@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import RenderError
+from .judge import JudgePair
 from .models.wire import model_wire_warnings
 from .render import PairRenderer, RenderCache, RenderOptions, error_source
 from .result import PairError, PairWarning, RenderResult
@@ -51,7 +52,7 @@ class LazyPairs:
     def __init__(self, datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], config: str = "",
                  options: RenderOptions | None = None, cache: RenderCache | None = None,
                  failed: Mapping[str, PairError] | None = None,
-                 dataset_order: Sequence[str] = ()) -> None:
+                 dataset_order: Sequence[str] = (), judges: Sequence[JudgePair] = ()) -> None:
         self.config = config
         self.options = options or RenderOptions()
         self.cache = cache
@@ -63,6 +64,8 @@ class LazyPairs:
         order += [a for a in self.failed if a not in order]
         self.datasets: list[str] = order
         self.models: list[str | None] = [m.abbr for m in models] or [None]
+        # judge pairs (--judge): not crossed with the models, each one dataset × its judge
+        self.judges: dict[PairKey, JudgePair] = {(j.dataset.abbr, j.model.abbr): j for j in judges}
         self._built: dict[PairKey, Any] = {}
         self._locks: dict[PairKey, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -77,9 +80,11 @@ class LazyPairs:
         found = self._built.get(key)
         if found is not None:
             return found
-        if dataset not in self.specs and dataset not in self.failed:
+        if key in self.judges:
+            pass
+        elif dataset not in self.specs and dataset not in self.failed:
             return None
-        if model is not None and model not in self.model_specs:
+        elif model is not None and model not in self.model_specs:
             return None
         with self._lock:
             lock = self._locks.setdefault(key, threading.Lock())
@@ -98,11 +103,16 @@ class LazyPairs:
         return (dataset, model) in self._built
 
     def _build(self, dataset: str, model: str | None) -> Any:
+        judge = self.judges.get((dataset, model))
+        if judge is not None:
+            return self._render(judge.dataset, judge.model)
         if dataset in self.failed:
             error = self.failed[dataset]
             return PairError(dataset, model, error.message, error.file, error.line, error.hint)
-        spec = self.specs[dataset]
-        model_spec = self.model_specs.get(model) if model is not None else None
+        return self._render(self.specs[dataset], self.model_specs.get(model) if model is not None else None)
+
+    def _render(self, spec: DatasetSpec, model_spec: ModelSpec | None) -> Any:
+        dataset, model = spec.abbr, model_spec.abbr if model_spec is not None else None
         try:
             if self.cache is not None:
                 return self.cache.pair(spec, model_spec, self.options, self.splits)
@@ -125,6 +135,7 @@ class LazyPairs:
         for dataset in self.datasets:
             for model in self.models:
                 yield dataset, model
+        yield from self.judges
 
     def dataset_warnings(self, dataset: str) -> list[PairWarning]:
         """What a dataset's rows say before any pair renders (placeholders, a reader's note)."""
@@ -153,6 +164,15 @@ class LazyPairs:
                 result.pairs.append(found)
                 for message in found.notes.messages:
                     result.warnings.append(PairWarning(dataset, found.model_abbr, message))
+        for key, judge in self.judges.items():
+            found = self.get(*key)
+            result.judged[key] = (judge.of_dataset, judge.of_model)
+            if isinstance(found, PairError):
+                result.errors.append(found)
+                continue
+            result.pairs.append(found)
+            for message in (*judge.notes, *found.notes.messages):
+                result.warnings.append(PairWarning(key[0], key[1], message))
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
             for spec in self.model_specs.values():
                 result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]
@@ -165,9 +185,11 @@ def render_workspace(
     config: str = "",
     options: RenderOptions | None = None,
     cache: RenderCache | None = None,
+    judges: Sequence[JudgePair] = (),
 ) -> RenderResult:
-    """Every dataset × model pair (dataset × no model when there are none).
+    """Every dataset × model pair (dataset × no model when there are none), then the judge
+    pairs.
 
     With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
     """
-    return LazyPairs(datasets, models, config, options, cache).result()
+    return LazyPairs(datasets, models, config, options, cache, judges=judges).result()
