@@ -41,8 +41,8 @@ ENV = {"OC_JUDGE_MODEL": "judge-7b", "OC_JUDGE_API_KEY": "sk-never-shown",
 CASES = [
     {"name": "math_generic", "config": "math/math_500_llmjudge_gen_6ff468.py", "datasets": "math_datasets",
      "rows": "judge_rows_math.jsonl"},
-    {"name": "math_cascade", "config": "math/math_500_cascade_eval_gen_6ff468.py", "datasets": "math_datasets",
-     "rows": "judge_rows_math.jsonl"},
+    {"name": "math_cascade", "config": "math/math_500_cascade_eval_gen_6ff468.py",
+     "datasets": "math_datasets", "rows": "judge_rows_math.jsonl"},
 ]
 #: What the judged model answered, one per row (reasoning text, braces, a think block, CJK).
 PREDICTIONS = [
@@ -107,7 +107,7 @@ def _case(case: dict[str, Any], fw_root: Path) -> dict[str, Any]:
         try:
             with quiet():
                 evaluator.evaluate(1, 1, copy.deepcopy(test_set), **preds)
-        except Exception as exc:  # noqa: BLE001 - scoring after the judge answered; the requests are in
+        except Exception as exc:  # after the judge answered (the dict_postprocessor): recorded by then
             print(f"{case['name']}: scoring stopped after the judge was asked: {exc!r}", file=sys.stderr)
     return {"name": case["name"], "config": case["config"], "dataset": dataset_cfg["abbr"],
             "rows": case["rows"], "predictions": predictions, "requests": sent}

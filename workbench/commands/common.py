@@ -145,9 +145,10 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
         parser.add_argument("--judge", action="store_true",
                             help="also render the LLM judge's request of every dataset scored by "
                             "GenericLLMEvaluator, CascadeEvaluator or LMEvaluator (a pair DATASET@judge × "
-                            "the judge model; with --run, DATASET@judge+MODEL filled with MODEL's predictions)")
+                            "the judge model; with --run, DATASET@judge+MODEL filled with MODEL's "
+                            "predictions)")
         parser.add_argument("--judge-model", action="append", default=[], metavar="FILE",
-                            help="with --judge: a config file whose `models` are the judge, instead of "
+                            help="(implies --judge) a config file whose `models` are the judge, instead of "
                             "each evaluator's judge_cfg (or, when that is empty, the OpenAISDK judge "
                             "OpenCompass builds from OC_JUDGE_MODEL / OC_JUDGE_API_KEY / OC_JUDGE_API_BASE)")
     else:

@@ -198,7 +198,8 @@ def count_chinese_characters(text: str) -> int:
 
 
 def judge_rows(setup: JudgeSetup, rows: Sequence[Mapping[str, Any]], input_columns: Sequence[str],
-               predictions: Sequence[Any], references: Sequence[Any] | None) -> tuple[list[dict[str, Any]], list[str]]:
+               predictions: Sequence[Any], references: Sequence[Any] | None,
+               ) -> tuple[list[dict[str, Any]], list[str]]:
     """The judge dataset's test rows and input columns: ``rows`` (the test split the evaluator
     reads) with the evaluator's columns added. ``predictions`` are what reaches the judge (after
     every postprocessor); ``references`` the run's gold (None: the dataset has no output column)."""

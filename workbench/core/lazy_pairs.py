@@ -80,11 +80,9 @@ class LazyPairs:
         found = self._built.get(key)
         if found is not None:
             return found
-        if key in self.judges:
-            pass
-        elif dataset not in self.specs and dataset not in self.failed:
-            return None
-        elif model is not None and model not in self.model_specs:
+        known = (dataset in self.specs or dataset in self.failed) and \
+            (model is None or model in self.model_specs)
+        if not known and key not in self.judges:
             return None
         with self._lock:
             lock = self._locks.setdefault(key, threading.Lock())
@@ -105,7 +103,11 @@ class LazyPairs:
     def _build(self, dataset: str, model: str | None) -> Any:
         judge = self.judges.get((dataset, model))
         if judge is not None:
-            return self._render(judge.dataset, judge.model)
+            made = self._render(judge.dataset, judge.model)
+            if not isinstance(made, PairError):
+                for message in judge.notes:  # the pair's own warnings: every view and export shows them
+                    made.notes.warn(message)
+            return made
         if dataset in self.failed:
             error = self.failed[dataset]
             return PairError(dataset, model, error.message, error.file, error.line, error.hint)
@@ -171,7 +173,7 @@ class LazyPairs:
                 result.errors.append(found)
                 continue
             result.pairs.append(found)
-            for message in (*judge.notes, *found.notes.messages):
+            for message in found.notes.messages:
                 result.warnings.append(PairWarning(key[0], key[1], message))
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
             for spec in self.model_specs.values():

@@ -184,8 +184,9 @@ def _setup_notes(spec: DatasetSpec, setup: JudgeSetup) -> list[str]:
         notes.append(f"{OC_VERSION}: CascadeEvaluator adds the prediction column before the "
                      f"llm_evaluator's pred_postprocessor ({names}) runs, so the judge never sees its output")
     if setup.kind == CASCADE and not setup.parallel:
-        notes.append(f"CascadeEvaluator(parallel=False): only the samples {setup.rule_evaluator or 'the rule'} "
-                     "marks wrong reach the judge; every sample is rendered here")
+        rule = setup.rule_evaluator or "the rule"
+        notes.append(f"CascadeEvaluator(parallel=False): only the samples {rule} marks wrong reach the "
+                     "judge; every sample is rendered here")
     return notes
 
 
@@ -203,7 +204,8 @@ def _chain_notes(spec: DatasetSpec, model: ModelSpec) -> list[str]:
         steps.append(f"eval_cfg.pred_postprocessor ({_name(eval_cfg['pred_postprocessor'])})")
     evaluator = eval_cfg.get("evaluator") if isinstance(eval_cfg, Mapping) else None
     if isinstance(evaluator, Mapping) and evaluator.get("pred_postprocessor"):
-        steps.append(f"the evaluator's pred_postprocessor ({_name(evaluator['pred_postprocessor'])}, twice)")
+        name = _name(evaluator["pred_postprocessor"])
+        steps.append(f"the evaluator's pred_postprocessor ({name}, twice)")
     if not steps:
         return []
     return [f"the prediction is shown as recorded: {', '.join(steps)} not applied by the workbench yet, "

@@ -21,8 +21,8 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
-from ..core.models.model_text import OVERRIDE_KEY
 from ..core.judge import JudgePair
+from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
 from .config.code_cache import CodeCache, default_folder
@@ -300,7 +300,8 @@ class Loader:
         def make_model(cfg: Mapping[str, Any], source: Source) -> ModelSpec | None:
             made = Workspace(configs=[])
             config = Path(source.file) if source.file else Path(os.getcwd())
-            self._add_model({"cfg": cfg, "file": source.file, "line": source.line, "error": None}, config, made)
+            entry = {"cfg": cfg, "file": source.file, "line": source.line, "error": None}
+            self._add_model(entry, config, made)
             workspace.errors += made.errors
             for file in made.files:
                 workspace.add_file(file)
