@@ -38,11 +38,18 @@ CONFIGS = "opencompass/configs/datasets"
 ENV = {"OC_JUDGE_MODEL": "judge-7b", "OC_JUDGE_API_KEY": "sk-never-shown",
        "OC_JUDGE_API_BASE": "http://127.0.0.1:9/v1/"}
 
+#: Shipped configs (``config`` under the framework's configs/datasets), and ``local`` ones of
+#: this repository (tests/parity/data/judge_configs). ``judge``: the judge model's abbr (the
+#: workbench's name for it; None: the fallback judge, named after OC_JUDGE_MODEL).
 CASES = [
     {"name": "math_generic", "config": "math/math_500_llmjudge_gen_6ff468.py", "datasets": "math_datasets",
      "rows": "judge_rows_math.jsonl"},
     {"name": "math_cascade", "config": "math/math_500_cascade_eval_gen_6ff468.py",
      "datasets": "math_datasets", "rows": "judge_rows_math.jsonl"},
+    {"name": "columns_generic_own_judge", "config": "judge_columns.py", "local": True,
+     "datasets": "judge_datasets", "index": 0, "rows": "judge_rows_qa.jsonl", "judge": "my-judge"},
+    {"name": "columns_cascade", "config": "judge_columns.py", "local": True, "datasets": "judge_datasets",
+     "index": 1, "rows": "judge_rows_qa.jsonl"},
 ]
 #: What the judged model answered, one per row (reasoning text, braces, a think block, CJK).
 PREDICTIONS = [
@@ -72,13 +79,13 @@ def _case(case: dict[str, Any], fw_root: Path) -> dict[str, Any]:
     from opencompass.models import OpenAISDK
     from opencompass.registry import ICL_EVALUATORS
 
-    cfg = Config.fromfile(str(fw_root / CONFIGS / case["config"]))
-    dataset_cfg = cfg[case["datasets"]][0]
+    where = DATA / "judge_configs" if case.get("local") else fw_root / CONFIGS
+    cfg = Config.fromfile(str(where / case["config"]))
+    dataset_cfg = cfg[case["datasets"]][case.get("index", 0)]
     rows = _rows_dataset(DATA / case["rows"])
 
     def build(ds_cfg: Any) -> Any:
-        kwargs = {k: v for k, v in ds_cfg.items() if k not in ("type", "infer_cfg", "eval_cfg", "abbr",
-                                                               "path", "file_name", "mode")}
+        kwargs = {k: v for k, v in ds_cfg.items() if k in ("reader_cfg", "n", "k")}
         return rows(**kwargs)
 
     sent: list[Any] = []
@@ -110,7 +117,8 @@ def _case(case: dict[str, Any], fw_root: Path) -> dict[str, Any]:
         except Exception as exc:  # after the judge answered (the dict_postprocessor): recorded by then
             print(f"{case['name']}: scoring stopped after the judge was asked: {exc!r}", file=sys.stderr)
     return {"name": case["name"], "config": case["config"], "dataset": dataset_cfg["abbr"],
-            "rows": case["rows"], "predictions": predictions, "requests": sent}
+            "judge": case.get("judge") or ENV["OC_JUDGE_MODEL"], "rows": case["rows"],
+            "predictions": predictions, "requests": sent}
 
 
 def main() -> None:

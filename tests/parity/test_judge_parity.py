@@ -42,7 +42,7 @@ def _render(case: dict, monkeypatch: pytest.MonkeyPatch):
     loader.add_judges(workspace, predictions=lookup, data=[str(DATA / case["rows"])])
     assert not workspace.errors
     result = render_workspace(workspace.datasets, workspace.models, judges=workspace.judges)
-    key = (judge_abbr(case["dataset"], JUDGED), GOLDENS["env"]["OC_JUDGE_MODEL"])
+    key = (judge_abbr(case["dataset"], JUDGED), case["judge"])
     assert result.judged[key] == (case["dataset"], JUDGED)
     return next(p for p in result.pairs if (p.dataset_abbr, p.model_abbr) == key), result
 

@@ -187,6 +187,42 @@ def default_judge_cfg(environ: Mapping[str, str]) -> tuple[dict[str, Any], list[
     return cfg, problems
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def judge_notes(setup: JudgeSetup) -> list[str]:
+    """The framework's own quirks that change what this judge is sent, said where they bite."""
+    notes = []
+    if any("{reference}" in s for s in _strings(setup.prompt_template)):
+        gold = "{obj_gold}" if setup.kind != CASCADE else "the dataset's own answer column"
+        notes.append(f"{OC_VERSION} blanks {{reference}} in the judge's prompt: {setup.evaluator} makes "
+                     "'reference' the reader's output column, which the inferencer replaces with '' — the "
+                     f"judge never sees the gold there (hint: {gold} carries it)")
+    if setup.kind == CASCADE and setup.unused_postprocessors:
+        names = ", ".join(postprocessor_name(p) for p in setup.unused_postprocessors)
+        notes.append(f"{OC_VERSION}: CascadeEvaluator adds the prediction column before the "
+                     f"llm_evaluator's pred_postprocessor ({names}) runs, so the judge never sees its output")
+    if setup.kind == CASCADE and not setup.parallel:
+        rule = setup.rule_evaluator or "the rule"
+        notes.append(f"CascadeEvaluator(parallel=False): only the samples {rule} marks wrong reach the "
+                     "judge; every sample is rendered here")
+    return notes
+
+
+def postprocessor_name(post: Any) -> str:
+    """A postprocessor's name as configured (a dict's ``type``, a dotted path's last part)."""
+    if isinstance(post, Mapping):
+        post = post.get("type", "?")
+    return type_name(post) if isinstance(post, str) else repr(post)
+
+
 def count_english_words(text: str) -> int:
     """LMEvaluator's ``prediction_en_word_count``."""
     return len(re.findall(r"\b[a-zA-Z]+\b", text))

@@ -27,11 +27,12 @@ from ..core.judge import (
     JudgeSetup,
     default_judge_cfg,
     judge_dataset,
+    judge_notes,
     judge_rows,
     judge_setup,
+    postprocessor_name,
 )
 from ..core.models.model_classes import lookup_model_class
-from ..core.render_notes import OC_VERSION
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .rows.sample_rows import DataArg, Settings, find_rows, load_kwargs
 
@@ -178,16 +179,8 @@ def _setup_notes(spec: DatasetSpec, setup: JudgeSetup) -> list[str]:
     post = eval_cfg.get("dataset_postprocessor") if isinstance(eval_cfg, Mapping) else None
     if post:
         notes.append(f"the gold is shown as the dataset holds it: eval_cfg.dataset_postprocessor "
-                     f"({_name(post)}) is not applied by the workbench yet")
-    if setup.kind == CASCADE and setup.unused_postprocessors:
-        names = ", ".join(_name(p) for p in setup.unused_postprocessors)
-        notes.append(f"{OC_VERSION}: CascadeEvaluator adds the prediction column before the "
-                     f"llm_evaluator's pred_postprocessor ({names}) runs, so the judge never sees its output")
-    if setup.kind == CASCADE and not setup.parallel:
-        rule = setup.rule_evaluator or "the rule"
-        notes.append(f"CascadeEvaluator(parallel=False): only the samples {rule} marks wrong reach the "
-                     "judge; every sample is rendered here")
-    return notes
+                     f"({postprocessor_name(post)}) is not applied by the workbench yet")
+    return [*notes, *judge_notes(setup)]
 
 
 def _chain_notes(spec: DatasetSpec, model: ModelSpec) -> list[str]:
@@ -198,21 +191,12 @@ def _chain_notes(spec: DatasetSpec, model: ModelSpec) -> list[str]:
         info = lookup_model_class(str(model.cfg.get("type", "")))
         if info is None or not info.is_api:
             steps.append(f"pred_role={eval_cfg['pred_role']!r}")
-    if model.cfg.get("pred_postprocessor"):
-        steps.append(f"the model's pred_postprocessor ({_name(model.cfg['pred_postprocessor'])})")
-    if isinstance(eval_cfg, Mapping) and eval_cfg.get("pred_postprocessor"):
-        steps.append(f"eval_cfg.pred_postprocessor ({_name(eval_cfg['pred_postprocessor'])})")
     evaluator = eval_cfg.get("evaluator") if isinstance(eval_cfg, Mapping) else None
-    if isinstance(evaluator, Mapping) and evaluator.get("pred_postprocessor"):
-        name = _name(evaluator["pred_postprocessor"])
-        steps.append(f"the evaluator's pred_postprocessor ({name}, twice)")
+    for where, cfg, how in (("the model's ", model.cfg, ""), ("eval_cfg.", eval_cfg, ""),
+                            ("the evaluator's ", evaluator, ", twice")):
+        if isinstance(cfg, Mapping) and cfg.get("pred_postprocessor"):
+            steps.append(f"{where}pred_postprocessor ({postprocessor_name(cfg['pred_postprocessor'])}{how})")
     if not steps:
         return []
     return [f"the prediction is shown as recorded: {', '.join(steps)} not applied by the workbench yet, "
             "so the judge's real request may differ"]
-
-
-def _name(post: Any) -> str:
-    if isinstance(post, Mapping):
-        post = post.get("type", "?")
-    return type_name(post) if isinstance(post, str) else repr(post)
