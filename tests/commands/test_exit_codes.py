@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.commands.test_extract import MCQ, MCQ_PATTERN, dataset, good_run, write_run
 from tests.headless.helpers import Run, edit, run_cli, write_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,6 +76,18 @@ def verify(tmp: Path, *args: str, change: bool = False) -> Run:
     return run_cli("verify", *args, cwd=fixture)
 
 
+def extract(tmp: Path, *args: str, flip: bool = False, broken: bool = False) -> Run:
+    run = good_run(tmp)
+    if broken:
+        (run / "predictions" / "m1" / "mcq.json").write_text("{", encoding="utf-8")
+    if flip:
+        run = write_run(tmp / "flip", {"mcq": MCQ}, {"mcq": {"0": {"prediction": "The answer is (B)", "gold": "B"}}})
+        edited = tmp / "edited.py"
+        edited.write_text(f"datasets=[\n{dataset('mcq', MCQ_PATTERN)}]\n", encoding="utf-8")
+        args = ("--against", str(edited), *args)
+    return run_cli("extract", str(run), *args)
+
+
 def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
     """Ctrl-C while the command loads and renders."""
 
@@ -84,9 +97,10 @@ def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
 
         for module in ("workbench.commands.render", "workbench.commands.diff"):
             monkeypatch.setattr(f"{module}.load_and_render", stop)
+        monkeypatch.setattr("workbench.headless.extract_run.load_config_file", stop)
         return {"render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
                 "snapshot --check": lambda: check(tmp), "diff": lambda: diff(tmp),
-                "verify": lambda: verify(tmp, RUN_DIR)}[command]()
+                "verify": lambda: verify(tmp, RUN_DIR), "extract": lambda: extract(tmp)}[command]()
 
     return case
 
@@ -110,9 +124,13 @@ CASES: dict[tuple[str, int], Callable[[Path], Run]] = {
     ("verify", 1): lambda tmp: verify(tmp, change=True),
     ("verify", 2): lambda tmp: verify(tmp, RUN_DIR, "--max-diffs", "-1"),
     ("verify", 3): lambda tmp: verify(tmp, "runs/no-such-run"),
+    ("extract", 0): lambda tmp: extract(tmp),
+    ("extract", 1): lambda tmp: extract(tmp, flip=True),
+    ("extract", 2): lambda tmp: extract(tmp, "--rev", "HEAD"),
+    ("extract", 3): lambda tmp: extract(tmp, broken=True),
 }
 INTERRUPTED = {(command, 130): interrupted(command)
-               for command in ("render", "snapshot", "snapshot --check", "diff", "verify")}
+               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "extract")}
 
 
 def test_every_documented_status_has_a_case():

@@ -16,6 +16,7 @@ COMMANDS = {
     "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
     "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
     "verify": ("verify", "compare the prompts a finished run recorded with a render"),
+    "extract": ("extract", "what the evaluation extracts from a run's predictions, and the verdicts"),
     "serve": ("serve", "the app in a browser, for a team on a shared machine"),
 }
 

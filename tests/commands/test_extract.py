@@ -1,0 +1,212 @@
+"""``workbench extract RUN_DIR``: the extract@1 document, its text and markdown, bad input (one
+located error each, the other pairs still reported), and ``--against CONFIG [--rev REV]``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.headless.helpers import run_cli
+
+GIT = shutil.which("git")
+MODEL = "dict(abbr='m1', path='org/m', type='opencompass.models.OpenAISDK')"
+
+
+def dataset(abbr: str, eval_cfg: str, column: str = "answer") -> str:
+    return (f"    dict(abbr={abbr!r}, type='opencompass.datasets.CustomDataset', path='x.jsonl',\n"
+            f"        reader_cfg=dict(input_columns=['question'], output_column={column!r}),\n"
+            f"        eval_cfg={eval_cfg}),\n")
+
+
+GSM8K = ("dict(evaluator=dict(type='opencompass.datasets.Gsm8kEvaluator'), "
+         "pred_postprocessor=dict(type='opencompass.datasets.gsm8k_postprocess'), "
+         "dataset_postprocessor=dict(type='opencompass.datasets.gsm8k_dataset_postprocess'))")
+MCQ = ("dict(evaluator=dict(type='opencompass.openicl.icl_evaluator.AccEvaluator'), "
+       "pred_postprocessor=dict(type='opencompass.utils.text_postprocessors.first_option_postprocess', "
+       "options='ABCD'))")
+MCQ_PATTERN = ("dict(evaluator=dict(type='opencompass.openicl.icl_evaluator.AccEvaluator'), "
+               "pred_postprocessor=dict(type='match_answer_pattern', answer_pattern=r'(?i)ANSWER\\s*:\\s*([A-D])'))")
+
+
+def write_run(root: Path, datasets: dict[str, str], predictions: dict[str, object]) -> Path:
+    """A run folder: its dumped config with ``datasets`` (abbr -> eval_cfg source) and one model,
+    and ``predictions`` (file stem -> records, or the file's raw text)."""
+    run = root / "outputs" / "20261127_120000"
+    (run / "configs").mkdir(parents=True)
+    (run / "predictions" / "m1").mkdir(parents=True)
+    body = "".join(dataset(abbr, cfg) for abbr, cfg in datasets.items())
+    (run / "configs" / "20261127_120000_1.py").write_text(f"datasets=[\n{body}]\nmodels=[{MODEL}]\n",
+                                                         encoding="utf-8")
+    for stem, records in predictions.items():
+        text = records if isinstance(records, str) else json.dumps(records, ensure_ascii=False, indent=4)
+        (run / "predictions" / "m1" / f"{stem}.json").write_text(text, encoding="utf-8")
+    return run
+
+
+def records(*pairs: tuple[str, object]) -> dict:
+    return {str(i): {"origin_prompt": "q", "prediction": p, "gold": g} for i, (p, g) in enumerate(pairs)}
+
+
+def good_run(root: Path) -> Path:
+    return write_run(root, {"gsm8k": GSM8K, "mcq": MCQ}, {
+        "gsm8k": records(("She pays 1,234 dollars.", "x\n#### 1,234"), ("The answer is 72", "y\n#### 72")),
+        "mcq": records(("The answer is (B)", "B"), ("\x1b[31mC\x1b[0m", "C"), ("no idea", "D")),
+    })
+
+
+def extract(run: Path, *args: str):
+    result = run_cli("extract", str(run), *args)
+    assert "Traceback" not in result.err
+    return result
+
+
+def test_json_document(tmp_path):
+    result = extract(good_run(tmp_path))
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert document["schema"] == "prompt-workbench/extract@1" and document["errors"] == []
+    gsm8k, mcq = document["pairs"]
+    assert (gsm8k["dataset"], gsm8k["model"]) == ("gsm8k", "m1")
+    assert gsm8k["samples"][0] == {"index": "0", "prediction": "She pays 1,234 dollars.", "extracted": "234",
+                                   "gold": "1234", "correct": False}
+    assert gsm8k["accuracy"] == 50.0 and gsm8k["metric"] == "accuracy" and gsm8k["gold_from"] == "predictions"
+    assert [s["extracted"] for s in mcq["samples"]] == ["B", "C", ""]  # "idea": no capital letter
+    assert [s["correct"] for s in mcq["samples"]] == [True, True, False]
+    assert mcq["accuracy"] == 2 / 3 * 100  # AccEvaluator's order: the ratio, then times 100
+    assert any("'1,234' is extracted as '234'" in w for w in document["warnings"])
+
+
+def test_text_and_markdown_show_outputs_inert(tmp_path):
+    run = good_run(tmp_path)
+    text = extract(run, "-f", "text")
+    assert text.code == 0 and "\x1b" not in text.out
+    assert re.search(r'✗ +0  extracted "234" +gold "1234"', text.out)
+    assert "gsm8k × m1: 2 samples, accuracy 50.00" in text.out
+    wrong = extract(run, "-f", "text", "--wrong")
+    assert '"234"' in wrong.out and '"72"' not in wrong.out
+    markdown = extract(run, "-f", "markdown")
+    assert "## gsm8k × m1" in markdown.out and '| 0 | ✗ | "234" | "1234" |' in markdown.out
+    assert "\x1b" not in markdown.out
+
+
+def test_none_stays_null_and_unscored_pairs_say_why(tmp_path):
+    first_number = ("dict(evaluator=dict(type='opencompass.evaluator.GenericLLMEvaluator'), pred_postprocessor="
+                    "dict(type='opencompass.datasets.InfiniteBench_first_number_postprocess'))")
+    run = write_run(tmp_path, {"judged": first_number}, {"judged": records(("no digits", "3"), ("7 cats", "7"))})
+    document = json.loads(extract(run).out)
+    pair = document["pairs"][0]
+    assert [s["extracted"] for s in pair["samples"]] == [None, "7"]
+    assert [s["correct"] for s in pair["samples"]] == [None, None] and pair["accuracy"] is None
+    assert pair["scored_by"] == "framework" and "GenericLLMEvaluator" in pair["note"]
+
+
+def test_bad_input_is_one_located_error_each_and_the_rest_is_reported(tmp_path):
+    slow = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='match_answer_pattern', " \
+           "answer_pattern='^(a+)+$'))"
+    plain = "dict(evaluator=dict(type='AccEvaluator'))"
+    raising = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='gsm8k', oops=1))"
+    run = write_run(tmp_path, {"ok": MCQ, "slow": slow, "notjson": plain, "holes": plain, "nogold": GSM8K,
+                               "absent": plain, "raises": raising, "unregistered": MCQ.replace(
+                                   "'opencompass.utils.text_postprocessors.first_option_postprocess'",
+                                   "'first_option_postprocess'")}, {
+        "ok": records(("A", "A")),
+        "slow": records(("aaa", "aaa"), ("a" * 64 + "b", "x")),
+        "notjson": '{"0": {"prediction": "A", "gold": "A"},\n "1": {',
+        "holes": {"0": {"prediction": "A", "gold": "A"}, "2": {"prediction": "B", "gold": "B"}},
+        "nogold": records(("4", "#### 4"), ("5", "five")),
+        "raises": records(("4", "4")),
+        "unregistered": records(("A", "A")),
+    })
+    result = extract(run, "--timeout", "2")
+    assert result.code == 3
+    document = json.loads(result.out)
+    assert [p["dataset"] for p in document["pairs"]] == ["ok"]
+    errors = {e["dataset"]: e for e in document["errors"]}
+    assert set(errors) == {"slow", "notjson", "holes", "nogold", "absent", "raises", "unregistered"}
+    assert errors["slow"]["sample"] == "1" and "ran past 2 s" in errors["slow"]["message"]
+    assert errors["notjson"]["line"] == 2 and "not valid JSON" in errors["notjson"]["message"]
+    assert "record '1' is missing" in errors["holes"]["message"]
+    assert errors["nogold"]["sample"] == "1" and errors["nogold"]["line"] == 7
+    assert "FileNotFoundError" in errors["absent"]["message"]
+    assert "unexpected keyword argument 'oops'" in errors["raises"]["message"]
+    assert "not a TEXT_POSTPROCESSORS key" in errors["unregistered"]["message"]
+    lines = [line for line in result.err.splitlines() if not line.startswith("warning:")]
+    assert len(lines) == 7 and all(re.match(r"^\S+?(:\d+)?: \[\w+ × m1\] ", line) for line in lines)
+
+
+def test_huge_predictions_file_is_refused_at_its_size(tmp_path, monkeypatch):
+    monkeypatch.setattr("workbench.loading.predictions.MAX_PREDICTION_BYTES", 64)
+    run = write_run(tmp_path, {"big": MCQ}, {"big": records(("A" * 100, "A"))})
+    result = extract(run)
+    assert result.code == 3
+    (error,) = json.loads(result.out)["errors"]
+    assert error["dataset"] == "big" and error["file"].endswith("big.json")
+
+
+def test_partial_files_in_order_and_a_gap_said(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ}, {"mcq_0": records(("A", "A"), ("B", "C")),
+                                             "mcq_1": records(("D", "D")), "mcq_3": records(("A", "A"))})
+    result = extract(run)
+    pair = json.loads(result.out)["pairs"][0]
+    assert [s["index"] for s in pair["samples"]] == ["0", "1", "2"]
+    assert [s["correct"] for s in pair["samples"]] == [True, False, True]
+    assert "mcq_2.json is missing but _3 exists" in result.err
+
+
+def test_a_config_that_cannot_load(tmp_path):
+    run = good_run(tmp_path)
+    (run / "configs" / "20261127_120000_1.py").write_text("datasets = [\n", encoding="utf-8")
+    result = extract(run)
+    assert result.code == 3
+    assert re.match(r"^\S+20261127_120000_1\.py:\d+: the config cannot be loaded", result.err)
+    missing = extract(tmp_path / "nowhere")
+    assert missing.code == 3 and "run folder not found" in missing.err
+
+
+def test_against_lists_flips_and_the_score_delta(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ}, {"mcq": records(
+        ("Answer: Let's think step by step. The answer is (B)", "B"), ("ANSWER: C", "C"), ("It is D", "A"))})
+    edited = tmp_path / "edited.py"
+    edited.write_text(f"datasets=[\n{dataset('mcq', MCQ_PATTERN)}]\n", encoding="utf-8")
+    result = extract(run, "--against", str(edited))
+    assert result.code == 1, result.err
+    pair = json.loads(result.out)["pairs"][0]
+    assert pair["accuracy"] == pytest.approx(200 / 3)
+    against = pair["against"]
+    assert against["accuracy"] == pytest.approx(100 / 3) and against["delta"] == pytest.approx(-100 / 3)
+    assert [(f["index"], f["extracted"], f["against_extracted"]) for f in against["flips"]] == [("0", "B", "")]
+    same = extract(run, "--against", str(run / "configs" / "20261127_120000_1.py"), "-f", "text")
+    assert same.code == 0 and "0 verdicts flip" in same.out
+
+
+@pytest.mark.skipif(GIT is None, reason="needs git")
+def test_against_a_git_revision(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ}, {"mcq": records(("The answer is (B)", "B"), ("ANSWER: C", "C"))})
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    config = repo / "eval.py"
+    config.write_text(f"datasets=[\n{dataset('mcq', MCQ_PATTERN)}]\n", encoding="utf-8")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t",
+                        "-c", "commit.gpgsign=false", *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "eval.py")
+    git("commit", "-qm", "pattern")
+    config.write_text(f"datasets=[\n{dataset('mcq', MCQ)}]\n", encoding="utf-8")  # the edit, uncommitted
+    at_head = extract(run, "--against", str(config), "--rev", "HEAD")
+    assert at_head.code == 1
+    document = json.loads(at_head.out)
+    assert document["against"] == f"HEAD:{config}"
+    assert [f["index"] for f in document["pairs"][0]["against"]["flips"]] == ["0"]
+    now = extract(run, "--against", str(config))
+    assert now.code == 0
+    unknown = extract(run, "--against", str(config), "--rev", "no-such-rev")
+    assert unknown.code == 2 and "unknown revision" in unknown.err
+    assert extract(run, "--rev", "HEAD").code == 2

@@ -1,0 +1,113 @@
+"""``workbench extract RUN_DIR``: what OpenCompass's evaluation extracts from each recorded
+prediction, the processed gold, and the verdict, per dataset × model × sample; with
+``--against CONFIG [--rev REV]``, which verdicts another config's extraction flips.
+
+May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
+modules; not ``cli`` or ``__main__``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
+from .common import HelpFormatter, seconds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="workbench extract",
+        usage="workbench extract RUN_DIR [--config FILE] [--against CONFIG [--rev REV]] [options]",
+        description="Apply OpenCompass 0.5.4's answer extraction to the predictions an OpenCompass run "
+        "recorded (predictions/<model>/<dataset>.json, or its _0, _1, ... parts), in the evaluation "
+        "task's order: pred_role, the model's pred_postprocessor, eval_cfg.pred_postprocessor; the "
+        "gold through eval_cfg.dataset_postprocessor; the verdict and the score where the evaluator "
+        "is a plain one (AccEvaluator, Gsm8kEvaluator, MATHEvaluator, EMEvaluator, ...), else "
+        "`correct: null` (the framework scores it). The gold is the predictions' own `gold`.",
+        epilog="exit status: 0 every pair extracted (and with --against: no verdict flips), 1 with "
+        "--against: a verdict flips, 2 usage error, 3 the run or a config cannot be read, or a pair "
+        "fails (as the real evaluation would) or has a postprocessor the workbench does not rewrite\n"
+        "example: workbench extract outputs/default/20241124_120000 --against configs/eval.py -f text",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="the run's timestamped folder")
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="read the extraction from this config instead of the one the run saved")
+    parser.add_argument("--against", metavar="CONFIG", default=None,
+                        help="also apply this config's extraction (matched by dataset and model abbr) "
+                        "and list the verdicts that flip, with the score delta per pair")
+    parser.add_argument("--rev", metavar="REV", default=None,
+                        help="with --against: the CONFIG as committed at this git revision")
+    parser.add_argument("--format", "-f", choices=("json", "text", "markdown"), default="json",
+                        help="json: the prompt-workbench/extract@1 document (default); text, markdown: "
+                        "a table per pair")
+    parser.add_argument("--wrong", action="store_true",
+                        help="text/markdown: show only the samples scored wrong (and those that flip)")
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                        help="the most one pair's extraction (or a config's load) may take (default 60)")
+    return parser
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.rev and not args.against:
+        parser.error("--rev needs --against CONFIG (the config to read at that revision)")
+    # lazy: imported when the command runs, so --help stays quick
+    from ..headless.extract_report import report, write_markdown, write_text
+    from ..headless.extract_run import DEFAULT_TIMEOUT, extract_run, load_config
+    from ..headless.revisions import RevisionError, materialize
+    from .render import usage_error
+
+    run_dir = Path(args.run_dir)
+    if not (run_dir / "predictions").is_dir():
+        what = "not found" if not run_dir.is_dir() else "has no predictions/ folder (not an OpenCompass run)"
+        print(f"{run_dir}: run folder {what} (hint: give the timestamped folder under the work_dir)",
+              file=sys.stderr)
+        return EXIT_CONFIG
+    config = args.config or _saved_config(run_dir)
+    if config is None:
+        print(f"{run_dir}: the run saved no config (configs/*.py) (hint: give --config FILE)",
+              file=sys.stderr)
+        return EXIT_CONFIG
+    timeout = args.timeout or DEFAULT_TIMEOUT
+    tree: Any = None
+    try:
+        mine = load_config(str(config), timeout)
+        against = None
+        if args.against:
+            if args.rev:
+                tree = materialize(args.rev, [args.against])
+                against = load_config(tree.map(args.against), timeout, f"{args.rev}:{args.against}",
+                                      display=tree.display)
+            else:
+                against = load_config(args.against, timeout)
+        document = extract_run(run_dir, mine, timeout, against)
+    except RevisionError as exc:
+        return usage_error(parser.prog, str(exc))
+    finally:
+        if tree is not None:
+            tree.cleanup()
+    if args.format == "json":
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    elif args.format == "markdown":
+        write_markdown(document, sys.stdout, args.wrong)
+    else:
+        write_text(document, sys.stdout, args.wrong)
+    report(document, sys.stderr)
+    if document["errors"]:
+        return EXIT_CONFIG
+    if any((p.get("against") or {}).get("flips") for p in document["pairs"]):
+        return EXIT_DIFF
+    return EXIT_OK
+
+
+def _saved_config(run_dir: Path) -> Path | None:
+    folder = run_dir / "configs"
+    configs = sorted(folder.glob("*.py")) if folder.is_dir() else []
+    return configs[-1] if configs else None

@@ -1,0 +1,139 @@
+"""A pure function run on untrusted text in a forked child, bounded in time and memory.
+
+Python's ``re`` holds the interpreter inside one C call and checks no signal there, so a pattern
+that backtracks catastrophically over a model's output (a config's ``answer_pattern``, or a
+framework pattern on hostile text) cannot be interrupted in-process. ``extract`` therefore runs
+each pair in a child: the child reports progress (a line per sample started) and its JSON
+answer over a pipe; past the time limit it is killed, and the last progress line says which
+sample it was stuck on. Only JSON comes back, never a pickle.
+
+May import: the standard library only (its callers hand it plain functions and data).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import select
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: The most a child's answer may be: far above any real pair's extraction (the predictions
+#: themselves are read within 512 MiB), and the parent never holds more.
+MAX_ANSWER = 1024**3
+
+
+@dataclass
+class Outcome:
+    """``value`` the function's JSON answer; else ``failure`` (timed out, crashed, too big) and
+    ``last_progress`` the last line the child reported before it."""
+
+    value: Any = None
+    failure: str | None = None
+    last_progress: str | None = None
+
+
+def run_bounded(function: Callable[[Callable[[str], None]], Any], timeout: float,
+                memory_limit: int | None = 2 * 1024**3) -> Outcome:
+    """``function(progress)`` in a forked child; ``progress(text)`` reports where it is."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: limits, run, answer, exit without cleanup
+        code = 0
+        try:
+            os.close(read_fd)
+            if memory_limit:
+                _, hard = resource.getrlimit(resource.RLIMIT_AS)
+                resource.setrlimit(resource.RLIMIT_AS, (memory_limit, hard))
+            out = os.fdopen(write_fd, "wb", buffering=1 << 16)
+
+            def progress(text: str) -> None:  # unbuffered: the parent must see it before a hang
+                _write_all(write_fd, b"P" + text[:200].replace("\n", " ").encode("utf-8", "replace") + b"\n")
+
+            try:
+                answer = json.dumps({"ok": function(progress)}, ensure_ascii=True, allow_nan=True)
+            except MemoryError:
+                answer = json.dumps({"crash": "ran out of memory"})
+            except BaseException as exc:  # reported to the parent as a value, never a traceback
+                answer = json.dumps({"crash": f"{type(exc).__name__}: {exc}"})
+            out.write(b"R" + answer.encode("ascii") + b"\n")
+            out.flush()
+        except BaseException:
+            code = 70
+        os._exit(code)
+    os.close(write_fd)
+    return _collect(pid, read_fd, timeout)
+
+
+def _collect(pid: int, fd: int, timeout: float) -> Outcome:
+    deadline = time.monotonic() + timeout
+    answer = bytearray()
+    in_answer = False
+    last: str | None = None
+    pending = b""
+    failure = None
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                failure = f"ran past {timeout:g} s"
+                break
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            data = os.read(fd, 1 << 16)
+            if not data:
+                break
+            if in_answer:
+                answer += data
+            else:
+                pending += data
+                while pending:
+                    if pending.startswith(b"R"):  # the answer: everything from here on
+                        in_answer = True
+                        answer += pending[1:]
+                        pending = b""
+                        break
+                    end = pending.find(b"\n")
+                    if end < 0:
+                        break
+                    line, pending = pending[:end], pending[end + 1:]
+                    last = line[1:].decode("utf-8", "replace")
+            if len(answer) > MAX_ANSWER:
+                failure = "answered more than 1 GiB"
+                break
+    finally:
+        os.close(fd)
+        if failure is not None:
+            _kill(pid)
+        _reap(pid)
+    if failure is not None:
+        return Outcome(failure=failure, last_progress=last)
+    if not in_answer:
+        return Outcome(failure="the child ended without an answer (killed, or out of memory)",
+                       last_progress=last)
+    value = json.loads(bytes(answer))
+    if "crash" in value:
+        return Outcome(failure=value["crash"], last_progress=last)
+    return Outcome(value=value["ok"], last_progress=last)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)

@@ -1,0 +1,123 @@
+"""The extract@1 document as text or markdown, and its errors and warnings on stderr.
+
+Model output is untrusted: every value is shown through ``core.inert_text.visible`` (escapes and
+controls as visible stand-ins) on one line, cut at ``PREVIEW`` characters in the tables (the
+JSON keeps it whole).
+
+May import: the core and the other headless modules; not views, tui, commands or ``cli``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from ..core.inert_text import visible
+
+PREVIEW = 60
+MARK = {True: "✓", False: "✗", None: "·"}
+
+
+def shown(value: Any, limit: int | None = PREVIEW) -> str:
+    """A value as its JSON spelling (so a string is quoted and None is null), inert, one line."""
+    text = visible(json.dumps(value, ensure_ascii=False)).replace("\n", "↵")
+    if limit is not None and len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return text
+
+
+def _score(pair: Mapping[str, Any]) -> str:
+    if pair.get("accuracy") is None:
+        return f"not scored ({pair.get('note') or 'the framework scores it'})"
+    return f"{pair['metric']} {pair['accuracy']:.2f} ({pair.get('evaluator') or ''})"
+
+
+def _against_line(pair: Mapping[str, Any]) -> str | None:
+    other = pair.get("against")
+    if other is None:
+        return None
+    if other["accuracy"] is None or other["delta"] is None:
+        return f"  against: not scored ({other.get('note') or 'the framework scores it'}); " \
+               f"{other['extracted_changed']} extractions change"
+    return (f"  against: {other['metric']} {other['accuracy']:.2f} ({other['delta']:+.2f}), "
+            f"{len(other['flips'])} verdicts flip, {other['extracted_changed']} extractions change")
+
+
+def _summary(document: Mapping[str, Any]) -> str:
+    pairs, errors = document["pairs"], document["errors"]
+    samples = sum(len(p["samples"]) for p in pairs)
+    return f"{len(pairs)} pairs extracted ({samples} samples), {len(errors)} errors"
+
+
+def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
+    out.write(f"run {visible(document['run'])} · config {visible(document['config'])}\n")
+    for pair in document["pairs"]:
+        out.write(f"\n{visible(pair['dataset'])} × {visible(pair['model'])}: {len(pair['samples'])} samples, "
+                  f"{visible(_score(pair))}\n")
+        line = _against_line(pair)
+        if line:
+            out.write(line + "\n")
+        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+        for sample in pair["samples"]:
+            if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
+                continue
+            flip = flips.get(sample["index"])
+            tail = f"  → {_flip(flip, 24)}" if flip else ""
+            out.write(f"  {MARK[sample['correct']]} {visible(sample['index']):>5}  extracted "
+                      f"{shown(sample['extracted'], 24):<24}  gold {shown(sample['gold'], 24):<24}  "
+                      f"{shown(sample['prediction'])}{tail}\n")
+    out.write(f"\n{_summary(document)}\n")
+
+
+def _flip(flip: Mapping[str, Any], limit: int) -> str:
+    return f"{shown(flip['against_extracted'], limit)} {MARK[flip['against_correct']]}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
+    out.write(f"# extract · `{_cell(visible(document['run']))}`\n\n"
+              f"config `{_cell(visible(document['config']))}` · {_summary(document)}\n")
+    for pair in document["pairs"]:
+        out.write(f"\n## {_cell(visible(pair['dataset']))} × {_cell(visible(pair['model']))}\n\n"
+                  f"{_cell(visible(_score(pair)))}\n")
+        line = _against_line(pair)
+        if line:
+            out.write(f"\n{line.strip()}\n")
+        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+        out.write("\n| index | verdict | extracted | gold | prediction |" + (" against |" if flips else "")
+                  + "\n|---|---|---|---|---|" + ("---|" if flips else "") + "\n")
+        for sample in pair["samples"]:
+            if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
+                continue
+            flip = flips.get(sample["index"])
+            cells = [visible(sample["index"]), MARK[sample["correct"]], shown(sample["extracted"], 40),
+                     shown(sample["gold"], 40), shown(sample["prediction"])]
+            if flips:
+                cells.append(_flip(flip, 40) if flip else "")
+            out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n")
+    if document["errors"]:
+        out.write("\n## Errors\n\n" + "".join(f"- {_cell(error_text(e))}\n" for e in document["errors"]))
+
+
+def error_text(error: Mapping[str, Any]) -> str:
+    """``file:line: [dataset × model] sample N: message (hint: ...)``, inert, one line."""
+    where = error.get("file") or "<run>"
+    if error.get("line"):
+        where += f":{error['line']}"
+    pair = f"[{error['dataset']} × {error['model']}] " if error.get("dataset") else ""
+    sample = f"sample {error['sample']}: " if error.get("sample") is not None else ""
+    text = f"{where}: {pair}{sample}{error['message']}"
+    if error.get("hint"):
+        text += f" (hint: {error['hint']})"
+    return visible(text).replace("\n", " ")
+
+
+def report(document: Mapping[str, Any], stream: TextIO) -> None:
+    for error in document["errors"]:
+        print(error_text(error), file=stream)
+    for warning in dict.fromkeys(document["warnings"]):
+        print(visible(f"warning: {warning}").replace("\n", " "), file=stream)
