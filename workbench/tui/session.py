@@ -27,6 +27,7 @@ from ..views.errors import Problem
 from ..views.options import ViewOptions
 from ..views.selection import Catalog
 from ..views.template_tree import TreeNode, template_tree
+from .answers_job import run_answers
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
         if outputs_error is not None:
             workspace.errors.append(outputs_error)
         catalog = Catalog(pairs)
+        if inputs.run and outputs_error is None:
+            catalog.answers = run_answers(inputs.run, inputs.configs)
     except Exception as exc:  # a bug below us: show it, keep the last good render
         detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         problem = Problem(f"internal error: {type(exc).__name__}: {exc}",

@@ -22,6 +22,7 @@ from ..core.errors import WorkbenchError
 from ..core.models.wire import model_wire_warnings
 from ..core.result import PairError, Request, Sample
 from ..core.warning_groups import elsewhere
+from .answers import verdict_view
 from .errors import Problem, problem_text
 from .final_input import (
     final_input_body,
@@ -163,8 +164,9 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         wire_notes = model_wire_warnings(pair.model_spec) if opts.wire and pair.model_spec else []
         final = final_input_view(request, mopts, wire_notes)
         if opts.answers:
-            judged = _judge_part(catalog, sel, opts)
-            final = Group(final, judged) if judged is not None else final
+            parts = [verdict_view(catalog.answers, sel.dataset, sel.model, sel.sample, opts),
+                     _judge_part(catalog, sel, opts)]
+            final = Group(final, *(p for p in parts if p is not None))
         final_title = (f"Final input · {one_line(model_name, 40)} · {pair.model_kind} · "
                        f"{input_length(request):,} chars{which}")
     timeline = timeline_view(sample, sel.request, mopts)

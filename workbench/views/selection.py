@@ -45,6 +45,8 @@ class Catalog:
         # each warning's message -> every (dataset, model) it applies to, once known (the app
         # sets it when every pair has been checked): the panes then say where else it applies
         self.warning_places: dict[str, tuple] | None = None
+        # with --run: what the run's evaluation made of each answer (views/answers.py)
+        self.answers: Any = None
         self.pairs: dict[tuple[str, str | None], Any] = {}
         self.errors: dict[tuple[str | None, str | None], PairError] = {}
         if isinstance(result, LazyPairs):
