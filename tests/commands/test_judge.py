@@ -147,3 +147,16 @@ def test_diff_shows_a_judge_template_change(ws):
     assert done.code == 1
     assert "columns-generic@judge × my-judge" in done.out and "Verdict:" in done.out
     assert run_cli("diff", "old.py", "eval.py", "--data", "rows.jsonl", cwd=ws).code == 0
+
+
+def test_replicas_are_judged_one_after_another(ws):
+    text = (ws / "eval.py").read_text(encoding="utf-8")
+    (ws / "eval.py").write_text(text.replace("abbr='columns-generic', type=GSM8KDataset,",
+                                             "abbr='columns-generic', n=2, type=GSM8KDataset,"), encoding="utf-8")
+    done = run_cli("render", "eval.py", "--data", "rows.jsonl", "--judge", "--dataset", "columns-generic*", cwd=ws)
+    assert done.code == 0, done.err
+    doc = json.loads(done.out)
+    (judge,) = [r for r in doc["renders"] if r.get("role") == "judge"]
+    assert len(judge["samples"]) == 6
+    assert _prompt(judge, 3) == _prompt(judge, 0)  # replica 1 starts over the same rows
+    assert any("n=2 replicas: the evaluator judges each replica apart" in w["message"] for w in doc["warnings"])

@@ -145,6 +145,13 @@ def _add_pairs(spec: DatasetSpec, setup: JudgeSetup, judges: Sequence[ModelSpec]
     rows, columns = _test_rows(spec, setup, data)
     references, count = _references(spec)
     notes = _setup_notes(spec, setup)
+    replicas = spec.cfg.get("n", 1)
+    if setup.kind != CASCADE and isinstance(replicas, int) and replicas > 1 and len(rows) * replicas == count:
+        # BaseEvaluator.evaluate scores each of the n replicas apart, and the evaluator builds its
+        # own dataset (one replica's rows) for each: every replica's judge requests, in order
+        rows = rows * replicas
+        notes.append(f"n={replicas} replicas: the evaluator judges each replica apart; its requests are "
+                     f"listed replica after replica ({count // replicas} samples each)")
     judged: list[tuple[str | None, list[Any], list[str]]] = []
     if predictions is None:
         judged.append((None, [PREDICTION_PLACEHOLDER] * count, []))
