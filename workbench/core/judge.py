@@ -27,8 +27,8 @@ When ``judge_cfg`` is empty, GenericLLMEvaluator falls back to an OpenAISDK judg
 ``OC_JUDGE_MODEL`` / ``OC_JUDGE_API_KEY`` / ``OC_JUDGE_API_BASE`` (:func:`default_judge_cfg`;
 the loader reads the environment and passes the values in).
 
-May import: the core's lower layers (spec, errors, dataset_reader, abbr); not render, inferencers
-or anything outside the core.
+May import: the core's bottom layer (spec, errors, render_notes); not render, inferencers or
+anything outside the core.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ before the first paint made opening a suite (and every reload) cost the whole su
 a pair is built when first asked for and then kept; :meth:`LazyPairs.result` builds every
 pair in the workspace's order, which is what a headless render does
 (:func:`render_workspace`), so both paths share the rules for errors
-and warnings. Safe to use from several threads: one build per pair.
+and warnings. Safe to use from several threads: one build per pair. Judge pairs (``--judge``,
+core/judge.py) are kept beside the cross product: each is one judge dataset × its judge model,
+listed after every model's own pairs.
 
 May import: render and every core module below it; nothing outside the core (loading, views and
 the front ends build on this, not the reverse).
