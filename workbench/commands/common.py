@@ -141,6 +141,18 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
                             "`v` in the app)")
     else:
         parser.set_defaults(run=None)
+    if run:
+        parser.add_argument("--judge", action="store_true",
+                            help="also render the LLM judge's request of every dataset scored by "
+                            "GenericLLMEvaluator, CascadeEvaluator or LMEvaluator (a pair DATASET@judge × "
+                            "the judge model; with --run, DATASET@judge+MODEL filled with MODEL's "
+                            "predictions)")
+        parser.add_argument("--judge-model", action="append", default=[], metavar="FILE",
+                            help="(implies --judge) a config file whose `models` are the judge, instead of "
+                            "each evaluator's judge_cfg (or, when that is empty, the OpenAISDK judge "
+                            "OpenCompass builds from OC_JUDGE_MODEL / OC_JUDGE_API_KEY / OC_JUDGE_API_BASE)")
+    else:
+        parser.set_defaults(judge=False, judge_model=[])
     parser.add_argument("--framework-python", metavar="PATH", default=None,
                         help="a Python that has OpenCompass or AISBench installed: datasets with no "
                         "native reader get their rows from their class's own load() run there (default: "
@@ -155,13 +167,17 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
 def load(args: argparse.Namespace):
     """The Workspace the inputs describe (the demo when no config is given)."""
     # lazy: imported when the command runs, so --help stays quick
-    from ..loading.workspace import load_workspace
+    from ..loading.workspace import load_workspace, shared_loader
 
     configs = args.configs or [str(demo_config())]
-    return load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
-                          timeout=getattr(args, "timeout", None),
-                          chat_template=getattr(args, "chat_template", None),
-                          framework_python=getattr(args, "framework_python", None))
+    workspace = load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
+                               timeout=getattr(args, "timeout", None),
+                               chat_template=getattr(args, "chat_template", None),
+                               framework_python=getattr(args, "framework_python", None))
+    if getattr(args, "judge", False) or getattr(args, "judge_model", None):  # --judge-model implies --judge
+        shared_loader().add_judges(workspace, args.judge_model, run_outputs(getattr(args, "run", None)),
+                                   args.data, args.config_root, getattr(args, "timeout", None))
+    return workspace
 
 
 def render_options(args: argparse.Namespace, predictions: object = None):

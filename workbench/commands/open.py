@@ -45,7 +45,8 @@ def inputs_of(args: argparse.Namespace):
                   models=tuple(args.models), roots=tuple(args.config_root),
                   chat_template=args.chat_template, timeout=args.timeout,
                   framework_python=args.framework_python, run=args.run,
-                  embedding_model=args.embedding_model)
+                  embedding_model=args.embedding_model, judge=args.judge,
+                  judge_models=tuple(args.judge_model))
 
 
 def mistyped_command(word: str) -> str | None:

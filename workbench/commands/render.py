@@ -115,7 +115,7 @@ def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[
     workspace = load(args)
     result = render_workspace(workspace.datasets, workspace.models,
                               config=" ".join(args.configs) or str(demo_config()),
-                              options=render_options(args, predictions))
+                              options=render_options(args, predictions), judges=workspace.judges)
     # a dataset whose rows failed keeps its name, so --dataset narrows its error away or in
     for error in reversed(workspace.errors):
         result.errors.insert(0, PairError(workspace.failed_dataset_of(error), None, error.message,
@@ -151,7 +151,8 @@ def lazy_inputs(args: argparse.Namespace) -> Any:
 
     workspace = load(args)
     config = " ".join(args.configs) or str(demo_config())
-    return LazyPairs(workspace.datasets, workspace.models, config=config, options=render_options(args))
+    return LazyPairs(workspace.datasets, workspace.models, config=config, options=render_options(args),
+                     judges=workspace.judges)
 
 
 def recipe_for(args: argparse.Namespace):

@@ -5,7 +5,9 @@ before the first paint made opening a suite (and every reload) cost the whole su
 a pair is built when first asked for and then kept; :meth:`LazyPairs.result` builds every
 pair in the workspace's order, which is what a headless render does
 (:func:`render_workspace`), so both paths share the rules for errors
-and warnings. Safe to use from several threads: one build per pair.
+and warnings. Safe to use from several threads: one build per pair. Judge pairs (``--judge``,
+core/judge.py) are kept beside the cross product: each is one judge dataset × its judge model,
+listed after every model's own pairs.
 
 May import: render and every core module below it; nothing outside the core (loading, views and
 the front ends build on this, not the reverse).
@@ -18,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import RenderError
+from .judge import JudgePair
 from .models.wire import model_wire_warnings
 from .render import PairRenderer, RenderCache, RenderOptions, error_source
 from .result import PairError, PairWarning, RenderResult
@@ -51,7 +54,7 @@ class LazyPairs:
     def __init__(self, datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec], config: str = "",
                  options: RenderOptions | None = None, cache: RenderCache | None = None,
                  failed: Mapping[str, PairError] | None = None,
-                 dataset_order: Sequence[str] = ()) -> None:
+                 dataset_order: Sequence[str] = (), judges: Sequence[JudgePair] = ()) -> None:
         self.config = config
         self.options = options or RenderOptions()
         self.cache = cache
@@ -63,6 +66,8 @@ class LazyPairs:
         order += [a for a in self.failed if a not in order]
         self.datasets: list[str] = order
         self.models: list[str | None] = [m.abbr for m in models] or [None]
+        # judge pairs (--judge): not crossed with the models, each one dataset × its judge
+        self.judges: dict[PairKey, JudgePair] = {(j.dataset.abbr, j.model.abbr): j for j in judges}
         self._built: dict[PairKey, Any] = {}
         self._locks: dict[PairKey, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -77,9 +82,9 @@ class LazyPairs:
         found = self._built.get(key)
         if found is not None:
             return found
-        if dataset not in self.specs and dataset not in self.failed:
-            return None
-        if model is not None and model not in self.model_specs:
+        known = (dataset in self.specs or dataset in self.failed) and \
+            (model is None or model in self.model_specs)
+        if not known and key not in self.judges:
             return None
         with self._lock:
             lock = self._locks.setdefault(key, threading.Lock())
@@ -98,11 +103,20 @@ class LazyPairs:
         return (dataset, model) in self._built
 
     def _build(self, dataset: str, model: str | None) -> Any:
+        judge = self.judges.get((dataset, model))
+        if judge is not None:
+            made = self._render(judge.dataset, judge.model)
+            if not isinstance(made, PairError):
+                for message in judge.notes:  # the pair's own warnings: every view and export shows them
+                    made.notes.warn(message)
+            return made
         if dataset in self.failed:
             error = self.failed[dataset]
             return PairError(dataset, model, error.message, error.file, error.line, error.hint, error.rule)
-        spec = self.specs[dataset]
-        model_spec = self.model_specs.get(model) if model is not None else None
+        return self._render(self.specs[dataset], self.model_specs.get(model) if model is not None else None)
+
+    def _render(self, spec: DatasetSpec, model_spec: ModelSpec | None) -> Any:
+        dataset, model = spec.abbr, model_spec.abbr if model_spec is not None else None
         try:
             if self.cache is not None:
                 return self.cache.pair(spec, model_spec, self.options, self.splits)
@@ -125,6 +139,7 @@ class LazyPairs:
         for dataset in self.datasets:
             for model in self.models:
                 yield dataset, model
+        yield from self.judges
 
     def dataset_warnings(self, dataset: str) -> list[PairWarning]:
         """What a dataset's rows say before any pair renders (placeholders, a reader's note)."""
@@ -152,6 +167,14 @@ class LazyPairs:
                     continue
                 result.pairs.append(found)
                 result.warnings += found.warnings()
+        for key, judge in self.judges.items():
+            found = self.get(*key)
+            result.judged[key] = (judge.of_dataset, judge.of_model)
+            if isinstance(found, PairError):
+                result.errors.append(found)
+                continue
+            result.pairs.append(found)
+            result.warnings += found.warnings()
         if self.options.measure:  # a model's own warnings: once per model, not per dataset
             for spec in self.model_specs.values():
                 result.warnings += [PairWarning(None, spec.abbr, m) for m in model_wire_warnings(spec)]
@@ -164,9 +187,11 @@ def render_workspace(
     config: str = "",
     options: RenderOptions | None = None,
     cache: RenderCache | None = None,
+    judges: Sequence[JudgePair] = (),
 ) -> RenderResult:
-    """Every dataset × model pair (dataset × no model when there are none).
+    """Every dataset × model pair (dataset × no model when there are none), then the judge
+    pairs.
 
     With a ``cache`` (the app keeps one across reloads), unchanged pairs are reused.
     """
-    return LazyPairs(datasets, models, config, options, cache).result()
+    return LazyPairs(datasets, models, config, options, cache, judges=judges).result()

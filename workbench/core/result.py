@@ -125,3 +125,6 @@ class RenderResult:
     pairs: list[Any] = field(default_factory=list)  # PairRenderer, in order
     errors: list[PairError] = field(default_factory=list)
     warnings: list[PairWarning] = field(default_factory=list)
+    #: Judge pairs (``--judge``): (judge dataset, judge model) → (dataset, model) judged, the
+    #: model None before a run (core/judge.py). Every other pair is a model's own request.
+    judged: dict[tuple[str, str | None], tuple[str, str | None]] = field(default_factory=dict)

@@ -254,11 +254,19 @@ class Record:
         return float("inf")
 
 
-def header_record(pair: Any, inputs: str, selection: str) -> Record:
+def header_record(pair: Any, inputs: str, selection: str,
+                  judges: tuple[str, str | None] | None = None) -> Record:
+    """``judges``: the (dataset, model) a judge pair judges (``--judge``); its header says so,
+    and only its header has the two lines, so a model's own snapshot is written as before."""
+    role = () if judges is None else (
+        f"# role: {snap_json('judge')}",
+        f"# judges: {snap_json({'dataset': judges[0], 'model': judges[1]})}",
+    )
     return Record("header", (
         MAGIC,
         f"# dataset: {snap_json(pair.dataset_abbr)}",
         f"# model: {snap_json(pair.model_abbr)}",
+        *role,
         f"# model_kind: {snap_json(pair.model_kind)}",
         f"# inferencer: {snap_json(pair.inferencer)}",
         f"{INPUTS_KEY}{inputs}",
@@ -332,13 +340,14 @@ def _plain(value: Any) -> Any:
     return to_json(value)
 
 
-def pair_records(pair: Any, samples: Iterable[Sample], inputs: str, selection: str) -> Iterator[Record]:
+def pair_records(pair: Any, samples: Iterable[Sample], inputs: str, selection: str,
+                 judges: tuple[str, str | None] | None = None) -> Iterator[Record]:
     """Header, a record per request, footer; the footer lists the pair's warnings.
 
     ``samples`` may raise RenderError part-way: it propagates after the records of the
     samples before it (the caller decides whether a partial snapshot is of any use).
     """
-    yield header_record(pair, inputs, selection)
+    yield header_record(pair, inputs, selection, judges)
     n_samples = n_requests = 0
     for sample in samples:
         n_samples += 1

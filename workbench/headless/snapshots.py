@@ -115,6 +115,8 @@ def _in_scope(result: RenderResult, selection: RenderFilter, root: Path,
             continue
         if not selection.wants_pair(dataset, model):
             continue
+        if header.get("role") == "judge" and not result.judged:
+            continue  # a judge's snapshot (--judge) is out of scope for a render without judges
         (kept if (dataset, model) in failed else extra).append(path)
     return extra, kept
 
@@ -136,7 +138,8 @@ def write_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path,
         produced.add(path)
         existed = path.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
-        records = pair_records(pair, samples_of(pair), inputs_hash(pair, hashes), selection.describe())
+        records = pair_records(pair, samples_of(pair), inputs_hash(pair, hashes), selection.describe(),
+                               result.judged.get((pair.dataset_abbr, pair.model_abbr)))
         writer = AtomicFile(path, keep_if_same=True)
         try:
             with writer as out:
@@ -183,7 +186,8 @@ def check_snapshots(result: RenderResult, samples_of: SamplesOf, root: Path, sel
             outcome.missing.append(path)
             continue
         fresh = inputs_hash(pair, hashes)
-        records = pair_records(pair, samples_of(pair), fresh, selection.describe())
+        records = pair_records(pair, samples_of(pair), fresh, selection.describe(),
+                               result.judged.get((pair.dataset_abbr, pair.model_abbr)))
         try:
             with open(path, encoding="utf-8", errors="surrogateescape") as f:
                 tally = show_changes(compare_records(parse_records(f), records), printer,

@@ -133,7 +133,7 @@ class Entry:
 
 def select(result: RenderResult, selection: RenderFilter) -> tuple[RenderResult, list[Entry]]:
     """The result narrowed to the selected pairs (errors and warnings too), and the plan."""
-    narrowed = RenderResult(config=result.config)
+    narrowed = RenderResult(config=result.config, judged=dict(result.judged))
     entries: list[Entry] = []
     for position, pair in enumerate(result.pairs):
         if selection.wants_pair(pair.dataset_abbr, pair.model_abbr):

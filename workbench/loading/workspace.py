@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
+from ..core.judge import JudgePair
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
@@ -29,6 +30,7 @@ from .config.config_file import load_config_file
 from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
+from .judges import Predictions, attach_judges
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import file_version, recording_reads
 from .rows.sample_rows import (
@@ -69,6 +71,8 @@ class Workspace:
     # datasets whose rows could not be read: (where they sit among `datasets`, abbr, the
     # error, which is in `errors` too), so a suite can open with the others and list these
     failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
+    #: ``--judge``: each LLM-judged dataset × its judge model (loading/judges.py)
+    judges: list[JudgePair] = field(default_factory=list)
     _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
     def failed_dataset_of(self, error: ConfigError) -> str | None:
@@ -270,6 +274,46 @@ class Loader:
         if not workspace.errors:
             workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
         return workspace
+
+    def add_judges(self, workspace: Workspace, judge_model_files: Sequence[str | os.PathLike] = (),
+                   predictions: Predictions | None = None, data: Sequence[str] = (),
+                   roots: Iterable[str | os.PathLike] = (), timeout: float | None = None) -> None:
+        """``--judge``: the workspace's judge pairs (``workspace.judges``), their judge models
+        from ``judge_model_files`` when given, else each evaluator's own or the fallback."""
+        root_dirs = config_roots(roots)
+        scratch = Workspace(configs=[])
+        for model_file in judge_model_files:
+            path = Path(model_file)
+            workspace.add_file(path)
+            result = self.load_file(path, root_dirs, want_datasets=False, timeout=timeout)
+            self._take(result, workspace)
+            if result["error"]:
+                workspace.errors.append(_error(result["error"]))
+                continue
+            if not result["models"]:
+                workspace.errors.append(ConfigError(f"--judge-model {path.name}: defines no `models` list",
+                                                    file=str(path), hint="models = [dict(type=..., ...)]"))
+            for entry in result["models"]:
+                self._add_model(entry, path, scratch)
+        named = list(scratch.models)
+
+        def make_model(cfg: Mapping[str, Any], source: Source) -> ModelSpec | None:
+            made = Workspace(configs=[])
+            config = Path(source.file) if source.file else Path(os.getcwd())
+            entry = {"cfg": cfg, "file": source.file, "line": source.line, "error": None}
+            self._add_model(entry, config, made)
+            workspace.errors += made.errors
+            for file in made.files:
+                workspace.add_file(file)
+            return made.models[0] if made.models else None
+
+        found = attach_judges(workspace.datasets, workspace.models, make_model, named, predictions,
+                              [DataArg.parse(d) for d in data])
+        workspace.errors += scratch.errors + found.errors
+        workspace.warnings += found.warnings
+        for file in scratch.files:
+            workspace.add_file(file)
+        workspace.judges = found.pairs
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:

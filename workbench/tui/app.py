@@ -122,7 +122,10 @@ class WorkbenchApp(SearchKeys, App[int]):
         Binding("b", "toggle_wire", "wire", show=False,
                 tooltip="an API model's request as sent: endpoint and JSON body"),
         Binding("v", "toggle_answers", "answers", show=False,
-                tooltip="the model's answer a run recorded, below the final input (--run RUN_DIR)"),
+                tooltip="the model's answer a run recorded, what was extracted, the gold, the verdict and "
+                "the judge's prompt, below the final input (--run RUN_DIR)"),
+        Binding("V", "toggle_wrong_only", "wrong only", show=False,
+                tooltip="n / p step through the samples the run scored wrong only (--run RUN_DIR)"),
         Binding("a", "toggle_long_texts", "all text", show=False,
                 tooltip="show all of very long texts (they are cut to head and tail by default)"),
         Binding("c", "copy", "copy",
@@ -168,6 +171,7 @@ class WorkbenchApp(SearchKeys, App[int]):
         self._last_key = 0.0  # when a key last moved the selection (background work waits a moment)
         self._collector = Collector()
         self.pair_check: PairCheck | None = None
+        self.wrong_only = False  # n / p step through the samples the run scored wrong (V)
         self._known_files: set[Path] = set()
         self._absent_files: set[Path] = set()  # files whose creation would change the load
         self._watching: frozenset[Path] = frozenset()
@@ -513,6 +517,8 @@ class WorkbenchApp(SearchKeys, App[int]):
             flags.append("all text")
         if self.search is not None:
             flags.append(one_line(self.search.describe(), 50))
+        if self.wrong_only:
+            flags.append("wrong only")
         right = Text(" ".join(flags) + ("  " if flags else ""))
         latest = self.latest
         if self._pending_load and latest is None:
@@ -580,7 +586,48 @@ class WorkbenchApp(SearchKeys, App[int]):
         if self.search is not None and delta > 0:  # while searching, n steps through the matches
             self.action_match(1)
             return
+        if self.wrong_only:
+            self._step_wrong(delta)
+            return
         self._step("sample", delta)
+
+    def _wrong_samples(self) -> list[int] | None:
+        """The selected pair's samples the run scored wrong (None: no verdicts to filter by)."""
+        catalog = self.good.catalog if self.good is not None else None
+        answers = catalog.answers if catalog is not None else None
+        pair = answers.of(self.selection.dataset, self.selection.model) if answers is not None else None
+        return pair.wrong() if pair is not None and pair.samples else None
+
+    def _step_wrong(self, delta: int) -> None:
+        scored = self._wrong_samples() or []
+        samples = self.frame.samples if self.frame is not None else 0
+        wrong = [i for i in scored if i < samples]  # the run may hold more samples than the rows shown
+        here = self.selection.sample
+        ahead = [i for i in wrong if i > here] if delta > 0 else [i for i in reversed(wrong) if i < here]
+        if not ahead:
+            self.bell()
+            beyond = len(scored) - len(wrong)
+            more = f"; {beyond} more past the {samples} rows shown" if beyond else ""
+            self.notify(f"no wrong answer {'after' if delta > 0 else 'before'} sample {here} "
+                        f"({len(scored)} wrong in this pair{more})", timeout=3)
+            return
+        target = ahead[0]
+        self._move(lambda c, s: c.jump(s, target, build=False))
+
+    def action_toggle_wrong_only(self) -> None:
+        wrong = self._wrong_samples()
+        if not self.wrong_only and wrong is None:
+            self.bell()
+            self.notify("no verdicts for this pair: start the app with --run RUN_DIR (a plain evaluator "
+                        "scores it)", timeout=4)
+            return
+        self.wrong_only = not self.wrong_only
+        if self.wrong_only:
+            self._set_options(answers=True)
+            self.notify(f"n / p: the {len(wrong or [])} wrong answers only (V again: every sample)",
+                        timeout=3)
+        else:
+            self._update_status()
 
     def action_dataset(self, delta: int) -> None:
         self._step("dataset", delta)

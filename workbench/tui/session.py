@@ -27,6 +27,7 @@ from ..views.errors import Problem
 from ..views.options import ViewOptions
 from ..views.selection import Catalog
 from ..views.template_tree import TreeNode, template_tree
+from .answers_job import run_answers
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class Inputs:
     run: str | None = None  # a run folder whose recorded outputs show beside the requests
     timeout: float | None = None  # seconds for each Python config (None: the loader's default)
     embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
+    judge: bool = False  # --judge: the LLM judges' requests, shown in the answers view
+    judge_models: tuple[str, ...] = ()  # --judge-model FILE: the judge instead of the configs'
+
+    def wants_judges(self) -> bool:
+        """The answers view shows the judge's prompt with a run, or when asked for."""
+        return bool(self.judge or self.judge_models or self.run)
 
     def named_files(self) -> list[Path]:
         """Files the user named: watched even before (or while) they load."""
@@ -116,6 +123,21 @@ def _dataset_order(workspace: Any) -> list[str]:
                     [(position, abbr) for position, abbr, _ in workspace.failed_datasets])
 
 
+def _judges(inputs: Inputs, workspace: Any, loader: Any, outputs: Any) -> list[Problem]:
+    """The judge pairs (``workspace.judges``); what stops one is shown as a warning, never as a
+    load error: the answers view says the judge is missing, the prompts render as ever."""
+    # lazy: load() runs in the preload thread: loading imports there while Textual loads
+    from ..loading.workspace import shared_loader
+
+    before = len(workspace.errors)
+    (loader or shared_loader()).add_judges(workspace, inputs.judge_models, outputs, inputs.data, inputs.roots,
+                                           inputs.timeout)
+    found = [replace(Problem.of(error), kind="warning", scope="the judge")
+             for error in workspace.errors[before:]]
+    del workspace.errors[before:]
+    return found
+
+
 def _problems(workspace: Any, listed: set[int]) -> list[Problem]:
     """The load's errors and warnings. The datasets listed as not loaded are named, the first in
     full and the rest once with their count: a half-copied data folder is one cause, not 56
@@ -184,16 +206,19 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template,
                                    framework_python=inputs.framework_python)
+        judge_problems = _judges(inputs, workspace, loader, outputs) if inputs.wants_judges() else []
         # pairs are rendered when first shown: opening a suite costs one pair, not all of them
         pairs = LazyPairs(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
                           options=RenderOptions(embeddings=embedding_lookup(inputs.embedding_model),
                                                 predictions=outputs),
                           cache=cache, failed=_failed(workspace.failed_datasets),
-                          dataset_order=_dataset_order(workspace))
+                          dataset_order=_dataset_order(workspace), judges=workspace.judges)
         if outputs_error is not None:
             workspace.errors.append(outputs_error)
         workspace.warnings += outputs_warnings
         catalog = Catalog(pairs)
+        if inputs.run and outputs_error is None:
+            catalog.answers = run_answers(inputs.run, inputs.configs)
     except Exception as exc:  # a bug below us: show it, keep the last good render
         detail = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         problem = Problem(f"internal error: {type(exc).__name__}: {exc}",
@@ -208,7 +233,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
     shown = frozenset(shown)
     listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
-    problems = _problems(workspace, listed)
+    problems = _problems(workspace, listed) + judge_problems
     # a listed dataset's missing data file is watched (it renders when the file comes), but it is
     # that dataset's failure, not a file gone mid-save that must hold the whole load back (a
     # dataset on screen is never listed: its file going missing keeps the last good render)

@@ -126,6 +126,18 @@ def answer_view(request: Request, opts: ViewOptions) -> RenderableType:
     return Group(rule, styled(answer, opts) if answer else faint("(empty string)", opts))
 
 
+def judge_view(request: Request | None, judge: str, opts: ViewOptions, problem: str | None = None,
+               notes: Sequence[str] = ()) -> RenderableType:
+    """What the LLM evaluator sends its judge for this sample (``--judge``, core/judge.py),
+    under a rule naming the judge model: the same final-input body as any request."""
+    rule = Rule(one_line(f"the judge's prompt · {judge}", 120), style=opts.palette.style("faint"),
+                characters="┄", align="left")
+    said = [Text("⚠ " + one_line(n, 400), style=opts.palette.style("warning")) for n in notes]
+    if request is None:
+        return Group(rule, faint(one_line(problem or "(no judge request for this sample)", 400), opts))
+    return Group(rule, *said, final_input_body(request, opts))
+
+
 def final_input_view(request: Request, opts: ViewOptions, wire_notes: Sequence[str] = ()) -> RenderableType:
     if opts.wire:
         view = wire_view(request, opts, wire_notes)

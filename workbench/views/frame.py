@@ -21,10 +21,18 @@ from rich.text import Text
 from ..core.errors import WorkbenchError
 from ..core.findings import tag
 from ..core.models.wire import model_wire_warnings
-from ..core.result import PairWarning, Request, Sample
+from ..core.result import PairError, PairWarning, Request, Sample
 from ..core.warning_groups import elsewhere
+from .answers import verdict_view
 from .errors import Problem, problem_text
-from .final_input import final_input_body, final_input_view, input_length, legend, side_by_side_view
+from .final_input import (
+    final_input_body,
+    final_input_view,
+    input_length,
+    judge_view,
+    legend,
+    side_by_side_view,
+)
 from .fragments import faint
 from .options import ViewOptions, located
 from .prompt_list import prompt_list_view
@@ -87,6 +95,25 @@ def _render_sample(catalog: Catalog, pair, index: int) -> tuple[Sample | None, P
                              hint="please report this with the config")
 
 
+def _judge_part(catalog: Catalog, sel: Selection, opts: ViewOptions) -> RenderableType | None:
+    """The judge's prompt for the selected sample, when the dataset has an LLM judge."""
+    judge = catalog.judge_for(sel.dataset, sel.model)
+    if judge is None:
+        return None
+    if isinstance(judge, PairError):
+        return judge_view(None, judge.model or "?", opts, f"no judge request: {judge.message}")
+    if sel.sample >= len(judge):
+        return judge_view(None, judge.model_abbr, opts, f"the judge has {len(judge)} samples")
+    sample, problem = _render_sample(catalog, judge, sel.sample)
+    if sample is None or not sample.requests:
+        return judge_view(None, judge.model_abbr, opts, problem.message if problem else None)
+    spec = judge.model_spec
+    tokens = (*opts.tokens, *model_tokens(spec.cfg)) if spec is not None else opts.tokens
+    jopts = replace(opts, tokens=tuple(dict.fromkeys(tokens)))
+    title = f"{judge.model_abbr} · {judge.dataset_abbr} · {input_length(sample.requests[0]):,} chars"
+    return judge_view(sample.requests[0], title, jopts, notes=judge.notes.messages)
+
+
 def model_options(catalog: Catalog, model: str | None, opts: ViewOptions) -> ViewOptions:
     """``opts`` with the model's own special tokens added."""
     spec = catalog.model_spec(model)
@@ -146,6 +173,10 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
     else:
         wire_notes = model_wire_warnings(pair.model_spec) if opts.wire and pair.model_spec else []
         final = final_input_view(request, mopts, wire_notes)
+        if opts.answers:
+            parts = [verdict_view(catalog.answers, sel.dataset, sel.model, sel.sample, opts),
+                     _judge_part(catalog, sel, opts)]
+            final = Group(final, *(p for p in parts if p is not None))
         final_title = (f"Final input · {one_line(model_name, 40)} · {pair.model_kind} · "
                        f"{input_length(request):,} chars{which}")
     timeline = timeline_view(sample, sel.request, mopts)

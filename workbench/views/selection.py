@@ -45,6 +45,8 @@ class Catalog:
         # each warning's message -> every (dataset, model) it applies to, once known (the app
         # sets it when every pair has been checked): the panes then say where else it applies
         self.warning_places: dict[str, tuple] | None = None
+        # with --run: what the run's evaluation made of each answer (views/answers.py)
+        self.answers: Any = None
         self.pairs: dict[tuple[str, str | None], Any] = {}
         self.errors: dict[tuple[str | None, str | None], PairError] = {}
         if isinstance(result, LazyPairs):
@@ -82,6 +84,23 @@ class Catalog:
             return self.pairs.get((dataset, model))
         found = self.lazy.get(dataset, model) if build else self.lazy.built(dataset, model)
         return None if found is None or isinstance(found, PairError) else found
+
+    def judge_for(self, dataset: str | None, model: str | None) -> Any:
+        """The judge pair of (dataset, model) (``--judge``/``--run``): its renderer, its
+        PairError, or None when the dataset has no LLM judge (or judges were not loaded). The
+        run's pair for this model first, else the one before a run (the placeholder's)."""
+        judged = self.lazy.judges if self.lazy is not None else None
+        if judged is not None:
+            owners = {(j.of_dataset, j.of_model): key for key, j in judged.items()}
+        else:
+            result = self.result
+            owners = {of: key for key, of in result.judged.items()} if result is not None else {}
+        key = owners.get((dataset, model)) or owners.get((dataset, None))
+        if key is None:
+            return None
+        if self.lazy is not None:
+            return self.lazy.get(*key)
+        return self.pairs.get(key) or self.errors.get(key)
 
     def error(self, dataset: str | None, model: str | None) -> PairError | None:
         if self.lazy is None or dataset is None:

@@ -32,6 +32,15 @@ def rows_source_json(pair: Any) -> dict[str, Any] | None:
     return source.to_json() if source is not None else None
 
 
+def judge_json(result: RenderResult, pair: Any) -> dict[str, Any]:
+    """A judge pair's own fields (``--judge``): ``role`` and the pair it judges; {} for a model's
+    own request, so a render without ``--judge`` is written as before."""
+    judged = result.judged.get((pair.dataset_abbr, pair.model_abbr))
+    if judged is None:
+        return {}
+    return {"role": "judge", "judges": {"dataset": judged[0], "model": judged[1]}}
+
+
 def error_json(error: PairError) -> dict[str, Any]:
     out = {"dataset": error.dataset, "model": error.model, "file": error.file,
            "line": error.line, "message": error.message}
@@ -102,7 +111,7 @@ def _write_document(result: RenderResult, out: _Chunks, samples_of: Any) -> None
         out.write(",\n    {" if p else "\n    {")
         head = {"dataset": pair.dataset_abbr, "model": pair.model_abbr,
                 "model_kind": pair.model_kind, "inferencer": pair.inferencer,
-                "rows_source": rows_source_json(pair)}
+                "rows_source": rows_source_json(pair), **judge_json(result, pair)}
         for key, value in head.items():
             out.write(f"\n      {dumps(key)}: {dumps(value)},")
         out.write('\n      "samples": [')
