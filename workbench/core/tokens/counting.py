@@ -48,6 +48,17 @@ class TokenCount:
         return dict(self.sections)
 
 
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One token of a real tokenizer: what the token seams show (core/tokens/seams.py)."""
+
+    id: int
+    text: str  # the characters it covers (an added token: its own text)
+    start: int | None  # where in the encoded text (None: the tokenizer added it, e.g. a BOS)
+    end: int | None
+    control: bool  # a special (control) token
+
+
 class Counter(Protocol):
     """Something that turns text into tokens (or pretends to, for an estimate)."""
 
@@ -595,6 +606,7 @@ class HFTokenizer:
         self._cache: dict[tuple[str, bool], object] = {}
         #: the last long text encoded: its encoding is about 60 bytes a character, kept once
         self._long: tuple[tuple[str, bool] | None, object] = (None, None)
+        self._control: frozenset[int] | None = None  # the special tokens' ids (pieces)
 
     def _encode(self, text: str, add_special_tokens: bool) -> Any:
         key = (text, add_special_tokens)
@@ -630,6 +642,21 @@ class HFTokenizer:
 
     def token_id(self, token: str) -> int | None:
         return self._tok.token_to_id(token)
+
+    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:
+        """Every token of ``text``: its id, its characters (``start``/``end``: None for a token
+        the post-processor adds) and whether it is a control (special) token."""
+        enc = self._encode(text, add_special_tokens)
+        if self._control is None:  # (the special tokens found in a text are not in its special mask)
+            self._control = frozenset(i for i, t in self._tok.get_added_tokens_decoder().items() if t.special)
+        out = []
+        for token_id, token, (start, end), added in zip(enc.ids, enc.tokens, enc.offsets,  # type: ignore[attr-defined]
+                                                        enc.special_tokens_mask):  # type: ignore[attr-defined]
+            if added and start == end:
+                out.append(Piece(token_id, token, None, None, True))
+            else:
+                out.append(Piece(token_id, text[start:end], start, end, token_id in self._control))
+        return out
 
 
 class Tiktoken:
@@ -682,6 +709,18 @@ class Tiktoken:
             if starts and starts[0] == -1:  # (a first token inside a character: never, from str)
                 starts[0] = 0
         return _surrogates_placed(text, starts)
+
+    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:
+        """Every token of ``text`` (OpenCompass encodes with ``disallowed_special=()``, so a
+        special string in the text is plain text here: never a control token)."""
+        ids = self.ids(text) or []
+        starts = self.token_starts(text)
+        ends = [*starts[1:], len(text)]
+        out = []
+        for token_id, start, end in zip(ids, starts, ends):
+            piece = self._enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+            out.append(Piece(token_id, piece, start, max(start or 0, end or 0), False))
+        return out
 
 
 #: The bytes that continue a UTF-8 character (the others start one).

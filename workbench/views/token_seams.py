@@ -1,0 +1,81 @@
+"""The token seams as lines of text: what ``render --format tokens`` writes and the app's
+token seams screen (``k``) shows.
+
+A token is drawn as its characters in quotes, whitespace made visible (``·`` a space, ``↵`` a
+newline, ``→`` a tab), then its id: ``":" 25 ┃ "·C" 356``. ``┃`` is the seam; a token that holds
+characters of both sides is drawn astride it, bracketed: ``⟦": C" 3⟧``.
+
+May import: the core (through its public modules); no loading, no Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.inert_text import visible
+from ..core.tokens.counting import Piece
+from ..core.tokens.seams import MARKS, RequestSeams, SeamTokens, Split
+
+SEAM = "┃"
+
+
+def piece_label(piece: Piece) -> str:
+    """One token: its characters, whitespace visible, and its id."""
+    text = visible(piece.text).replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    return f'"{text}" {piece.id}'
+
+
+def _pieces(pieces: Sequence[Piece]) -> str:
+    return " ".join(piece_label(p) for p in pieces) if pieces else "(none)"
+
+
+def seam_line(found: SeamTokens) -> str:
+    """The tokens around one seam: ``… before ┃ after …`` (a token across it bracketed)."""
+    before = " ".join(piece_label(p) for p in found.before)
+    after = " ".join(piece_label(p) for p in found.after)
+    if found.across is not None:
+        middle = f"⟦{piece_label(found.across)}⟧"
+        return " ".join(part for part in (before, middle, after) if part)
+    return " ".join(part for part in (before, SEAM, after) if part)
+
+
+def _marks(marks: Sequence[str]) -> list[str]:
+    return [f"  ! {mark}: {MARKS[mark]}" for mark in marks]
+
+
+def _split_lines(split: Split) -> list[str]:
+    out = [f"  {split.seam.seam.kind} at character {split.seam.seam.at:,}: {seam_line(split.seam)}"]
+    out.append(f"    OpenCompass (apart): the continuation alone is {len(split.apart_continuation)} "
+               f"token{'s' * (len(split.apart_continuation) != 1)}: {_pieces(split.apart_continuation)}; "
+               f"the whole's last {len(split.apart_scored)} scored: {_pieces(split.apart_scored)}")
+    out.append(f"    lm-eval (together, then split): the continuation is {_pieces(split.together_continuation)}")
+    out += ["  " + line for line in _marks(split.seam.marks)]
+    return out
+
+
+def request_lines(heading: str, found: RequestSeams) -> list[str]:
+    """A request's seams: a heading, one line per seam and its marks, then the whole text's marks."""
+    out = [f"{heading} · {found.tokens:,} token{'s' * (found.tokens != 1)}"]
+    for seam in found.seams:
+        s = seam.seam
+        out.append(f"  {s.kind} at character {s.at:,} ({visible(s.left)} → {visible(s.right)}): "
+                   f"{seam_line(seam)}")
+        out += ["  " + line for line in _marks(seam.marks)]
+    if found.split is not None:
+        out += _split_lines(found.split)
+    for mark in found.marks:
+        if mark == "control-in-data":
+            for piece, where in found.controls:
+                out.append(f"  ! control-in-data: {piece_label(piece)} at character {piece.start:,} comes "
+                           f"from {visible(where)}: {MARKS[mark]}")
+        else:
+            out += _marks([mark])
+    if not found.seams and found.split is None:
+        out.append("  (no seams: the text has one origin)")
+    return out
+
+
+def pair_heading(pair: Any, method: str | None) -> str:
+    return (f"{visible(pair.dataset_abbr)} × {visible(pair.model_abbr or 'no model')}"
+            + (f" · {visible(method)}" if method else ""))
