@@ -49,7 +49,8 @@ def _split_lines(split: Split) -> list[str]:
     out.append(f"    OpenCompass (apart): the continuation alone is {len(split.apart_continuation)} "
                f"token{'s' * (len(split.apart_continuation) != 1)}: {_pieces(split.apart_continuation)}; "
                f"the whole's last {len(split.apart_scored)} scored: {_pieces(split.apart_scored)}")
-    out.append(f"    lm-eval (together, then split): the continuation is {_pieces(split.together_continuation)}")
+    out.append("    lm-eval (together, then split): the continuation is "
+               f"{_pieces(split.together_continuation)}")
     out += ["  " + line for line in _marks(split.seam.marks)]
     return out
 

