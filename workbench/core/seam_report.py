@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import RenderError
 from .extras import install_hint
 from .prefix import shared_prefix
 from .provenance import META, Origin, concat
@@ -24,6 +25,8 @@ from .tokens.counting import tokenizers_available
 from .tokens.seams import PieceSource, RequestSeams, request_seams, traced_chat_text
 
 CHAT_MARKUP = Origin(META, detail="chat template")
+#: What a tokenizer raises when it cannot encode a text (a lone surrogate, a broken vocabulary).
+TOKENIZER_FAILURES = (RenderError, ValueError, RuntimeError, OverflowError)
 GENERATION_PROMPT_END = "the end of the chat template's generation prompt"
 
 
@@ -50,6 +53,11 @@ def pair_tokenizer(pair: Any, override: PieceSource | None = None) -> PairTokeni
         why = f"{why}; the `tokenizers` package is not installed: {install_hint('tokens')}"
     return PairTokenizer(None, f"no tokenizer to show the token seams with ({why}); "
                                "give one with --tokenizer PATH (a tokenizer.json or a model folder)")
+
+
+def tokenizer_failed(method: str, where: str, exc: Exception) -> str:
+    """What is said, once, when a tokenizer cannot encode a sample's text."""
+    return f"{method} failed on {where}, so its seams are not shown: {getattr(exc, 'message', None) or exc}"
 
 
 def _content(message: Any) -> str:

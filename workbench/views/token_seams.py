@@ -10,12 +10,14 @@ May import: the core (through its public modules); no loading, no Textual.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..core.inert_text import visible
+from ..core.seam_report import TOKENIZER_FAILURES, pair_tokenizer, sample_seams, tokenizer_failed
 from ..core.tokens.counting import Piece
-from ..core.tokens.seams import MARKS, RequestSeams, SeamTokens, Split
+from ..core.tokens.seams import MARKS, RequestSeams, SeamTally, SeamTokens, Split
 
 SEAM = "┃"
 
@@ -80,3 +82,33 @@ def request_lines(heading: str, found: RequestSeams) -> list[str]:
 def pair_heading(pair: Any, method: str | None) -> str:
     return (f"{visible(pair.dataset_abbr)} × {visible(pair.model_abbr or 'no model')}"
             + (f" · {visible(method)}" if method else ""))
+
+
+def request_heading(sample: Any, request: Any) -> str:
+    """``sample 3 · label A · turn 0``: which request the lines are of."""
+    tags = [f"sample {sample.index}"]
+    if request.label is not None:
+        label = request.label if isinstance(request.label, str) else json.dumps(request.label)
+        tags.append(f"label {visible(label)}")
+    if request.turn is not None:
+        tags.append(f"turn {request.turn}")
+    return " · ".join(tags)
+
+
+def sample_lines(pair: Any, sample: Any, selected: int | None = None) -> list[str]:
+    """One sample's token seams (``selected``: that request's only), with the pair's heading and
+    the sample's summary; a pair with no tokenizer, or one that fails, says why instead."""
+    chosen = pair_tokenizer(pair)
+    out = [pair_heading(pair, chosen.source.method if chosen.source else None)]
+    if chosen.source is None:
+        return [*out, visible(chosen.why_not or "")]
+    try:
+        found = sample_seams(pair, sample, chosen.source)
+    except TOKENIZER_FAILURES as exc:
+        return [*out, visible(tokenizer_failed(chosen.source.method, "this sample", exc))]
+    tally = SeamTally()
+    tally.add_row(found)
+    for n, (request, seams) in enumerate(zip(sample.requests, found)):
+        if selected is None or n == selected:
+            out += request_lines(request_heading(sample, request), seams)
+    return [*out, *(f"summary: {visible(line)}" for line in tally.lines())]

@@ -22,12 +22,11 @@ from typing import Any, TextIO
 from ...core.errors import RenderError
 from ...core.inert_text import visible
 from ...core.result import PairWarning, RenderResult
-from ...core.seam_report import pair_tokenizer, sample_seams
+from ...core.seam_report import TOKENIZER_FAILURES, pair_tokenizer, sample_seams, tokenizer_failed
 from ...core.tokens.seams import PieceSource, SeamTally
-from ...views.token_seams import pair_heading, request_lines
+from ...views.token_seams import pair_heading, request_heading, request_lines
 from ..render_filter import RenderFilter, label_text
 from .json_export import collect_warnings, stopped_error
-from .text_export import request_tags
 
 
 def write_render_tokens(result: RenderResult, out: TextIO, entries: Iterable[Any], selection: RenderFilter,
@@ -56,9 +55,8 @@ def write_render_tokens(result: RenderResult, out: TextIO, entries: Iterable[Any
                 progress.advance(1, pair.dataset_abbr)
             try:
                 found = sample_seams(pair, sample, chosen.source)
-            except (RenderError, ValueError, RuntimeError, OverflowError) as exc:
-                failed = f"{chosen.source.method} failed on sample {index}, so its seams are not shown: " \
-                    f"{getattr(exc, 'message', None) or exc}"
+            except TOKENIZER_FAILURES as exc:
+                failed = tokenizer_failed(chosen.source.method, f"sample {index}", exc)
                 out.write(f"  {visible(failed)}\n")
                 _say_once(result, said, pair.model_abbr, failed, pair.dataset_abbr)
                 break
@@ -67,8 +65,7 @@ def write_render_tokens(result: RenderResult, out: TextIO, entries: Iterable[Any
                 if selection.labels and (request.label is None
                                          or label_text(request.label) not in selection.labels):
                     continue
-                heading = " · ".join(request_tags(sample, request))
-                out.writelines(line + "\n" for line in request_lines(heading, seams))
+                out.writelines(line + "\n" for line in request_lines(request_heading(sample, request), seams))
         out.writelines(f"summary: {visible(line)}\n" for line in tally.lines())
     return collect_warnings(result)
 
