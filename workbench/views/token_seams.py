@@ -17,7 +17,7 @@ from typing import Any
 from ..core.inert_text import visible
 from ..core.seam_report import TOKENIZER_FAILURES, pair_tokenizer, sample_seams, tokenizer_failed
 from ..core.tokens.counting import Piece
-from ..core.tokens.seams import MARKS, RequestSeams, SeamTally, SeamTokens, Split
+from ..core.tokens.seams import MARKS, SEVERITY, RequestSeams, SeamTally, SeamTokens, Split
 
 SEAM = "┃"
 
@@ -43,7 +43,7 @@ def seam_line(found: SeamTokens) -> str:
 
 
 def _marks(marks: Sequence[str]) -> list[str]:
-    return [f"  ! {mark}: {MARKS[mark]}" for mark in marks]
+    return [f"  {'!' if SEVERITY[mark] == 'warning' else '·'} {mark}: {MARKS[mark]}" for mark in marks]
 
 
 def _split_lines(split: Split) -> list[str]:

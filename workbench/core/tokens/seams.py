@@ -44,6 +44,8 @@ SEAM_KINDS = (TEMPLATE_ROW, EXAMPLE_TEST, CONTEXT_CONTINUATION, GENERATION)
 #: Mark ids and what each says (stable: lint findings and the JSON-free text both use them).
 MARKS = {
     "merge": "a token merges across the seam",
+    "joined": "a token holds both sides (information: the row's first or last token depends on the "
+              "text beside it, as a space before a word does)",
     "space-space": "the continuation starts with a space after a context that ends with one",
     "trailing-space": "a space ends the context: it becomes a token the model must continue from",
     "control-in-data": "a special string in the data tokenizes as a control token",
@@ -51,6 +53,10 @@ MARKS = {
     "apart-differs": "encoded apart (OpenCompass) the tokens differ from the whole text's",
     "split-differs": "lm-eval's split differs from the context's own tokens",
 }
+
+#: How much each mark matters: a "warning" is a problem at the seam (what a lint finding is made
+#: of); "info" is how text tokenizes anyway (a template's space joined to a row's first word).
+SEVERITY = {mark: "info" if mark == "joined" else "warning" for mark in MARKS}
 
 #: Tokens shown on each side of a seam.
 WINDOW = 3
@@ -121,9 +127,9 @@ class RequestSeams:
         return out
 
 
-def seam_problems(found: RequestSeams) -> list[tuple[str, str]]:
-    """(mark id, one-line message) of every problem: the hook a lint rule turns into findings."""
-    return [(mark, f"{where}: {MARKS[mark]}") for mark, where in found.all_marks()]
+def seam_problems(found: RequestSeams) -> list[tuple[str, str, str]]:
+    """(mark id, severity, one-line message) of every mark: the hook a lint rule turns into findings."""
+    return [(mark, SEVERITY[mark], f"{where}: {MARKS[mark]}") for mark, where in found.all_marks()]
 
 
 # -- where the seams are -----------------------------------------------------------------------
@@ -205,8 +211,8 @@ def around(pieces: Sequence[Piece], at: int, window: int = WINDOW) -> tuple[tupl
 def _seam_tokens(text: str, pieces: Sequence[Piece], seam: Seam) -> SeamTokens:
     before, across, after = around(pieces, seam.at)
     marks = []
-    if across is not None:
-        marks.append("merge")
+    if across is not None:  # (where a continuation is scored it is a problem; elsewhere, how text tokenizes)
+        marks.append("merge" if seam.kind == CONTEXT_CONTINUATION else "joined")
     if seam.kind == GENERATION and text[:seam.at].endswith((" ", "\t")):
         marks.append("trailing-space")
     return SeamTokens(seam, before, across, after, tuple(marks))
@@ -294,19 +300,22 @@ class SeamTally:
                 self.marks[key] = self.marks.get(key, 0) + 1
 
     def lines(self) -> list[str]:
-        """One line per mark met: "42 of 4 labels × 1,319 rows merge across the seam"."""
+        """One line per mark met, the problems first: "42 of 4 labels × 1,319 rows:
+        context/continuation: a token merges across the seam"."""
         out = []
-        for (mark, where), count in sorted(self.marks.items(), key=lambda kv: (_seam_order(kv[0][1]), kv[0])):
+        for (mark, where), count in sorted(self.marks.items(), key=_summary_order):
             if where == CONTEXT_CONTINUATION and self.labels:
                 of = f"{count:,} of {self.labels} label{'s' * (self.labels != 1)} × {self.rows:,} " \
                      f"row{'s' * (self.rows != 1)}"
             else:
                 of = f"{count:,} of {self.requests:,} request{'s' * (self.requests != 1)}"
             out.append(f"{of}: {where}: {MARKS[mark]}")
-        if not out and self.requests:
-            out.append(f"no problem at the seams of {self.requests:,} request{'s' * (self.requests != 1)}")
+        if self.requests and not any(SEVERITY[mark] == "warning" for mark, _ in self.marks):
+            out.insert(0, f"no problem at the seams of {self.requests:,} request{'s' * (self.requests != 1)}")
         return out
 
 
-def _seam_order(where: str) -> int:
-    return SEAM_KINDS.index(where) if where in SEAM_KINDS else -1
+def _summary_order(item: tuple[tuple[str, str], int]) -> tuple[bool, int, str]:
+    """Problems before information, then by seam kind (the whole text's first), then by mark."""
+    (mark, where), _ = item
+    return SEVERITY[mark] != "warning", SEAM_KINDS.index(where) if where in SEAM_KINDS else -1, mark

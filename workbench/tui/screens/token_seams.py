@@ -21,13 +21,14 @@ from textual.widgets import Static
 
 
 def styled(lines: list[str]) -> Text:
-    """The lines with the marks (``!``) in the warning colour and the headings and summary bold."""
+    """The lines with the problems (``!``) in the warning colour, information (``·``) dim, and the
+    headings and summary bold."""
     text = Text()
     for n, line in enumerate(lines):
         if n:
             text.append("\n")
         stripped = line.lstrip()
-        style = "bold yellow" if stripped.startswith("! ") else \
+        style = "bold yellow" if stripped.startswith("! ") else "dim" if stripped.startswith("· ") else \
             "bold" if n == 0 or line.startswith(("sample ", "summary: ")) else ""
         text.append(line, style=style)
     return text
