@@ -214,3 +214,71 @@ def test_tokenizer_at_reads_files_folders_and_encodings(tmp_path):
     assert by_folder.ids(": C") == [102]
     assert tokenizer_at(str(tmp_path))[1] == f"--tokenizer {tmp_path}: the folder has no tokenizer.json"
     assert tokenizer_at("nothing-here")[1].startswith("--tokenizer nothing-here: no such file or folder")
+
+
+def folder_pair(dataset: dict, rows, model_cfg: dict):
+    """A pair whose model's folder is read as the loader reads it."""
+    from workbench.core.render import PairRenderer
+    from workbench.core.spec import DatasetSpec, ModelSpec
+    from workbench.loading.models.model_assets import attach_assets
+
+    (model,) = attach_assets([ModelSpec(abbr="m", cfg={"abbr": "m", **model_cfg})])
+    return PairRenderer(DatasetSpec(abbr=dataset["abbr"], cfg=dataset, rows=rows), model)
+
+
+def test_a_loglikelihood_continuation_that_merges_with_its_context(tmp_path):
+    """lm-eval #1053: "A:" + " C" is the one token ": C", so the scored tokens hold the context's colon."""
+    build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
+    dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: "Q: {q}\nA:{cont}"}},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "LLInferencer"}}}
+    pair = folder_pair(dataset, [{"q": "Hi", "cont": " C", "a": 0}],
+                       {"type": "HuggingFaceCausalLM", "path": str(tmp_path / "bpe")})
+    (found,) = sample_seams(pair, pair.sample(0, provenance=True), pair_tokenizer(pair).source)
+    split = found.split
+    assert (split.context, split.continuation) == ("Q: Hi\nA:", " C")
+    assert split.whole[0].text == "<s>" and split.whole[-1].id == 102  # the LM adds its BOS
+    assert [p.text for p in split.apart_continuation] == [" ", "C"]
+    assert [p.text for p in split.apart_scored] == ["A", ": C"]  # OpenCompass scores the last two
+    assert split.seam.marks == ("merge", "apart-differs", "split-differs")
+
+
+def test_a_doubled_bos_from_the_meta_template(tmp_path):
+    build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
+    (tmp_path / "bpe" / "tokenizer_config.json").write_text('{"bos_token": "<s>"}', encoding="utf-8")
+    dataset = {"abbr": "qa", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {
+                   "round": [{"role": "HUMAN", "prompt": "{q}"}, {"role": "BOT", "prompt": "{a}"}]}},
+                   "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}}
+    meta = {"round": [{"role": "HUMAN", "begin": "<s>User: ", "end": "\n"},
+                      {"role": "BOT", "begin": "Bot:", "generate": True}]}
+    pair = folder_pair(dataset, [{"q": "Hi", "a": "x"}],
+                       {"type": "HuggingFaceCausalLM", "path": str(tmp_path / "bpe"), "meta_template": meta})
+    (found,) = sample_seams(pair, pair.sample(0, provenance=True), pair_tokenizer(pair).source)
+    assert found.marks == ("doubled-bos",)
+    assert found.text == "<s>User: Hi\nBot:"
+    assert [(s.seam.kind, s.seam.at) for s in found.seams] == [(TEMPLATE_ROW, 9), (TEMPLATE_ROW, 11), (GENERATION, 16)]
+
+
+def test_the_end_of_a_chat_template_generation_prompt(tmp_path):
+    from tokenizer_fixture import vocab, write_model_folder
+
+    chatml = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}" \
+             "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    folder = write_model_folder(tmp_path / "chat", chatml, {"bos_token": "<s>", "eos_token": "<|im_end|>"})
+    dataset = {"abbr": "qa", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {
+                   "round": [{"role": "HUMAN", "prompt": "Q: {q}"}, {"role": "BOT", "prompt": "{a}"}]}},
+                   "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}}}
+    pair = folder_pair(dataset, [{"q": "hello", "a": "x"}], {"type": "HuggingFacewithChatTemplate", "path": str(folder)})
+    (found,) = sample_seams(pair, pair.sample(0, provenance=True), pair_tokenizer(pair).source)
+    # OpenCompass ends the HUMAN content with the "\n" it joins prompts with
+    assert found.text == "<|im_start|>user\nQ: hello\n<|im_end|>\n<|im_start|>assistant\n"
+    kinds = [(s.seam.kind, s.seam.at, s.seam.left, s.seam.right) for s in found.seams]
+    assert kinds == [(TEMPLATE_ROW, 20, "template · prompt_template", "test row · q"),
+                     (TEMPLATE_ROW, 25, "test row · q", "inserted by the framework"),
+                     (GENERATION, 59, "meta template · chat template",
+                      "the end of the chat template's generation prompt")]
+    v = vocab()
+    assert [p.id for p in found.seams[-1].before] == [v["<|im_end|>"], v["<|im_start|>"], v["assistant"]]
+    assert found.marks == ()  # the chat template's own special tokens are not from the data
