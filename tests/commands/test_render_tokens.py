@@ -70,8 +70,10 @@ def test_ppl_labels_merge_across_the_seam_and_the_summary_counts_them(ws):
     choice = section(run.out, "choice × bpe · tokenizer.json (bpe-model)")
     # label C: "Answer: " + "C" is the one token ": C" (102) in the whole text
     assert '  context/continuation at character 44: "w" 92 "e" 74 "r" 87 ⟦":·C" 102⟧\n' in choice
-    assert ('    OpenCompass (apart): the continuation alone is 1 token: "C" 40; the whole\'s last 1 '
-            'scored: ":·C" 102\n') in choice
+    assert ('    OpenCompass (apart): the context alone is 33 tokens, so the whole\'s tokens past them are '
+            'scored: (none); the continuation alone is "C" 40\n') in choice
+    assert ("summary: 2 of 3 labels × 2 rows: context/continuation: a framework's split leaves the continuation "
+            "no tokens of its own to score\n") in choice
     assert "    lm-eval (together, then split): the continuation is (none)\n" in choice
     # labels A and B: ": " (101) stays in the context, the label is its own token
     assert '  context/continuation at character 22: "e" 74 "r" 87 ":·" 101 ┃ "A" 38\n' in choice

@@ -89,20 +89,28 @@ def test_a_clean_seam_shows_the_tokens_on_both_sides(bpe):
 def test_context_and_continuation_both_ways(bpe):
     split = split_pair(bpe, "Answer: ", "C", add_special=True)
     assert [p.id for p in split.whole] == [1, 105, 92, 74, 87, 102]
-    # OpenCompass: "C" alone is one token, so the whole's last token (": C") is scored
+    # OpenCompass: "Answer: " alone is 6 tokens (": " 101 last), and so is the whole: nothing is
+    # left to score past them
     assert [p.id for p in split.apart_continuation] == [V["C"]]
-    assert [p.text for p in split.apart_scored] == [": C"]
+    assert [p.id for p in split.apart_context] == [1, 105, 92, 74, 87, 101]
+    assert split.apart_scored == ()
     # lm-eval: "Answer:" is 6 tokens with <s> (":" 31 last), the whole's 7th onwards is nothing
     assert [p.id for p in split.together_context] == [1, 105, 92, 74, 87, V[":"]]
     assert split.together_continuation == ()
     assert split.seam.seam.kind == CONTEXT_CONTINUATION
-    assert split.seam.marks == ("merge", "trailing-space", "apart-differs", "split-differs")
+    assert split.seam.marks == ("merge", "trailing-space", "apart-differs", "split-differs", "nothing-scored")
 
 
 def test_a_space_on_both_sides_of_the_seam(bpe):
-    split = split_pair(bpe, "Answer: ", " C", add_special=False)
+    split = split_pair(bpe, "Answer: ", " Cat", add_special=False)
     assert "space-space" in split.seam.marks
-    assert [p.text for p in split.apart_continuation] == [" ", "C"]
+    assert [p.text for p in split.apart_continuation] == [" ", "C", "a", "t"]
+    assert [p.text for p in split.whole] == ["Ans", "w", "e", "r", ": ", " ", "C", "a", "t"]
+    assert [p.text for p in split.apart_scored] == [" ", "C", "a", "t"]
+    # lm-eval moves the context's space: "Answer:" is 5 tokens, the whole's 6th on are the
+    # continuation, and the whole's 5th (": ") is in neither
+    assert [p.text for p in split.together_continuation] == [" ", "C", "a", "t"]
+    assert "split-differs" in split.seam.marks
 
 
 def test_control_tokens_from_the_data_and_a_doubled_bos(bpe):
@@ -126,9 +134,12 @@ def test_cl100k_context_continuation_splits(cl100k):
     split = split_pair(cl100k, "Answer: ", "C", add_special=False)
     assert [p.id for p in split.whole] == [16533, 25, 356]
     assert [p.id for p in split.apart_continuation] == [34]
-    assert [p.text for p in split.apart_scored] == [" C"]
+    # OpenCompass: "Answer: " alone is 3 tokens (the space 220 last), as the whole is: nothing scored
+    assert [p.id for p in split.apart_context] == [16533, 25, 220]
+    assert split.apart_scored == ()
+    # lm-eval: "Answer:" is 2 tokens, the whole's third (" C") is the continuation
     assert [p.id for p in split.together_continuation] == [356]
-    assert split.seam.marks == ("merge", "trailing-space", "apart-differs")
+    assert split.seam.marks == ("merge", "trailing-space", "apart-differs", "nothing-scored")
 
 
 def test_seams_of_a_rendered_few_shot_pair(bpe):
@@ -239,8 +250,8 @@ def test_a_loglikelihood_continuation_that_merges_with_its_context(tmp_path):
     assert (split.context, split.continuation) == ("Q: Hi\nA:", " C")
     assert split.whole[0].text == "<s>" and split.whole[-1].id == 102  # the LM adds its BOS
     assert [p.text for p in split.apart_continuation] == [" ", "C"]
-    assert [p.text for p in split.apart_scored] == ["A", ": C"]  # OpenCompass scores the last two
-    assert split.seam.marks == ("merge", "apart-differs", "split-differs")
+    assert split.apart_scored == ()  # "Q: Hi\nA:" alone is as many tokens as the whole
+    assert split.seam.marks == ("merge", "apart-differs", "split-differs", "nothing-scored")
 
 
 def test_a_doubled_bos_from_the_meta_template(tmp_path):

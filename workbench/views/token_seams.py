@@ -48,9 +48,10 @@ def _marks(marks: Sequence[str]) -> list[str]:
 
 def _split_lines(split: Split) -> list[str]:
     out = [f"  {split.seam.seam.kind} at character {split.seam.seam.at:,}: {seam_line(split.seam)}"]
-    out.append(f"    OpenCompass (apart): the continuation alone is {len(split.apart_continuation)} "
-               f"token{'s' * (len(split.apart_continuation) != 1)}: {_pieces(split.apart_continuation)}; "
-               f"the whole's last {len(split.apart_scored)} scored: {_pieces(split.apart_scored)}")
+    context = len(split.apart_context)
+    out.append(f"    OpenCompass (apart): the context alone is {context} token{'s' * (context != 1)}, so the "
+               f"whole's tokens past them are scored: {_pieces(split.apart_scored)}; the continuation alone "
+               f"is {_pieces(split.apart_continuation)}")
     out.append("    lm-eval (together, then split): the continuation is "
                f"{_pieces(split.together_continuation)}")
     out += ["  " + line for line in _marks(split.seam.marks)]

@@ -11,9 +11,11 @@ there.
 Context/continuation pairs (PPL labels, loglikelihood continuations) are encoded both ways the
 frameworks do it:
 
-- **apart** (OpenCompass): the continuation's tokens are counted on their own
-  (``get_loglikelihood``: ``mask_length = get_token_len(cont, add_special_tokens=False)``; PPL
-  with ``normalizing_str``: the context's), and that many tokens of the whole text are scored;
+- **apart** (OpenCompass): the context is encoded on its own and its token count cuts the whole
+  text's tokens (PPL with ``normalizing_str``: ``mask_length`` is
+  ``get_token_len_from_template(context)``; ``HuggingFaceCausalLM.get_loglikelihood``: the
+  context is the input with the continuation removed): the tokens past it are scored, whatever
+  the whole text's tokens at the cut are;
 - **together, then split** (lm-eval 0.4.13 ``_encode_pair``, causal models): the context's
   trailing whitespace is moved into the continuation, the whole is encoded, and the tokens past
   the context's own count are the continuation's.
@@ -52,6 +54,7 @@ MARKS = {
     "doubled-bos": "two BOS tokens: the text starts with one and the tokenizer adds another",
     "apart-differs": "encoded apart (OpenCompass) the tokens differ from the whole text's",
     "split-differs": "lm-eval's split differs from the context's own tokens",
+    "nothing-scored": "a framework's split leaves the continuation no tokens of its own to score",
 }
 
 #: How much each mark matters: a "warning" is a problem at the seam (what a lint finding is made
@@ -97,8 +100,10 @@ class Split:
     context: str
     continuation: str
     whole: tuple[Piece, ...]  # the text as the model gets it
-    #: OpenCompass: the continuation alone, and the whole's last tokens that many
+    #: OpenCompass: the continuation encoded alone, the context alone, and the whole's tokens
+    #: past the context's count (what is scored)
     apart_continuation: tuple[Piece, ...]
+    apart_context: tuple[Piece, ...]
     apart_scored: tuple[Piece, ...]
     #: lm-eval: the context without its trailing whitespace, and the whole's tokens past it
     together_context: tuple[Piece, ...]
@@ -236,7 +241,7 @@ def split_pair(source: PieceSource, context: str, continuation: str, add_special
     whole = source.pieces(whole_text, add_special)
     apart_cont = source.pieces(plain_cont, False)
     apart_context = source.pieces(plain_context, add_special)
-    scored = whole[len(whole) - len(apart_cont):] if apart_cont else []
+    scored = whole[len(apart_context):]
     spaces = len(plain_context) - len(plain_context.rstrip())
     moved = plain_context[:len(plain_context) - spaces] if spaces else plain_context
     together_context = source.pieces(moved, add_special) if moved else []
@@ -252,9 +257,11 @@ def split_pair(source: PieceSource, context: str, continuation: str, add_special
         marks.append("apart-differs")
     if [p.id for p in whole[:len(together_context)]] != [p.id for p in together_context]:
         marks.append("split-differs")
+    if not scored or not together_cont:
+        marks.append("nothing-scored")
     seam = SeamTokens(seam.seam, seam.before, seam.across, seam.after, tuple(marks))
-    return Split(plain_context, plain_cont, tuple(whole), tuple(apart_cont), tuple(scored),
-                 tuple(together_context), tuple(together_cont), seam)
+    return Split(plain_context, plain_cont, tuple(whole), tuple(apart_cont), tuple(apart_context),
+                 tuple(scored), tuple(together_context), tuple(together_cont), seam)
 
 
 def request_seams(source: PieceSource, text: str, add_special: bool, generation: str | None = None,
