@@ -92,10 +92,10 @@ def test_context_and_continuation_both_ways(bpe):
     # OpenCompass: "Answer: " alone is 6 tokens (": " 101 last), and so is the whole: nothing is
     # left to score past them
     assert [p.id for p in split.apart_continuation] == [V["C"]]
-    assert [p.id for p in split.apart_context] == [1, 105, 92, 74, 87, 101]
+    assert split.apart_context == (1, 105, 92, 74, 87, 101)
     assert split.apart_scored == ()
     # lm-eval: "Answer:" is 6 tokens with <s> (":" 31 last), the whole's 7th onwards is nothing
-    assert [p.id for p in split.together_context] == [1, 105, 92, 74, 87, V[":"]]
+    assert split.together_context == (1, 105, 92, 74, 87, V[":"])
     assert split.together_continuation == ()
     assert split.seam.seam.kind == CONTEXT_CONTINUATION
     assert split.seam.marks == ("merge", "trailing-space", "apart-differs", "split-differs", "nothing-scored")
@@ -135,7 +135,7 @@ def test_cl100k_context_continuation_splits(cl100k):
     assert [p.id for p in split.whole] == [16533, 25, 356]
     assert [p.id for p in split.apart_continuation] == [34]
     # OpenCompass: "Answer: " alone is 3 tokens (the space 220 last), as the whole is: nothing scored
-    assert [p.id for p in split.apart_context] == [16533, 25, 220]
+    assert split.apart_context == (16533, 25, 220)
     assert split.apart_scored == ()
     # lm-eval: "Answer:" is 2 tokens, the whole's third (" C") is the continuation
     assert [p.id for p in split.together_continuation] == [356]

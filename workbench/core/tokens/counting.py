@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import itemgetter, sub
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from ..errors import RenderError
 from ..prefix import shared_prefix
@@ -48,9 +48,9 @@ class TokenCount:
         return dict(self.sections)
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One token of a real tokenizer: what the token seams show (core/tokens/seams.py)."""
+class Piece(NamedTuple):
+    """One token of a real tokenizer: what the token seams show (core/tokens/seams.py). A named
+    tuple: a long text has hundreds of thousands, made at C speed."""
 
     id: int
     text: str  # the characters it covers (an added token: its own text)
@@ -670,6 +670,7 @@ class Tiktoken:
         #: each token met: the characters its bytes start, and whether it starts inside one
         self._chars: dict[int, int] = {}
         self._inside: dict[int, int] = {}
+        self._texts: dict[int, str] = {}  # each token met, as text (pieces)
         #: the last text encoded and its tokens: a request's text is counted for its wire
         #: message and again for its sections (compared, not hashed: texts of other lengths
         #: differ at once)
@@ -716,11 +717,11 @@ class Tiktoken:
         ids = self.ids(text) or []
         starts = self.token_starts(text)
         ends = [*starts[1:], len(text)]
-        out = []
-        for token_id, start, end in zip(ids, starts, ends):
-            piece = self._enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
-            out.append(Piece(token_id, piece, start, max(start or 0, end or 0), False))
-        return out
+        texts = self._texts
+        for token_id in set(ids).difference(texts):  # (each distinct token decoded once)
+            texts[token_id] = self._enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+        return [Piece(token_id, texts[token_id], start, max(start or 0, end or 0), False)
+                for token_id, start, end in zip(ids, starts, ends)]
 
 
 #: The bytes that continue a UTF-8 character (the others start one).

@@ -28,7 +28,7 @@ May import: the core's bottom layer and the other token modules; nothing above.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -73,6 +73,9 @@ class PieceSource:
     def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:  # pragma: no cover
         raise NotImplementedError
 
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:  # pragma: no cover
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Seam:
@@ -100,13 +103,13 @@ class Split:
     context: str
     continuation: str
     whole: tuple[Piece, ...]  # the text as the model gets it
-    #: OpenCompass: the continuation encoded alone, the context alone, and the whole's tokens
-    #: past the context's count (what is scored)
+    #: OpenCompass: the continuation encoded alone, the context's ids alone, and the whole's
+    #: tokens past the context's count (what is scored)
     apart_continuation: tuple[Piece, ...]
-    apart_context: tuple[Piece, ...]
+    apart_context: tuple[int, ...]
     apart_scored: tuple[Piece, ...]
-    #: lm-eval: the context without its trailing whitespace, and the whole's tokens past it
-    together_context: tuple[Piece, ...]
+    #: lm-eval: the ids of the context without its trailing whitespace, and the whole's tokens past it
+    together_context: tuple[int, ...]
     together_continuation: tuple[Piece, ...]
     seam: SeamTokens
 
@@ -202,19 +205,29 @@ def traced_chat_text(text: str, contents: Sequence[str], markup: Origin) -> str:
 
 # -- what the tokens do there ------------------------------------------------------------------
 
-def around(pieces: Sequence[Piece], at: int, window: int = WINDOW) -> tuple[tuple[Piece, ...], Piece | None,
-                                                                            tuple[Piece, ...]]:
-    """The tokens ending at or before ``at`` (the last ``window``), the one across it, and
-    those starting at or after it (the first ``window``)."""
-    placed = [p for p in pieces if p.start is not None]
-    before = [p for p in placed if (p.end or 0) <= at]
-    across = next((p for p in placed if (p.start or 0) < at < (p.end or 0)), None)
-    after = [p for p in placed if (p.start or 0) >= at and p is not across]
-    return tuple(before[-window:]), across, tuple(after[:window])
+class Placed:
+    """A text's tokens that cover characters (not the BOS a tokenizer adds), with their starts
+    and ends in order: the tokens around a place are found by bisection, so a long text's
+    seams cost what a short one's do."""
+
+    def __init__(self, pieces: Sequence[Piece]) -> None:
+        self.pieces = [p for p in pieces if p.start is not None]
+        self.starts = [p.start or 0 for p in self.pieces]
+        self.ends = [p.end or 0 for p in self.pieces]
+
+    def around(self, at: int, window: int = WINDOW) -> tuple[tuple[Piece, ...], Piece | None,
+                                                             tuple[Piece, ...]]:
+        """The tokens ending at or before ``at`` (the last ``window``), the one across it, and
+        those starting at or after it (the first ``window``)."""
+        ended = bisect_right(self.ends, at)
+        following = bisect_left(self.starts, at)
+        across = self.pieces[ended] if ended < len(self.pieces) and self.starts[ended] < at else None
+        return (tuple(self.pieces[max(0, ended - window):ended]), across,
+                tuple(self.pieces[following:following + window]))
 
 
-def _seam_tokens(text: str, pieces: Sequence[Piece], seam: Seam) -> SeamTokens:
-    before, across, after = around(pieces, seam.at)
+def _seam_tokens(text: str, placed: Placed, seam: Seam) -> SeamTokens:
+    before, across, after = placed.around(seam.at)
     marks = []
     if across is not None:  # (where a continuation is scored it is a problem; elsewhere, how text tokenizes)
         marks.append("merge" if seam.kind == CONTEXT_CONTINUATION else "joined")
@@ -234,28 +247,32 @@ def _controls(text: str, pieces: Sequence[Piece]) -> list[tuple[Piece, str]]:
     return out
 
 
-def split_pair(source: PieceSource, context: str, continuation: str, add_special: bool) -> Split:
-    """A context/continuation pair encoded the OpenCompass way and the lm-eval way."""
+def split_pair(source: PieceSource, context: str, continuation: str, add_special: bool,
+               whole: Sequence[Piece] | None = None) -> Split:
+    """A context/continuation pair encoded the OpenCompass way and the lm-eval way (``whole``:
+    the joined text's tokens, when they are known already)."""
     plain_context, plain_cont = str.__str__(context), str.__str__(continuation)
     whole_text = plain_context + plain_cont
-    whole = source.pieces(whole_text, add_special)
+    if whole is None:
+        whole = source.pieces(whole_text, add_special)
+    ids = [p.id for p in whole]
     apart_cont = source.pieces(plain_cont, False)
-    apart_context = source.pieces(plain_context, add_special)
+    apart_context = source.ids(plain_context, add_special) or []
     scored = whole[len(apart_context):]
     spaces = len(plain_context) - len(plain_context.rstrip())
     moved = plain_context[:len(plain_context) - spaces] if spaces else plain_context
-    together_context = source.pieces(moved, add_special) if moved else []
+    together_context = (source.ids(moved, add_special) or []) if moved else []
     together_cont = whole[len(together_context):]
     at = len(plain_context)
-    seam = _seam_tokens(whole_text, whole, Seam(CONTEXT_CONTINUATION, at, "context", "continuation"))
+    seam = _seam_tokens(whole_text, Placed(whole), Seam(CONTEXT_CONTINUATION, at, "context", "continuation"))
     marks = list(seam.marks)
     if plain_context[-1:].isspace() and plain_cont[:1].isspace():
         marks.append("space-space")
     elif plain_context.endswith((" ", "\t")):
         marks.append("trailing-space")
-    if [p.id for p in apart_context] + [p.id for p in apart_cont] != [p.id for p in whole]:
+    if apart_context + [p.id for p in apart_cont] != ids:
         marks.append("apart-differs")
-    if [p.id for p in whole[:len(together_context)]] != [p.id for p in together_context]:
+    if ids[:len(together_context)] != together_context:
         marks.append("split-differs")
     if not scored or not together_cont:
         marks.append("nothing-scored")
@@ -270,7 +287,8 @@ def request_seams(source: PieceSource, text: str, add_special: bool, generation:
     around each; ``continuation_at``: where a scored continuation starts (PPL, LL)."""
     plain = str.__str__(text)
     pieces = source.pieces(plain, add_special)
-    seams = [_seam_tokens(plain, pieces, s) for s in find_seams(text, generation)
+    placed = Placed(pieces)
+    seams = [_seam_tokens(plain, placed, s) for s in find_seams(text, generation)
              if continuation_at is None or s.at != continuation_at]
     marks = []
     if len(pieces) > 1 and pieces[0].start is None and pieces[1].id == pieces[0].id:
@@ -280,7 +298,7 @@ def request_seams(source: PieceSource, text: str, add_special: bool, generation:
         marks.append("control-in-data")
     split = None
     if continuation_at is not None and 0 < continuation_at < len(plain):
-        split = split_pair(source, plain[:continuation_at], plain[continuation_at:], add_special)
+        split = split_pair(source, plain[:continuation_at], plain[continuation_at:], add_special, pieces)
     return RequestSeams(plain, len(pieces), tuple(seams), split, tuple(marks), tuple(controls))
 
 
