@@ -118,6 +118,12 @@ def test_control_tokens_from_the_data_and_a_doubled_bos(bpe):
     assert found.marks == ("doubled-bos", "control-in-data")
     ((piece, where),) = found.controls
     assert (piece.id, piece.start, where) == (V["<|im_end|>"], 6, "test row · label")
+    many = request_seams(bpe, text(("Q: ", T), ("<|im_end|>" * 7, R)), add_special=False)
+    from workbench.views.token_seams import request_lines
+
+    lines = request_lines("sample 0", many)
+    assert len(many.controls) == 7 and sum("! control-in-data" in line for line in lines) == 6
+    assert lines[-1] == "  ! control-in-data: and 2 more control tokens from the data"
     # the template's own special strings are not from the data
     assert request_seams(bpe, text(("<|im_end|>", T), ("x", R)), add_special=False).controls == ()
 

@@ -20,6 +20,8 @@ from ..core.tokens.counting import Piece
 from ..core.tokens.seams import MARKS, SEVERITY, RequestSeams, SeamTally, SeamTokens, Split
 
 SEAM = "┃"
+#: Control tokens from the data listed for one request (a row of thousands says the rest as a count).
+MOST_CONTROLS = 5
 
 
 def piece_label(piece: Piece) -> str:
@@ -70,9 +72,13 @@ def request_lines(heading: str, found: RequestSeams) -> list[str]:
         out += _split_lines(found.split)
     for mark in found.marks:
         if mark == "control-in-data":
-            for piece, where in found.controls:
+            for piece, where in found.controls[:MOST_CONTROLS]:
                 out.append(f"  ! control-in-data: {piece_label(piece)} at character {piece.start:,} comes "
                            f"from {visible(where)}: {MARKS[mark]}")
+            more = len(found.controls) - MOST_CONTROLS
+            if more > 0:
+                tokens = f"token{'s' * (more != 1)}"
+                out.append(f"  ! control-in-data: and {more:,} more control {tokens} from the data")
         else:
             out += _marks([mark])
     if not found.seams and found.split is None:
