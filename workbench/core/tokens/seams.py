@@ -20,8 +20,8 @@ frameworks do it:
   trailing whitespace is moved into the continuation, the whole is encoded, and the tokens past
   the context's own count are the continuation's.
 
-Each mark has a stable id (``MARKS``): :func:`seam_problems` lists them as (id, message) pairs,
-the hook a lint rule can turn into findings.
+Each mark has a stable id (``MARKS``) and a severity (``SEVERITY``): :func:`seam_problems` lists
+a request's as (id, severity, message), the hook a lint rule can turn into findings.
 
 May import: the core's bottom layer and the other token modules; nothing above.
 """
@@ -32,6 +32,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import Protocol
 
 from ..provenance import ICE, ROW, UNKNOWN_ORIGIN, Origin, PStr, spans_of
 from .counting import Piece, section_of
@@ -43,7 +44,7 @@ CONTEXT_CONTINUATION = "context/continuation"
 GENERATION = "generation"
 SEAM_KINDS = (TEMPLATE_ROW, EXAMPLE_TEST, CONTEXT_CONTINUATION, GENERATION)
 
-#: Mark ids and what each says (stable: lint findings and the JSON-free text both use them).
+#: Mark ids and what each says (stable: the text output and lint findings both use them).
 MARKS = {
     "merge": "a token merges across the seam",
     "joined": "a token holds both sides (information: the row's first or last token depends on the "
@@ -65,16 +66,15 @@ SEVERITY = {mark: "info" if mark == "joined" else "warning" for mark in MARKS}
 WINDOW = 3
 
 
-class PieceSource:
-    """What the seams need of a tokenizer: its pieces and how it is named."""
+class PieceSource(Protocol):
+    """What the seams need of a tokenizer (``counting.HFTokenizer``, ``counting.Tiktoken``): its
+    pieces, its ids and how it is named."""
 
     method: str
 
-    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:  # pragma: no cover
-        raise NotImplementedError
+    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]: ...
 
-    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:  # pragma: no cover
-        raise NotImplementedError
+    def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None: ...
 
 
 @dataclass(frozen=True)
