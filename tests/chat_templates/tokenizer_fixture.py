@@ -65,3 +65,37 @@ def write_model_folder(folder: Path, chat_template: str | list | None, tokens: d
     (folder / "tokenizer_config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2),
                                                    encoding="utf-8")
     return folder
+
+
+#: The merges of the BPE fixture: made so the seams the tests look at merge, as real BPE
+#: vocabularies do (``": C"`` is one token, as in lm-eval #1053; ``"\n\n"`` is one).
+BPE_MERGES = [(":", " "), (": ", "C"), ("\n", "\n"), ("A", "n"), ("An", "s")]
+BPE_SPECIAL = ["<s>", "</s>", "<|im_start|>", "<|im_end|>"]
+
+
+def bpe_vocab() -> dict[str, int]:
+    """``[UNK]`` 0, the special tokens 1-4, printable ASCII from 5 (space 5 ... ``~`` 99), ``\\n``
+    100, then one token per merge (``": "`` 101, ``": C"`` 102, ``"\\n\\n"`` 103, ``"An"`` 104,
+    ``"Ans"`` 105)."""
+    out = {"[UNK]": 0}
+    for token in BPE_SPECIAL:
+        out[token] = len(out)
+    for char in [chr(c) for c in range(32, 127)] + ["\n"]:
+        out.setdefault(char, len(out))
+    for a, b in BPE_MERGES:
+        out.setdefault(a + b, len(out))
+    return out
+
+
+def build_bpe_tokenizer_json(path: Path) -> Path:
+    """A character-level BPE ``tokenizer.json`` with no pre-tokenizer (so merges cross spaces,
+    as SentencePiece-style ones do) and a ``<s>`` post-processor; written to ``path``."""
+    from tokenizers import AddedToken, Tokenizer, models, processors
+
+    v = bpe_vocab()
+    tok = Tokenizer(models.BPE(v, BPE_MERGES, unk_token="[UNK]"))
+    tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in BPE_SPECIAL])
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", v["<s>"])])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tok.save(str(path))
+    return path

@@ -30,7 +30,7 @@ from .common import (
     render_options,
 )
 
-FORMATS = ("json", "text", "markdown", "html", "svg")
+FORMATS = ("json", "text", "markdown", "html", "svg", "tokens")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--format", "-f", choices=FORMATS, default="json",
                      help="json: the render-json contract (default); text: what each model "
                      "receives; markdown: a report; html: a page of the app's panes for every pair (the "
-                     "first sample of each unless --sample/--limit); svg: the app's panes, recorded")
+                     "first sample of each unless --sample/--limit); svg: the app's panes, recorded; "
+                     "tokens: the token pieces and ids around every seam (docs/tokens.md)")
     out.add_argument("--out", "-o", metavar="FILE",
                      help="write here (atomically: the old file stays whole until the new one "
                      "is complete) instead of stdout")
@@ -95,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--token-sections", action="store_true",
                      help="count tokens by section (meta template, examples, test row) in json too; "
                      "text, markdown, html and svg always do")
+    out.add_argument("--tokenizer", metavar="PATH",
+                     help="tokens: show the seams with this tokenizer (a tokenizer.json, a model folder, or "
+                     "cl100k_base) instead of each model's own; nothing is downloaded")
     out.add_argument("--width", type=counted(20, 1000), default=100, metavar="COLUMNS",
                      help="svg: the width of the recorded panes (default 100)")
     out.add_argument("--all-text", action="store_true",
@@ -316,6 +320,16 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv, first_config=True)
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
+    if args.tokenizer is not None and args.format != "tokens":
+        parser.error("--tokenizer applies to --format tokens only")
+    tokenizer = None
+    if args.tokenizer is not None:
+        # lazy: imported when the command runs, so --help stays quick
+        from ..loading.models.model_assets import tokenizer_at
+
+        tokenizer, problem = tokenizer_at(args.tokenizer)
+        if problem is not None:
+            return usage_error(parser.prog, problem)
     if args.raw and not args.out and sys.stdout.isatty():
         return usage_error(parser.prog, "--raw writes escape sequences as they are, so never to a "
                            "terminal: pipe it into a tool, or give --out FILE")
@@ -331,7 +345,7 @@ def run(argv: Sequence[str]) -> int:
         problem = out_problem(args.out)
         if problem:
             return usage_error(parser.prog, f"--out {args.out}: {problem}")
-    recorded = args.format in ("html", "svg")  # rendered with provenance, in this process
+    recorded = args.format in ("html", "svg", "tokens")  # rendered with provenance, in this process
     html_note = None
     if args.format == "html" and args.sample is None and args.limit is None:
         # a page for a person: every request of a suite would be hundreds of MB
@@ -362,7 +376,7 @@ def run(argv: Sequence[str]) -> int:
         stamps = args.format == "json" or (args.format == "text" and not args.whitespace)
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
                                                serialize, workers, stamps) as stream:
-            plan = (entries, selection, progress, html_note) if recorded else None
+            plan = (entries, selection, progress, html_note, tokenizer) if recorded else None
             if args.out:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
@@ -459,7 +473,8 @@ def _serializer(args: argparse.Namespace) -> Any:
 
 
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
-    """One format; html/svg take the ``plan`` (entries, selection, progress) instead of samples."""
+    """One format; html/svg/tokens take the ``plan`` (entries, selection, progress, html's note,
+    --tokenizer's tokenizer) instead of samples."""
     if args.format == "json":
         # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_export import write_render_json
@@ -479,13 +494,19 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.html_report import write_html_report
 
-        entries, selection, progress, note = plan
+        entries, selection, progress, note, _ = plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
+    elif args.format == "tokens":
+        # lazy: imported when the command runs, so --help stays quick
+        from ..headless.formats.tokens_export import write_render_tokens
+
+        entries, selection, progress, _, tokenizer = plan
+        write_render_tokens(result, out, entries, selection, tokenizer, progress)
     else:
         # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.svg_export import write_render_recorded
 
-        entries, selection, progress, _ = plan
+        entries, selection, progress, _, _ = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
                               whitespace=args.whitespace, progress=progress, full_text=args.all_text)

@@ -141,6 +141,8 @@ class WorkbenchApp(SearchKeys, App[int]):
         Binding("t", "next_theme", "theme", show=False, tooltip="next theme"),
         Binding("h", "lengths", "lengths", show=False,
                 tooltip="how long the prompts are: a histogram per model, the suite's worst pairs"),
+        Binding("k", "token_seams", "token seams", show=False,
+                tooltip="tokens at this sample's seams: template/row, examples, labels"),
         Binding("1", "focus_pane('tree')", show=False),
         Binding("2", "focus_pane('prompt-list')", show=False),
         Binding("3", "focus_pane('final-input')", show=False),
@@ -819,6 +821,29 @@ class WorkbenchApp(SearchKeys, App[int]):
 
         self.push_screen(LengthsScreen(self.good, self.selection, self.options.palette, self._lengths_memo),
                          jump)
+
+    # -- token seams ------------------------------------------------------------------------------
+    def action_token_seams(self) -> None:
+        """The token seams of the sample on screen, in a screen of their own (esc closes it)."""
+        catalog = self.good.catalog if self.good is not None else None
+        sel = self.selection
+        pair = catalog.pair(sel.dataset, sel.model) if catalog is not None else None
+        if catalog is None or pair is None or not len(pair):
+            self.bell()
+            return
+        # lazy: the token seams load when the screen first opens
+        from ..core.errors import RenderError
+        from ..views.token_seams import sample_lines
+        from .screens.token_seams import TokenSeamsScreen
+
+        try:
+            sample = catalog.sample(pair, sel.sample)
+        except RenderError as exc:
+            self.notify(f"no token seams: {one_line(exc.message, 200)}", severity="error")
+            return
+        names = f"{one_line(pair.dataset_abbr)} × {one_line(pair.model_abbr or 'no model')}"
+        title = f"Token seams · {names} · sample {sel.sample}"
+        self.push_screen(TokenSeamsScreen(title, sample_lines(pair, sample)))
 
     def _lengths_reloaded(self, loaded: Loaded) -> None:
         """A new good load: the lengths measured so far are of the old one."""

@@ -290,6 +290,11 @@ class ModelText:
         return TextLayout(text, sent, add_special, self._method(text), fits, 2 * len(bos) if bos else 0,
                           codes, places)
 
+    def adds_special_tokens(self, chat_text: bool) -> bool:
+        """Whether a request's text is encoded with the tokenizer's added tokens (BOS) when it is
+        sent (``chat_text``: a chat template made it)."""
+        return self._adds_special() and (self.kind != CHAT or chat_text)
+
     def _adds_special(self) -> bool:
         """Whether the text is tokenised with special tokens when it is sent."""
         if self.kind == LM:

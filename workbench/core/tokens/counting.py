@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import itemgetter, sub
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from ..errors import RenderError
 from ..prefix import shared_prefix
@@ -46,6 +46,17 @@ class TokenCount:
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.sections)
+
+
+class Piece(NamedTuple):
+    """One token of a real tokenizer: what the token seams show (core/tokens/seams.py). A named
+    tuple: a long text has hundreds of thousands, made at C speed."""
+
+    id: int
+    text: str  # the characters it covers (an added token: its own text)
+    start: int | None  # where in the encoded text (None: the tokenizer added it, e.g. a BOS)
+    end: int | None
+    control: bool  # a special (control) token
 
 
 class Counter(Protocol):
@@ -595,6 +606,7 @@ class HFTokenizer:
         self._cache: dict[tuple[str, bool], object] = {}
         #: the last long text encoded: its encoding is about 60 bytes a character, kept once
         self._long: tuple[tuple[str, bool] | None, object] = (None, None)
+        self._control: frozenset[int] | None = None  # the special tokens' ids (pieces)
 
     def _encode(self, text: str, add_special_tokens: bool) -> Any:
         key = (text, add_special_tokens)
@@ -631,6 +643,21 @@ class HFTokenizer:
     def token_id(self, token: str) -> int | None:
         return self._tok.token_to_id(token)
 
+    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:
+        """Every token of ``text``: its id, its characters (``start``/``end``: None for a token
+        the post-processor adds) and whether it is a control (special) token."""
+        enc = self._encode(text, add_special_tokens)
+        if self._control is None:  # (the special tokens found in a text are not in its special mask)
+            self._control = frozenset(i for i, t in self._tok.get_added_tokens_decoder().items() if t.special)
+        out = []
+        for token_id, token, (start, end), added in zip(enc.ids, enc.tokens, enc.offsets,  # type: ignore[attr-defined]
+                                                        enc.special_tokens_mask):  # type: ignore[attr-defined]
+            if added and start == end:
+                out.append(Piece(token_id, token, None, None, True))
+            else:
+                out.append(Piece(token_id, text[start:end], start, end, token_id in self._control))
+        return out
+
 
 class Tiktoken:
     """An OpenAI-style API model's tokenizer (the loader builds it only when the encoding is cached)."""
@@ -643,6 +670,7 @@ class Tiktoken:
         #: each token met: the characters its bytes start, and whether it starts inside one
         self._chars: dict[int, int] = {}
         self._inside: dict[int, int] = {}
+        self._texts: dict[int, str] = {}  # each token met, as text (pieces)
         #: the last text encoded and its tokens: a request's text is counted for its wire
         #: message and again for its sections (compared, not hashed: texts of other lengths
         #: differ at once)
@@ -682,6 +710,18 @@ class Tiktoken:
             if starts and starts[0] == -1:  # (a first token inside a character: never, from str)
                 starts[0] = 0
         return _surrogates_placed(text, starts)
+
+    def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:
+        """Every token of ``text`` (OpenCompass encodes with ``disallowed_special=()``, so a
+        special string in the text is plain text here: never a control token)."""
+        ids = self.ids(text) or []
+        starts = self.token_starts(text)
+        ends = [*starts[1:], len(text)]
+        texts = self._texts
+        for token_id in set(ids).difference(texts):  # (each distinct token decoded once)
+            texts[token_id] = self._enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+        return [Piece(token_id, texts[token_id], start, max(start or 0, end or 0), False)
+                for token_id, start, end in zip(ids, starts, ends)]
 
 
 #: The bytes that continue a UTF-8 character (the others start one).

