@@ -236,14 +236,18 @@ def test_chromium_loading_the_page_once_leaves_no_process(workspace):
     the app used to spin a CPU for good, outlive the server and ignore SIGTERM (3 times of 3)."""
     executable = chromium()
     with served(workspace, "eval.py") as server:
-        for attempt in range(3):
+        started = 0
+        for attempt in range(6):  # three loads that started an app (a busy machine may shoot first)
             shot = workspace / f"once-{attempt}.png"
             subprocess.run([executable, *CHROMIUM_FLAGS, f"--screenshot={shot}", "--window-size=1280,800",
                             "--virtual-time-budget=5000", f"http://127.0.0.1:{server.port}/"],
                            capture_output=True, timeout=120, check=True)
             assert shot.is_file()
             assert wait_for(lambda: not server.left()), f"left behind by load {attempt}: {server.left()}"
-        assert sum("GET /ws?" in line for line in server.lines()) == 3  # each load did start an app
+            started = sum("GET /ws?" in line for line in server.lines())
+            if started >= 3:
+                break
+        assert started >= 3  # three loads did start an app, and each left nothing behind
 
 
 @contextlib.contextmanager
