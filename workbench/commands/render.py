@@ -53,10 +53,12 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     if problem:
         parser.error(problem)
     # lazy: imported when the command runs, so --help stays quick
+    # lazy: as above
+    from ..loading.config.lmeval_yaml import looks_like_task
     from ..loading.config.worker import prestart, prestart_for
 
-    if first_config:
-        first = (args.configs or [str(demo_config())])[0]
+    first = (args.configs or [str(demo_config())])[0]
+    if first_config and not looks_like_task(first):
         prestart_for(first, args.config_root, getattr(args, "timeout", None))
     else:
         prestart()
@@ -100,9 +102,27 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--all-text", action="store_true",
                      help="html/svg: draw every character of long texts (default: the head and tail of "
                      "each text over 24,000 characters, the cut marked, as the app shows them)")
+    add_lmeval_options(parser)
     add_run_options(parser)
     add_strict(parser)
     return parser
+
+
+def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
+    """What lm-eval's command line decides about an lm-eval task's prompts (docs/lm-eval.md)."""
+    group = parser.add_argument_group("lm-eval tasks (CONFIG is a task YAML; --data [TASK:]SPLIT=FILE)")
+    group.add_argument("--num-fewshot", type=counted(0), default=None, metavar="K",
+                       help="shots per doc (a task YAML's num_fewshot: 0 wins, as in lm-eval)")
+    group.add_argument("--apply-chat-template", action="store_true",
+                       help="apply --chat-template (a tokenizer folder, a Jinja file or a built-in) "
+                       "as lm-eval's HFLM does")
+    group.add_argument("--fewshot-as-multiturn", nargs="?", const="true", default=None,
+                       metavar="BOOL", help="shots as user/assistant turns (lm-eval 0.4.13's default "
+                       "with a chat template; 'false' folds them into one user message)")
+    group.add_argument("--system-instruction", default=None, metavar="TEXT",
+                       help="a system message before the task's description")
+    group.add_argument("--fewshot-seed", type=int, default=1234, metavar="N",
+                       help="the few-shot sampler's seed (lm-eval's fewshot_random_seed, default 1234)")
 
 
 def load_and_render(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -308,6 +328,8 @@ def utf8_stdout() -> None:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv, first_config=True)
+    if args.configs and all(looks_like_lmeval(c) for c in args.configs):
+        return run_lmeval(parser, args)
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
     if args.raw and not args.out and sys.stdout.isatty():
@@ -468,3 +490,58 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         entries, selection, progress, _ = plan
         write_render_recorded(result, out, entries, selection, kind=args.format, width=args.width,
                               whitespace=args.whitespace, progress=progress, full_text=args.all_text)
+
+
+def looks_like_lmeval(config: str) -> bool:
+    # lazy: imported when the command runs, so --help stays quick
+    from ..loading.config.lmeval_yaml import looks_like_task
+
+    return looks_like_task(config)
+
+
+def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from ..core.errors import WorkbenchError
+    from ..core.lmeval.prompt import Options
+    from ..headless import lmeval_json
+    from ..loading.files.atomic import atomic_write
+    from ..loading.lmeval_tasks import chat_path, render_tasks
+
+    if args.format != "json":
+        return usage_error(parser.prog, "lm-eval tasks render as --format json only (for now)")
+    multiturn = args.fewshot_as_multiturn
+    if multiturn is not None and multiturn.lower() not in ("true", "1", "yes", "false", "0", "no"):
+        return usage_error(parser.prog, f"--fewshot-as-multiturn {multiturn}: true or false")
+    as_multiturn = multiturn is None or multiturn.lower() in ("true", "1", "yes")
+    if multiturn is not None and as_multiturn and not args.apply_chat_template:
+        return usage_error(parser.prog, "--fewshot-as-multiturn needs --apply-chat-template (lm-eval "
+                           "raises ValueError)")
+    chat = None
+    if args.apply_chat_template:
+        if not args.chat_template:
+            return usage_error(parser.prog, "--apply-chat-template needs --chat-template DIR|FILE|NAME "
+                               "(the model's tokenizer folder)")
+        try:
+            chat = chat_path(args.chat_template)
+        except WorkbenchError as exc:
+            print(f"workbench render: {exc.located()}", file=sys.stderr)
+            return EXIT_CONFIG
+    options = Options(num_fewshot=args.num_fewshot, seed=args.fewshot_seed,
+                      system_instruction=args.system_instruction, chat=chat,
+                      fewshot_as_multiturn=as_multiturn)
+    tasks = render_tasks(args.configs, args.data, options, args.num_fewshot,
+                         timeout=args.timeout or 10.0)
+    doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
+    text = lmeval_json.write(doc)
+    if args.out:
+        with atomic_write(args.out) as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)
+    for error in doc["errors"]:
+        where = error["file"] or "<task>"
+        if error["line"]:
+            where += f":{error['line']}"
+        print(f"workbench render: {where}: {error['message']}", file=sys.stderr)
+    return EXIT_CONFIG if doc["errors"] else EXIT_OK

@@ -1,0 +1,233 @@
+"""lm-eval task YAMLs to rendered tasks: the YAML and its include chain read here, the docs from
+``--data`` (or the Hugging Face datasets cache), the task's code and Jinja run in the config
+worker, the prompt rules of :mod:`workbench.core.lmeval` applied last.
+
+Each task is loaded on its own: a task that fails (an include cycle, a ``!function`` that loops
+or raises, Jinja failing on a row) is one located error, and the others still render.
+
+May import: the core and every loading folder (config, rows, models, files); not views or a front
+end.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError, RenderError, WorkbenchError
+from ..core.lmeval.chat import ChatPath
+from ..core.lmeval.prompt import Options, Sample, build_samples
+from .config import worker
+from .config.lmeval_yaml import TaskYaml, looks_like_task, read_task
+from .files.reading import real_path
+from .models.model_assets import chat_template_override, read_model_folder
+from .rows.data_files import read_rows
+
+__all__ = ["LoadedTask", "chat_path", "is_task_file", "render_tasks"]
+
+
+def is_task_file(path: str | os.PathLike) -> bool:
+    return looks_like_task(path)
+
+
+@dataclass
+class LoadedTask:
+    """One task's render: its samples in doc order, or the error that stopped it (with the
+    samples before it), and what it was read from."""
+
+    name: str
+    file: str
+    samples: list[Sample] = field(default_factory=list)
+    error: WorkbenchError | None = None
+    warnings: list[str] = field(default_factory=list)
+    output_type: str | None = None
+    rows_source: dict[str, Any] | None = None
+    files: list[str] = field(default_factory=list)
+
+
+def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
+    """``--chat-template DIR|FILE|NAME``: a tokenizer folder (its template and special tokens),
+    a Jinja file, or a built-in name."""
+    # lazy: built-in names are looked up only here
+    from ..core.tokens.chat_template import builtin_template
+
+    path = Path(cwd or ".") / value if not Path(value).is_absolute() else Path(value)
+    if path.is_dir():
+        folder = read_model_folder(path)
+        if folder.problem is not None:
+            raise folder.problem
+        template = folder.chat_template()
+        if template is None:
+            raise ConfigError(f"{path} has no chat template (chat_template.jinja or "
+                              "tokenizer_config.json's chat_template)", file=str(path))
+        return ChatPath(template, dict(folder.special_tokens.named))
+    found = chat_template_override(value, cwd)
+    if isinstance(found, str):
+        builtin = builtin_template(found)
+        if builtin is None:
+            raise ConfigError(f"--chat-template {value}: not a folder, a file or a built-in template name")
+        return ChatPath(builtin, dict(builtin.default_tokens))
+    return ChatPath(found, dict(found.default_tokens))
+
+
+def _split_data(data: list[str], task_names: list[str]) -> dict[str | None, dict[str, str]]:
+    """``--data [TASK:]SPLIT=FILE`` by task (None: every task)."""
+    out: dict[str | None, dict[str, str]] = {}
+    for item in data:
+        left, sep, file = item.partition("=")
+        if not sep:
+            out.setdefault(None, {})["*"] = item
+            continue
+        task, colon, split = left.rpartition(":")
+        out.setdefault(task if colon else None, {})[split] = file
+    return out
+
+
+def _read_split_file(file: str) -> list[Any] | dict[str, list[Any]]:
+    if file.endswith(".parquet"):
+        try:
+            # lazy: the parquet extra
+            import pyarrow.parquet as pq
+        except ImportError as exc:
+            raise ConfigError("reading a .parquet file needs pyarrow", file=file,
+                              hint="pip install pyarrow (the parquet extra)") from exc
+        return pq.read_table(file).to_pylist()
+    return read_rows(file)
+
+
+def _docs(cfg: dict[str, Any], given: dict[str, str], task: LoadedTask) -> dict[str, list[Any]]:
+    splits: dict[str, list[Any]] = {}
+    for split, file in given.items():
+        rows = _read_split_file(file)
+        task.files.append(str(real_path(file)))
+        if isinstance(rows, dict):
+            splits.update(rows if split == "*" else {split: rows.get(split) or []})
+        elif split == "*":
+            for key in ("test_split", "validation_split", "training_split", "fewshot_split"):
+                if isinstance(cfg.get(key), str):
+                    splits.setdefault(cfg[key], rows)
+        else:
+            splits[split] = rows
+        task.rows_source = {"kind": "file", "path": file, "data_id": None, "reader": None}
+    if not splits:
+        cached = _hf_cache_splits(cfg)
+        if cached:
+            splits, folder = cached
+            task.rows_source = {"kind": "hf-cache", "path": folder, "data_id": cfg.get("dataset_path"),
+                                "reader": None}
+    return splits
+
+
+def _hf_cache_splits(cfg: dict[str, Any]) -> tuple[dict[str, list[Any]], str] | None:
+    """The task's ``dataset_path``/``dataset_name`` as the ``datasets`` cache holds them
+    (``HF_DATASETS_CACHE`` or ``~/.cache/huggingface/datasets``): its Arrow files, read offline."""
+    path = cfg.get("dataset_path")
+    if not isinstance(path, str):
+        return None
+    root = Path(os.environ.get("HF_DATASETS_CACHE") or
+                Path(os.environ.get("HF_HOME") or Path.home() / ".cache" / "huggingface") / "datasets")
+    base = root / path.replace("/", "___")
+    name = cfg.get("dataset_name") or "default"
+    folder = base / str(name)
+    if not folder.is_dir():
+        return None
+    arrows = sorted(folder.glob("*/*/*.arrow"))
+    if not arrows:
+        return None
+    try:
+        # lazy: the parquet extra (pyarrow) reads the cache's Arrow files
+        import pyarrow as pa
+    except ImportError:
+        return None
+    newest = max(arrows, key=lambda p: p.stat().st_mtime).parent
+    splits: dict[str, list[Any]] = {}
+    for arrow in sorted(newest.glob("*.arrow")):
+        stem = arrow.stem  # "<builder>-<split>" or "<builder>-<split>-00000-of-00002"
+        parts = stem.split("-")
+        split = parts[1] if len(parts) >= 2 else stem
+        with pa.memory_map(str(arrow)) as source:
+            try:
+                table = pa.ipc.open_stream(source).read_all()
+            except pa.ArrowInvalid:
+                continue
+        splits.setdefault(split, []).extend(table.to_pylist())
+    return (splits, str(newest)) if splits else None
+
+
+def render_tasks(paths: list[str], data: list[str], options: Options, num_fewshot: int | None,
+                 timeout: float = worker.DEFAULT_TIMEOUT, isolate: bool = True) -> list[LoadedTask]:
+    """Every task of ``paths`` rendered (see the module docstring)."""
+    by_task = _split_data(data, [])
+    out: list[LoadedTask] = []
+    running = worker.adopt_prestarted(worker.DEFAULT_MEMORY_LIMIT) if isolate else None
+    if isolate and running is None:
+        running = worker.ConfigWorker()
+    try:
+        for path in paths:
+            out.append(_render_one(path, by_task, options, num_fewshot, timeout, running))
+    finally:
+        if running is not None:
+            running.close()
+    return out
+
+
+def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: Options,
+                num_fewshot: int | None, timeout: float, running: Any) -> LoadedTask:
+    task = LoadedTask(name=Path(path).stem, file=os.path.abspath(path))
+    try:
+        parsed: TaskYaml = read_task(path)
+    except ConfigError as exc:
+        task.error = exc
+        return task
+    task.files = [str(p) for p in parsed.files]
+    cfg = parsed.config
+    if isinstance(cfg.get("task"), str):
+        task.name = cfg["task"]
+    task.output_type = cfg.get("output_type", "generate_until")
+    given = {**by_task.get(None, {}), **by_task.get(task.name, {})}
+    try:
+        splits = _docs(cfg, given, task)
+    except ConfigError as exc:
+        task.error = exc
+        return task
+    if not splits:
+        task.error = ConfigError(f"no docs for task {task.name}: give its splits with --data SPLIT=FILE "
+                                 f"(or TASK:SPLIT=FILE), or have {cfg.get('dataset_path')!r} in the "
+                                 "Hugging Face datasets cache", file=str(parsed.path))
+        return task
+    request = {"path": str(parsed.path), "config": cfg, "splits": splits,
+               "where": {k: list(v) for k, v in parsed.where.items()}, "num_fewshot": num_fewshot}
+    if running is None:
+        # lazy: in-process (isolate=False) only, for debugging
+        from .config import lmeval_child
+
+        answer = lmeval_child.run(request, lambda _: None)
+    else:
+        answer = running.run_task(request, timeout)
+    task.files += [f for f in answer.get("files") or () if f not in task.files]
+    task.warnings += list(answer.get("warnings") or ())
+    error = answer.get("error")
+    if error:
+        task.error = ConfigError(error["message"], file=error.get("file"), line=error.get("line"),
+                                 hint=error.get("hint"))
+        return task
+    resolved = answer["task"]
+    options = Options(num_fewshot=num_fewshot, seed=options.seed,
+                      system_instruction=options.system_instruction, chat=options.chat,
+                      fewshot_as_multiturn=options.fewshot_as_multiturn)
+    retried_before = options.chat.retried if options.chat else 0
+    try:
+        for sample in build_samples(resolved, options):
+            task.samples.append(sample)
+    except RenderError as exc:
+        if exc.file is None:
+            exc.file = str(parsed.path)
+        task.error = exc
+    if options.chat is not None and options.chat.retried > retried_before:
+        task.warnings.append(f"the chat template failed with a system message for "
+                             f"{options.chat.retried - retried_before} context(s); as lm-eval does, they "
+                             "were built again without it (the description and system instruction "
+                             "are not in them)")
+    return task
