@@ -8,8 +8,8 @@ in the same order, and a case where lm-eval raises must be an error here.
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +18,16 @@ from workbench.core.lmeval.prompt import Options
 from workbench.loading.lmeval_tasks import chat_path, render_tasks
 
 HERE = Path(__file__).parent / "lmeval"
-sys.path.insert(0, str(HERE))
-from cases import CASES  # noqa: E402
+
+
+def _cases() -> list[dict]:
+    spec = importlib.util.spec_from_file_location("lmeval_cases", HERE / "cases.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CASES
+
+
+CASES = _cases()
 
 
 def _render(case: dict, isolate: bool = False):

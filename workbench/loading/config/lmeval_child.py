@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...core.extras import install_hint
 from .lmeval_yaml import FUNCTION, is_function
 
 FIELDS = ("doc_to_text", "doc_to_target", "doc_to_choice")
@@ -122,7 +123,8 @@ class _Task:
             import datasets
         except ImportError:
             self.warnings.append("process_docs got a list of dicts, not a datasets.Dataset: the "
-                                 "datasets package is not installed (a utility that calls .map fails)")
+                                 "datasets package is not installed (a utility that calls .map fails; "
+                                 f"{install_hint('lmeval')})")
             out = self.call(fn, f"process_docs on split {name!r}", docs)
         else:
             out = self.call(fn, f"process_docs on split {name!r}", datasets.Dataset.from_list(docs))
