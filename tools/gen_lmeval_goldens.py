@@ -24,10 +24,9 @@ sys.path.insert(0, str(HERE))
 
 import datasets  # noqa: E402
 import jinja2  # noqa: E402
+from cases import CASES  # noqa: E402
 from lm_eval.api.task import ConfigurableTask  # noqa: E402
 from lm_eval.tasks._yaml_loader import load_yaml  # noqa: E402
-
-from cases import CASES  # noqa: E402
 
 
 def _rows(path: Path) -> list[dict]:
@@ -78,7 +77,8 @@ def main() -> None:
     out = HERE / "goldens"
     out.mkdir(exist_ok=True)
     for case in CASES:
-        (out / f"{case['name']}.json").write_text(json.dumps(golden(case), indent=1, ensure_ascii=False) + "\n")
+        text = json.dumps(golden(case), indent=1, ensure_ascii=False) + "\n"
+        (out / f"{case['name']}.json").write_text(text)
     print(f"{len(CASES)} goldens in {out}")
 
 
