@@ -12,6 +12,7 @@ end.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,9 +145,9 @@ def _hf_cache_splits(cfg: dict[str, Any]) -> tuple[dict[str, list[Any]], str] | 
     newest = max(arrows, key=lambda p: p.stat().st_mtime).parent
     splits: dict[str, list[Any]] = {}
     for arrow in sorted(newest.glob("*.arrow")):
-        stem = arrow.stem  # "<builder>-<split>" or "<builder>-<split>-00000-of-00002"
-        parts = stem.split("-")
-        split = parts[1] if len(parts) >= 2 else stem
+        split = cache_split(arrow.stem)
+        if split is None:
+            continue
         with pa.memory_map(str(arrow)) as source:
             try:
                 table = pa.ipc.open_stream(source).read_all()
@@ -154,6 +155,20 @@ def _hf_cache_splits(cfg: dict[str, Any]) -> tuple[dict[str, list[Any]], str] | 
                 continue
         splits.setdefault(split, []).extend(table.to_pylist())
     return (splits, str(newest)) if splits else None
+
+
+_SHARD = re.compile(r"-\d{5}-of-\d{5}$")
+
+
+def cache_split(stem: str) -> str | None:
+    """The split of a datasets cache file: ``<builder>-<split>`` or
+    ``<builder>-<split>-00000-of-00002`` (a builder's name may hold dashes: the split is the last
+    part); None for a file that is not a split's (``cache-<hash>`` files of ``.map``)."""
+    if stem.startswith("cache-"):
+        return None
+    head = _SHARD.sub("", stem)
+    builder, dash, split = head.rpartition("-")
+    return split if dash and builder else None
 
 
 def render_tasks(paths: list[str], data: list[str], options: Options, num_fewshot: int | None,

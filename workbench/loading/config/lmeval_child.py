@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.extras import install_hint
+from .executor import ConfigTimeout
 from .lmeval_yaml import FUNCTION, is_function
 
 FIELDS = ("doc_to_text", "doc_to_target", "doc_to_choice")
@@ -81,7 +82,9 @@ class _Task:
             namespace: dict[str, Any] = {"__name__": str(file.with_suffix("")), "__file__": str(file)}
             try:
                 code = compile(file.read_text(encoding="utf-8"), str(file), "exec")
-                exec(code, namespace)
+                exec(code, namespace)  # the task's own utility, in the isolated child
+            except ConfigTimeout as exc:
+                raise TaskFailed(self._timed_out(exc)) from None
             except Exception as exc:
                 raise TaskFailed(self._raised(exc, f"importing {file.name} for !function {qual}",
                                               str(file))) from None
@@ -101,9 +104,19 @@ class _Task:
             hint = "install what the utility imports into the workbench's environment"
         return _error(f"{doing}: {type(exc).__name__}: {exc}", file, line, hint)
 
+    def _timed_out(self, exc: ConfigTimeout) -> dict[str, Any]:
+        """The time limit, located on the utility's line the alarm stopped (a loop's)."""
+        error = self._raised(exc, "", self.request["path"])
+        error["message"] = (f"the task's code did not finish within {float(self.request['timeout']):g} s "
+                            "(the config worker's limit)")
+        error["hint"] = "a utility that loops; raise the limit with --timeout"
+        return error
+
     def call(self, fn: Callable[..., Any], doing: str, *args: Any) -> Any:
         try:
             return fn(*args)
+        except ConfigTimeout as exc:
+            raise TaskFailed(self._timed_out(exc)) from None
         except Exception as exc:
             raise TaskFailed(self._raised(exc, doing, None)) from None
 
