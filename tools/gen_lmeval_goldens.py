@@ -65,7 +65,7 @@ def golden(case: dict) -> dict:
         task.build_all_requests(system_instruction=case["system"], apply_chat_template=chat is not None,
                                 fewshot_as_multiturn=bool(case["multiturn"]), chat_template=chat)
     except Exception as exc:  # the cases where lm-eval raises
-        return {"case": case, "error": type(exc).__name__}
+        return {"case": case, "error": type(exc).__name__, "message": str(exc)[:300]}
     requests = [{"doc_id": inst.doc_id, "idx": inst.idx,
                  "arguments": [a if not isinstance(a, dict) else {"until": a.get("until")}
                                for a in inst.arguments]}

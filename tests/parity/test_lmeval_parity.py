@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.lmeval.prompt import Options
+from workbench.loading.config.worker import ConfigWorker
 from workbench.loading.lmeval_tasks import chat_path, render_tasks
 
 HERE = Path(__file__).parent / "lmeval"
@@ -30,12 +31,20 @@ def _cases() -> list[dict]:
 CASES = _cases()
 
 
-def _render(case: dict, isolate: bool = False):
+@pytest.fixture(scope="module")
+def config_worker():
+    running = ConfigWorker()
+    yield running
+    running.close()
+
+
+def _render(case: dict, config_worker: ConfigWorker):
     chat = chat_path(str(HERE / case["chat"])) if case["chat"] else None
     options = Options(num_fewshot=case["num_fewshot"], system_instruction=case["system"], chat=chat,
                       fewshot_as_multiturn=bool(case["multiturn"]))
     data = [f"{split}={HERE / file}" for split, file in case["data"].items()]
-    [task] = render_tasks([str(HERE / case["task"])], data, options, case["num_fewshot"], isolate=isolate)
+    [task] = render_tasks([str(HERE / case["task"])], data, options, case["num_fewshot"],
+                          config_worker=config_worker)
     return task
 
 
@@ -54,9 +63,10 @@ def _flat(task) -> list[dict]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_requests_match_lm_eval(case):
+def test_requests_match_lm_eval(case, config_worker):
+    """Through the config worker, as the command runs them (the tasks' code isolated)."""
     golden = json.loads((HERE / "goldens" / f"{case['name']}.json").read_text())
-    task = _render(case)
+    task = _render(case, config_worker)
     if "error" in golden:
         assert task.error is not None, f"lm-eval raises {golden['error']}, the workbench rendered"
         assert "lm-eval raises" in task.error.message

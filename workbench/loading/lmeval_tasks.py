@@ -172,18 +172,22 @@ def cache_split(stem: str) -> str | None:
 
 
 def render_tasks(paths: list[str], data: list[str], options: Options, num_fewshot: int | None,
-                 timeout: float = worker.DEFAULT_TIMEOUT, isolate: bool = True) -> list[LoadedTask]:
-    """Every task of ``paths`` rendered (see the module docstring)."""
+                 timeout: float = worker.DEFAULT_TIMEOUT, isolate: bool = True,
+                 config_worker: worker.ConfigWorker | None = None) -> list[LoadedTask]:
+    """Every task of ``paths`` rendered (see the module docstring). ``config_worker``: a worker
+    to use and leave running (default: one for this call); ``isolate=False`` runs the tasks'
+    code in this process (debugging only: their ``datasets`` stand-in stays in ``sys.modules``)."""
     by_task = _split_data(data, [])
     out: list[LoadedTask] = []
-    running = worker.adopt_prestarted(worker.DEFAULT_MEMORY_LIMIT) if isolate else None
+    running = config_worker
     if isolate and running is None:
-        running = worker.ConfigWorker()
+        running = worker.adopt_prestarted(worker.DEFAULT_MEMORY_LIMIT) or worker.ConfigWorker()
     try:
         for path in paths:
-            out.append(_render_one(path, by_task, options, num_fewshot, timeout, running))
+            out.append(_render_one(path, by_task, options, num_fewshot, timeout,
+                                   running if isolate else None))
     finally:
-        if running is not None:
+        if running is not None and running is not config_worker:
             running.close()
     return out
 

@@ -37,3 +37,32 @@ CASES += [
     _case("too-many-shots", "tasks/samesplit.yaml", {"test": ARC["test"]}, 4),
     _case("firstn-too-many", "tasks/firstn.yaml", ARC, 5),
 ]
+
+# Tasks shipped with lm-eval 0.4.13, copied unchanged (shipped/README.md), over small docs.
+SHIPPED = [
+    ("arc_easy", "shipped/arc/arc_easy.yaml", ("test", "train", "validation"), 3),
+    ("arc_challenge_chat", "shipped/arc/arc_challenge_chat.yaml", ("test", "train", "validation"), 2),
+    ("hellaswag", "shipped/hellaswag/hellaswag.yaml", ("validation", "train"), 2),
+    ("gsm8k", "shipped/gsm8k/gsm8k.yaml", ("test", "train"), None),
+    ("gsm8k_cot", "shipped/gsm8k/gsm8k-cot.yaml", ("test",), 3),
+    ("winogrande", "shipped/winogrande/default.yaml", ("validation", "train"), 2),
+    ("mmlu_anatomy", "shipped/mmlu/mmlu_anatomy.yaml", ("test", "dev"), 3),
+    ("lambada_openai", "shipped/lambada/lambada_openai.yaml", ("test",), 0),
+    ("wikitext", "shipped/wikitext/wikitext.yaml", ("test", "train", "validation"), 0),
+]
+for name, task, splits, shots in SHIPPED:
+    folder = task.rsplit("/", 1)[0]
+    data = {split: f"{folder}/{split}.jsonl" for split in splits}
+    CASES += [
+        _case(f"{name}-0shot", task, data, 0),
+        _case(f"{name}-kshot", task, data, shots),
+        _case(f"{name}-0shot-chatml", task, data, 0, "chat/chatml", True),
+        _case(f"{name}-kshot-chatml-mt-system", task, data, shots, "chat/chatml", True, SYSTEM),
+        _case(f"{name}-kshot-chatml-st", task, data, shots, "chat/chatml", False),
+        _case(f"{name}-kshot-nosystem-mt", task, data, shots, "chat/nosystem", True, SYSTEM),
+        _case(f"{name}-kshot-nosystem-st", task, data, shots, "chat/nosystem", False),
+    ]
+CASES += [
+    # lm-eval reads the few-shot pool's split when it builds the task, at 0 shots too
+    _case("wikitext-no-train", "shipped/wikitext/wikitext.yaml", {"test": "shipped/wikitext/test.jsonl"}, 0),
+]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -61,6 +62,7 @@ class _Task:
                                                                                 count=count)
         self.env = env
         self.templates: dict[str, Any] = {}
+        self._datasets: Any = None
 
     # -- functions ------------------------------------------------------------------------
 
@@ -81,7 +83,10 @@ class _Task:
             self.files.append(str(file))
             namespace: dict[str, Any] = {"__name__": str(file.with_suffix("")), "__file__": str(file)}
             try:
-                code = compile(file.read_text(encoding="utf-8"), str(file), "exec")
+                source = file.read_text(encoding="utf-8")
+                if re.search(r"^\s*(import|from)\s+datasets\b", source, re.M):
+                    self.datasets(f"{file.name} imports datasets")
+                code = compile(source, str(file), "exec")
                 exec(code, namespace)  # the task's own utility, in the isolated child
             except ConfigTimeout as exc:
                 raise TaskFailed(self._timed_out(exc)) from None
@@ -122,26 +127,37 @@ class _Task:
 
     # -- docs -----------------------------------------------------------------------------
 
-    def split(self, name: str, process: Any) -> list[dict[str, Any]]:
+    def split(self, name: str, process: Any, pool: bool = False) -> list[dict[str, Any]]:
         splits = self.request["splits"]
         if name not in splits:
-            raise TaskFailed(_error(f"no docs for split {name!r}", *self._at("test_split"),
-                                    hint=f"give them with --data {name}=FILE"))
+            why = " (the few-shot pool, which lm-eval reads when it builds the task, at 0 shots too)" \
+                if pool else ""
+            raise TaskFailed(_error(f"no docs for split {name!r}{why}: lm-eval raises KeyError",
+                                    *self._at("test_split"), hint=f"give them with --data {name}=FILE"))
         docs = splits[name]
         if not is_function(process):
             return docs
         fn = self.function(process)
-        try:
-            # lazy: process_docs utilities expect a datasets.Dataset (the optional package)
-            import datasets
-        except ImportError:
-            self.warnings.append("process_docs got a list of dicts, not a datasets.Dataset: the "
-                                 "datasets package is not installed (a utility that calls .map fails; "
-                                 f"{install_hint('lmeval')})")
-            out = self.call(fn, f"process_docs on split {name!r}", docs)
-        else:
-            out = self.call(fn, f"process_docs on split {name!r}", datasets.Dataset.from_list(docs))
+        datasets = self.datasets("process_docs")
+        out = self.call(fn, f"process_docs on split {name!r}", datasets.Dataset.from_list(docs))
         return [_plain(doc) for doc in out]
+
+    def datasets(self, why: str) -> Any:
+        """The ``datasets`` package, or the workbench's stand-in put in its place (said once)."""
+        if self._datasets is None:
+            try:
+                # lazy: the optional package (the lmeval extra), in the child only
+                import datasets
+            except ImportError:
+                from . import lmeval_datasets as datasets
+
+                sys.modules["datasets"] = datasets
+                self.warnings.append(f"{why}, and the datasets package is not installed: the task's "
+                                     "utilities ran on the workbench's stand-in for datasets.Dataset "
+                                     "(map, filter, select ...; no Arrow typing). "
+                                     f"For the real one: {install_hint('lmeval')}")
+            self._datasets = datasets
+        return self._datasets
 
     def _at(self, key: str) -> tuple[str | None, int | None]:
         found = self.where.get(key)
@@ -274,17 +290,18 @@ def _run(task: _Task) -> dict[str, Any]:
                 raise TaskFailed(_error("a choice of the first doc is empty: lm-eval raises IndexError "
                                         "(choice[0]) when it builds the task", *task._at("doc_to_choice")))
 
+    # lm-eval builds the few-shot pool when it builds the task, at 0 shots too: its split must be
+    # there and its process_docs runs; its docs' fields are resolved only when shots are drawn
     pool: list[dict[str, Any]] = []
+    if fs["split"] is not None:
+        pool_docs = task.split(fs["split"], fs_process, pool=True)
+    elif fewshot_cfg.get("samples") is not None:
+        samples = fewshot_cfg["samples"]
+        pool_docs = [_plain(d) for d in (task.call(task.function(samples), "fewshot_config.samples")
+                                         if is_function(samples) else samples)]
+    else:
+        pool_docs = task.split(train or valid or test, process, pool=True)
     if request_shots(task) > 0:
-        if fs["split"] is not None:
-            pool_docs = task.split(fs["split"], fs_process)
-        elif fewshot_cfg.get("samples") is not None:
-            samples = fewshot_cfg["samples"]
-            pool_docs = [_plain(d) for d in (task.call(task.function(samples), "fewshot_config.samples")
-                                             if is_function(samples) else samples)]
-        else:
-            name = train or valid or test
-            pool_docs = task.split(name, process)
         fs_choice = fs_specs["doc_to_choice"]
         for doc in pool_docs:
             entry = {"doc": doc}
