@@ -20,13 +20,14 @@ from typing import Any
 from ..core.errors import ConfigError, RenderError, WorkbenchError
 from ..core.lmeval.chat import ChatPath
 from ..core.lmeval.prompt import Options, Sample, build_samples
+from ..core.spec import DatasetSpec, RowsSource, Source
 from .config import worker
 from .config.lmeval_yaml import TaskYaml, looks_like_task, read_task
 from .files.reading import real_path
 from .models.model_assets import chat_template_override, read_model_folder
 from .rows.data_files import read_rows
 
-__all__ = ["LoadedTask", "chat_path", "is_task_file", "render_tasks"]
+__all__ = ["LoadedTask", "chat_path", "is_task_file", "render_tasks", "task_dataset"]
 
 
 def is_task_file(path: str | os.PathLike) -> bool:
@@ -250,3 +251,26 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
                              "were built again without it (the description and system instruction "
                              "are not in them)")
     return task
+
+
+def task_dataset(task: LoadedTask) -> DatasetSpec:
+    """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
+    request (``context`` exactly as lm-eval passes it, ``continuation``, ``doc_id``, ``request``,
+    ``label``, ``until``), rendered by a string template of the context alone, which puts the
+    context in the model input unchanged (``{context}`` is replaced once, never rescanned)."""
+    rows = []
+    for sample in task.samples:
+        for n, request in enumerate(sample.requests):
+            rows.append({"doc_id": sample.index, "request": n, "context": request.model_input,
+                         "continuation": request.continuation, "label": request.label,
+                         "until": request.until, "shots": list(sample.shots)})
+    cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})",
+           "reader_cfg": {"input_columns": ["context"], "output_column": "continuation"},
+           "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "{context}"},
+                         "retriever": {"type": "ZeroRetriever"},
+                         "inferencer": {"type": "GenInferencer"}}}
+    source = task.rows_source or {}
+    return DatasetSpec(abbr=task.name, cfg=cfg, rows={"train": [], "test": rows},
+                       source=Source(task.file, 1), rows_origin=source.get("path"),
+                       rows_source=RowsSource(source.get("kind") or "file", source.get("path"),
+                                              source.get("data_id")))

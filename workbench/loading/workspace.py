@@ -21,14 +21,17 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
+from ..core.lmeval.prompt import Options
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
 from .config.code_cache import CodeCache, default_folder
 from .config.config_file import load_config_file
+from .config.lmeval_yaml import looks_like_task
 from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
+from .lmeval_tasks import render_tasks, task_dataset
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import file_version, recording_reads
 from .rows.sample_rows import (
@@ -229,11 +232,17 @@ class Loader:
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
         dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
+        tasks = 0
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
             if self._cancelled(epoch, path, workspace):
                 return workspace
+            if looks_like_task(path):
+                tasks += 1
+                self._add_task(path, data, workspace, timeout)
+                dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
+                continue
             result = self.load_file(path, root_dirs, timeout=timeout)
             self._take(result, workspace)
             if result["error"]:
@@ -267,9 +276,35 @@ class Loader:
                                           workspace.warnings.append)
         workspace.models = one_per_abbr(workspace.models, model_configs, "model", workspace.errors,
                                         workspace.warnings.append)
-        if not workspace.errors:
+        if not workspace.errors and not tasks:  # a task's --data names its splits, not abbrs
             workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
         return workspace
+
+    def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
+                  timeout: float | None) -> None:
+        """An lm-eval task YAML: rendered as lm-eval renders it (plain, its own num_fewshot), one
+        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`)."""
+        running = None
+        if self.isolate:
+            with self._lock:
+                if self._worker is None:
+                    self._worker = (worker.adopt_prestarted(self.memory_limit)
+                                    or worker.ConfigWorker(self.memory_limit))
+                running = self._worker
+        [task] = render_tasks([str(path)], list(data), Options(), None,
+                              timeout=self.timeout if timeout is None else timeout,
+                              isolate=self.isolate, config_worker=running)
+        for file in task.files:
+            workspace.add_file(file)
+        workspace.warnings += [f"{task.name}: {message}" for message in task.warnings]
+        if task.error is not None:
+            error = ConfigError(task.error.message, file=task.error.file, line=task.error.line,
+                                hint=task.error.hint)
+            workspace.errors.append(error)
+            if not task.samples:
+                workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
+                return
+        workspace.datasets.append(task_dataset(task))
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:
