@@ -21,7 +21,6 @@ from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.errors import ConfigError
-from ..core.lmeval.prompt import Options
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
@@ -31,7 +30,6 @@ from .config.lmeval_yaml import looks_like_task
 from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
-from .lmeval_tasks import render_tasks, task_dataset
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import file_version, recording_reads
 from .rows.sample_rows import (
@@ -284,6 +282,10 @@ class Loader:
                   timeout: float | None) -> None:
         """An lm-eval task YAML: rendered as lm-eval renders it (plain, its own num_fewshot), one
         dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`)."""
+        # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
+        from ..core.lmeval.prompt import Options
+        from .lmeval_tasks import render_tasks, task_dataset
+
         running = None
         if self.isolate:
             with self._lock:
