@@ -97,6 +97,7 @@ BAD = {
 @pytest.fixture
 def bad_tasks(tmp_path: Path) -> Path:
     shutil.copy(TASKS / "arc_test.jsonl", tmp_path)
+    shutil.copy(TASKS / "arc_train.jsonl", tmp_path)
     for name, (field, _, _) in BAD.items():
         if field is None:
             continue
@@ -115,7 +116,8 @@ def bad_tasks(tmp_path: Path) -> Path:
 
 def test_bad_tasks_are_one_located_error_each_and_the_others_render(bad_tasks: Path):
     names = ["loops.yaml", "mc.yaml", "missing.yaml", "raises.yaml", "jinja.yaml", "cycle_a.yaml"]
-    code, doc, err = render(*names, "--data", "test=arc_test.jsonl", "--timeout", "2", cwd=bad_tasks)
+    code, doc, err = render(*names, "--data", "test=arc_test.jsonl", "--data", "train=arc_train.jsonl",
+                            "--timeout", "2", cwd=bad_tasks)
     assert code == 3
     assert [t["dataset"] for t in doc["renders"]] == ["arcish"]
     assert len(doc["renders"][0]["samples"]) == 4
@@ -153,7 +155,7 @@ def test_the_hugging_face_cache_is_read_offline(tmp_path: Path, monkeypatch):
     with pa.OSFile(str(folder / "arcish-test.arrow"), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as w:
         w.write_table(table)
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
-    code, doc, _ = render(str(TASKS / "mc.yaml"), "--num-fewshot", "0")
+    code, doc, _ = render(str(TASKS / "samesplit.yaml"), "--num-fewshot", "0")
     assert code == 0, doc["errors"]
     [task] = doc["renders"]
     assert task["rows_source"]["kind"] == "hf-cache"
@@ -172,3 +174,16 @@ def test_no_docs_is_an_error_that_says_how_to_give_them(tmp_path: Path, monkeypa
     ("gsm8k-train-00000-of-00002", "train"), ("cache-1a2b3c", None)])
 def test_cache_file_names_to_splits(stem, split):
     assert cache_split(stem) == split
+
+
+def test_data_files_named_in_the_yaml_are_read(tmp_path: Path):
+    shutil.copy(TASKS / "arc_test.jsonl", tmp_path)
+    (tmp_path / "t.yaml").write_text("task: t\ndataset_path: json\ndataset_kwargs:\n  data_files:\n"
+                                     "    test: arc_test.jsonl\noutput_type: generate_until\n"
+                                     "test_split: test\ndoc_to_text: question\ndoc_to_target: answerKey\n"
+                                     "generation_kwargs:\n  until: Q\n")
+    code, doc, _ = render("t.yaml", cwd=tmp_path)
+    assert code == 0, doc["errors"]
+    request = doc["renders"][0]["samples"][0]["requests"][0]
+    assert request["model_input"] == "What is 0+0?"
+    assert request["until"] == "Q"  # as the Instance carries it

@@ -114,11 +114,33 @@ def _docs(cfg: dict[str, Any], given: dict[str, str], task: LoadedTask) -> dict[
             splits[split] = rows
         task.rows_source = {"kind": "file", "path": file, "data_id": None, "reader": None}
     if not splits:
+        splits = _local_data_files(cfg, task)
+    if not splits:
         cached = _hf_cache_splits(cfg)
         if cached:
             splits, folder = cached
             task.rows_source = {"kind": "hf-cache", "path": folder, "data_id": cfg.get("dataset_path"),
                                 "reader": None}
+    return splits
+
+
+def _local_data_files(cfg: dict[str, Any], task: LoadedTask) -> dict[str, list[Any]]:
+    """``dataset_path: json`` (or csv, parquet) with ``dataset_kwargs.data_files``: the local files
+    ``datasets.load_dataset`` would read (a path or list is the ``train`` split, as there)."""
+    if cfg.get("dataset_path") not in ("json", "csv", "parquet"):
+        return {}
+    files = (cfg.get("dataset_kwargs") or {}).get("data_files")
+    if isinstance(files, (str, list)):
+        files = {"train": files}
+    if not isinstance(files, dict):
+        return {}
+    splits: dict[str, list[Any]] = {}
+    for split, named in files.items():
+        for file in [named] if isinstance(named, str) else list(named or ()):
+            rows = _read_split_file(str(file))
+            task.files.append(str(real_path(file)))
+            splits.setdefault(str(split), []).extend(rows if isinstance(rows, list) else [])
+        task.rows_source = {"kind": "file", "path": str(named), "data_id": None, "reader": None}
     return splits
 
 

@@ -66,3 +66,7 @@ CASES += [
     # lm-eval reads the few-shot pool's split when it builds the task, at 0 shots too
     _case("wikitext-no-train", "shipped/wikitext/wikitext.yaml", {"test": "shipped/wikitext/test.jsonl"}, 0),
 ]
+CASES += [
+    # a template that fails with and without the system message: lm-eval raises
+    _case("template-fails-twice", "tasks/mc.yaml", ARC, 1, "chat/broken", True, SYSTEM),
+]

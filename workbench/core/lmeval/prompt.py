@@ -60,7 +60,7 @@ class Request:
     model_input: str
     continuation: Any = None
     label: int | None = None
-    until: list[str] | None = None
+    until: Any = None  # generation_kwargs' until as written (a list, or a string)
     messages: list[dict[str, str]] | None = None
 
 
@@ -232,7 +232,7 @@ def _requests(task: Mapping[str, Any], entry: Mapping[str, Any], context: str, s
               options: Options) -> list[Request]:
     output_type = task["output_type"]
     if output_type == "generate_until":
-        return [Request(context, until=list(task["until"]), messages=shaped)]
+        return [Request(context, until=task["until"], messages=shaped)]
     if output_type == "loglikelihood":
         return [Request(context, entry["target"], messages=shaped)]
     if output_type == "loglikelihood_rolling":

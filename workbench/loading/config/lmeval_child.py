@@ -315,9 +315,9 @@ def _run(task: _Task) -> dict[str, Any]:
 
     gen = cfg.get("generation_kwargs")
     fewshot_delimiter = cfg.get("fewshot_delimiter", "\n\n")
-    until = (gen or {}).get("until", [fewshot_delimiter]) if gen is not None else [fewshot_delimiter]
-    if isinstance(until, str):
-        until = [until]
+    # as the Instance carries it: the YAML's own value (a string stays a string), else the
+    # fewshot_delimiter in a list
+    until = gen.get("until", [fewshot_delimiter]) if isinstance(gen, dict) else [fewshot_delimiter]
     metrics = [m.get("metric") for m in cfg.get("metric_list") or () if isinstance(m, dict)]
     return {
         "name": cfg.get("task"),
