@@ -187,3 +187,13 @@ def test_data_files_named_in_the_yaml_are_read(tmp_path: Path):
     request = doc["renders"][0]["samples"][0]["requests"][0]
     assert request["model_input"] == "What is 0+0?"
     assert request["until"] == "Q"  # as the Instance carries it
+
+
+def test_selection_options_narrow_the_render():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--sample", "1-3", "--limit", "2", "--label", "2")
+    assert code == 0
+    [task] = doc["renders"]
+    assert [s["index"] for s in task["samples"]] == [1, 2]
+    assert [[r["label"] for r in s["requests"]] for s in task["samples"]] == [[2], [2]]
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--dataset", "gsm*")
+    assert doc["renders"] == []

@@ -532,6 +532,7 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
                       fewshot_as_multiturn=as_multiturn)
     tasks = render_tasks(args.configs, args.data, options, args.num_fewshot,
                          timeout=args.timeout or 10.0)
+    tasks = lmeval_json.select(tasks, args.dataset, args.sample, args.limit, args.label)
     doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
     text = lmeval_json.write(doc)
     if args.out:

@@ -10,11 +10,14 @@ May import: loading, the core and the headless formats.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fnmatch import fnmatchcase
 from typing import Any
 
 from ..core.lmeval.prompt import Request, Sample
 from ..loading.lmeval_tasks import LoadedTask
 from .formats.json_encoding import dumps
+from .render_filter import Ranges
 
 SCHEMA = "prompt-workbench/render@1"
 
@@ -39,6 +42,27 @@ def request_json(request: Request, chat: bool) -> dict[str, Any]:
 def sample_json(sample: Sample, chat: bool) -> dict[str, Any]:
     return {"index": sample.index, "source_index": sample.index, "ice_indices": sample.shots,
             "requests": [request_json(r, chat) for r in sample.requests]}
+
+
+def _in(index: int, ranges: Ranges) -> bool:
+    return any(first <= index and (last is None or index <= last) for first, last in ranges)
+
+
+def select(tasks: list[LoadedTask], datasets: list[str], samples: Ranges | None, limit: int | None,
+           labels: list[str]) -> list[LoadedTask]:
+    """``--dataset`` (task names), ``--sample`` (doc ids), ``--limit`` (per task) and ``--label``
+    (choice indices) as ``render`` applies them to a config's pairs."""
+    out = []
+    for task in tasks:
+        if datasets and not any(fnmatchcase(task.name, glob) for glob in datasets):
+            continue
+        kept = [s for s in task.samples if samples is None or _in(s.index, samples)]
+        if limit is not None:
+            kept = kept[:limit]
+        if labels:
+            kept = [replace(s, requests=[r for r in s.requests if str(r.label) in labels]) for s in kept]
+        out.append(replace(task, samples=kept))
+    return out
 
 
 def document(config: str, tasks: list[LoadedTask], chat: bool) -> dict[str, Any]:
