@@ -732,6 +732,16 @@ class ConfigWorker:
                 return
             self._early = request
 
+    def _ready(self, timeout: float) -> tuple[dict[str, Any] | None, float]:
+        """Under the lock: the worker running (started again if it died), the request sent early
+        (now taken: its answer comes first), and when an answer is due."""
+        fresh = self._proc is None or self._proc.poll() is not None
+        if fresh:
+            self._kill()
+            self._start()
+        early, self._early = self._early, None
+        return early, time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
+
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
              timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
         """One config file's result (see ``load_config_file``); errors come back as data.
@@ -740,12 +750,7 @@ class ConfigWorker:
         timeout = request["timeout"]
         key = answers.request_key(request)
         with self._lock:
-            fresh = self._proc is None or self._proc.poll() is not None
-            if fresh:
-                self._kill()
-                self._start()
-            early, self._early = self._early, None
-            deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
+            early, deadline = self._ready(timeout)
             try:
                 if early is not None and {k: early[k] for k in request} == request:
                     kept = None  # asked before anything was kept
@@ -787,13 +792,7 @@ class ConfigWorker:
                 "timeout": max(float(timeout), 0.05), "memory_limit": self.memory_limit,
                 "cwd": os.getcwd(), "code_cache": None}
         with self._lock:
-            fresh = self._proc is None or self._proc.poll() is not None
-            if fresh:
-                self._kill()
-                self._start()
-            early, self._early = self._early, None
-            deadline = time.monotonic() + full["timeout"] + GRACE + PARENT_GRACE + \
-                (START_TIMEOUT if fresh else 0)
+            early, deadline = self._ready(full["timeout"])
             try:
                 if early is not None:  # a config's answer asked for early: read and dropped
                     self._reader.read(deadline + early["timeout"])  # type: ignore[union-attr]
