@@ -70,3 +70,10 @@ CASES += [
     # a template that fails with and without the system message: lm-eval raises
     _case("template-fails-twice", "tasks/mc.yaml", ARC, 1, "chat/broken", True, SYSTEM),
 ]
+for chat, multiturn, tag in ((None, None, "plain"), ("chat/chatml", True, "chatml-mt"),
+                             ("chat/chatml", False, "chatml-st"), ("chat/nosystem", True, "nosystem-mt")):
+    CASES += [
+        _case(f"variety-2shot-{tag}", "tasks/variety.yaml", ARC, 2, chat, multiturn),
+        _case(f"variety-0shot-{tag}", "tasks/variety.yaml", ARC, 0, chat, multiturn, SYSTEM),
+        _case(f"dictchoice-2shot-{tag}", "tasks/dictchoice.yaml", GSM, 2, chat, multiturn, SYSTEM),
+    ]

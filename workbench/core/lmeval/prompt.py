@@ -158,8 +158,7 @@ def build_samples(task: Mapping[str, Any], options: Options) -> Iterator[Sample]
     fewshot = task["fewshot"]
     pool: Sequence[Mapping[str, Any]] = task["pool"]
     n_shots = shot_count(task, options)
-    sampler = Sampler(fewshot["sampler"], [entry["doc"] for entry in pool], options.seed,
-                      fewshot.get("indices"))
+    sampler = Sampler(fewshot["sampler"], [entry["doc"] for entry in pool], options.seed)
     same_split = fewshot["split"] == task.get("test_split")
     multiple_input = task.get("multiple_input") or 0
     has_choice = task.get("has_choice", False)

@@ -25,18 +25,16 @@ SAMPLERS = ("default", "first_n")
 class Sampler:
     """Draws shot positions (indices into the pool) for one task, doc after doc."""
 
-    def __init__(self, name: str, pool: Sequence[Mapping[str, Any]], seed: int | None = DEFAULT_SEED,
-                 indices: Sequence[int] | None = None) -> None:
+    def __init__(self, name: str, pool: Sequence[Mapping[str, Any]], seed: int | None = DEFAULT_SEED) -> None:
         if name not in SAMPLERS:
             raise RenderError(f"fewshot_config.sampler {name!r} is not one lm-eval 0.4.13 knows "
                               f"(it has {', '.join(SAMPLERS)}): lm-eval raises KeyError",
                               hint="use default or first_n")
         self.name = name
         self.rnd = random.Random(seed)
-        # fewshot_indices narrow the pool of the random sampler (first_n ignores them, as in lm-eval)
+        # fewshot_config.fewshot_indices never reach lm-eval 0.4.13's sampler (the task builds it
+        # without them): the whole pool is drawn from, as there
         self.positions = list(range(len(pool)))
-        if indices and name == "default":
-            self.positions = [self.positions[i] for i in indices]
         self.pool = pool
 
     def draw(self, n: int, eval_doc: Mapping[str, Any] | None) -> list[int]:

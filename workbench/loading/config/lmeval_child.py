@@ -259,10 +259,12 @@ def _run(task: _Task) -> dict[str, Any]:
     fs = {
         "sampler": fewshot_cfg.get("sampler", "default"),
         "split": fewshot_cfg.get("split", cfg.get("fewshot_split")),
-        "indices": fewshot_cfg.get("fewshot_indices"),
         "target_delimiter": fewshot_cfg.get("target_delimiter", cfg.get("target_delimiter", " ")),
         "fewshot_delimiter": fewshot_cfg.get("fewshot_delimiter", cfg.get("fewshot_delimiter", "\n\n")),
     }
+    if fewshot_cfg.get("fewshot_indices"):
+        task.warnings.append("fewshot_config.fewshot_indices is ignored, as lm-eval 0.4.13 ignores it "
+                             "(its task builds the sampler without them): shots come from the whole pool")
     fs_specs = {f: fewshot_cfg.get(f, cfg.get(f)) for f in (*FIELDS, "gen_prefix")}
     fs_process = fewshot_cfg.get("process_docs", process)
 
