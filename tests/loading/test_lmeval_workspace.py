@@ -36,3 +36,11 @@ def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):
     [error] = ws.errors
     assert (Path(error.file).name, error.line) == ("bad.yaml", 3)
     assert ws.failed_dataset_of(error) == "bad"
+
+
+def test_chat_template_applies_to_a_task_as_lm_eval_applies_it():
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=str(LMEVAL / "chat" / "chatml"))
+    golden = json.loads((LMEVAL / "goldens" / "mc-0shot-chat-mt.json").read_text())["requests"]
+    [dataset] = ws.datasets
+    assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in golden]
+    assert [row["continuation"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]

@@ -238,7 +238,7 @@ class Loader:
                 return workspace
             if looks_like_task(path):
                 tasks += 1
-                self._add_task(path, data, workspace, timeout)
+                self._add_task(path, data, workspace, timeout, chat_template)
                 dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
                 continue
             result = self.load_file(path, root_dirs, timeout=timeout)
@@ -279,12 +279,23 @@ class Loader:
         return workspace
 
     def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
-                  timeout: float | None) -> None:
-        """An lm-eval task YAML: rendered as lm-eval renders it (plain, its own num_fewshot), one
-        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`)."""
+                  timeout: float | None, chat_template: str | None) -> None:
+        """An lm-eval task YAML: rendered as lm-eval renders it (its own num_fewshot; with
+        ``--chat-template``, applied as ``--apply_chat_template`` does), one dataset whose rows are
+        its requests (:func:`lmeval_tasks.task_dataset`)."""
         # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
+        from ..core.errors import WorkbenchError
         from ..core.lmeval.prompt import Options
-        from .lmeval_tasks import render_tasks, task_dataset
+        from .lmeval_tasks import chat_path, render_tasks, task_dataset
+
+        options = Options()
+        if chat_template:
+            try:
+                options = Options(chat=chat_path(chat_template))
+            except WorkbenchError as exc:
+                workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line,
+                                                    hint=exc.hint))
+                return
 
         running = None
         if self.isolate:
@@ -293,7 +304,7 @@ class Loader:
                     self._worker = (worker.adopt_prestarted(self.memory_limit)
                                     or worker.ConfigWorker(self.memory_limit))
                 running = self._worker
-        [task] = render_tasks([str(path)], list(data), Options(), None,
+        [task] = render_tasks([str(path)], list(data), options, None,
                               timeout=self.timeout if timeout is None else timeout,
                               isolate=self.isolate, config_worker=running)
         for file in task.files:
