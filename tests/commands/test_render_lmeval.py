@@ -162,11 +162,19 @@ def test_the_hugging_face_cache_is_read_offline(tmp_path: Path, monkeypatch):
     assert len(task["samples"]) == 4
 
 
-def test_no_docs_is_an_error_that_says_how_to_give_them(tmp_path: Path, monkeypatch):
+def test_no_docs_gives_placeholder_docs_from_the_templates_columns(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path))
-    code, doc, _ = render(str(TASKS / "mc.yaml"))
-    assert code == 3
-    assert "--data SPLIT=FILE" in doc["errors"][0]["message"]
+    code, doc, _ = render(str(TASKS / "ll.yaml"), "--num-fewshot", "1")
+    assert code == 0, doc["errors"]
+    [task] = doc["renders"]
+    assert task["rows_source"]["kind"] == "placeholder"
+    [sample] = task["samples"]
+    [request] = sample["requests"]
+    assert request["model_input"] == ("Question: ‹question #1›\nAnswer: ‹answer #1›\n\n"
+                                      "Question: ‹question›\nAnswer:")
+    assert request["continuation"] == "‹answer›"
+    [warning] = doc["warnings"]
+    assert "placeholder docs made from the columns its templates name (question, answer)" in warning["message"]
 
 
 @pytest.mark.parametrize(("stem", "split"), [

@@ -144,6 +144,62 @@ def _local_data_files(cfg: dict[str, Any], task: LoadedTask) -> dict[str, list[A
     return splits
 
 
+_TEMPLATE_FIELDS = ("doc_to_text", "doc_to_target", "doc_to_choice", "description", "gen_prefix")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _columns(cfg: dict[str, Any]) -> list[str]:
+    """The columns a task's templates and column fields name, in the order they are named."""
+    # lazy: jinja2's parser, only for a task without docs
+    import jinja2
+    import jinja2.meta
+
+    env = jinja2.Environment()
+    names: dict[str, None] = {}
+    specs = [cfg.get(key) for key in _TEMPLATE_FIELDS]
+    specs += [(cfg.get("fewshot_config") or {}).get(key) for key in _TEMPLATE_FIELDS]
+    for spec in specs:
+        if not isinstance(spec, str) or not spec:
+            continue
+        if _IDENTIFIER.match(spec):
+            names[spec] = None
+            continue
+        try:
+            parsed = env.parse(spec)
+        except jinja2.TemplateSyntaxError:
+            continue
+        # sorted: the set's order would differ between runs
+        names.update(dict.fromkeys(sorted(jinja2.meta.find_undeclared_variables(parsed))))
+    return list(names)
+
+
+def placeholder_splits(cfg: dict[str, Any], num_fewshot: int | None, task: LoadedTask) -> dict[str, list[Any]]:
+    """Stand-in docs when none are found: each column the templates name holds ``‹column›``
+    (a few-shot pool's docs ``‹column #n›``, one more than the shots asked for), said once."""
+    columns = _columns(cfg)
+    if not columns:
+        return {}
+    own = cfg.get("num_fewshot")
+    shots = num_fewshot if num_fewshot is not None and own != 0 else (own or 0)
+    splits: dict[str, list[Any]] = {}
+    names = [cfg.get(k) for k in ("test_split", "validation_split", "training_split", "fewshot_split")]
+    names.append((cfg.get("fewshot_config") or {}).get("split"))
+    eval_split = cfg.get("test_split") or cfg.get("validation_split")
+    pool_split = (cfg.get("fewshot_config") or {}).get("split") or cfg.get("fewshot_split") or \
+        cfg.get("training_split") or cfg.get("validation_split") or cfg.get("test_split")
+    for split in dict.fromkeys(n for n in names if isinstance(n, str)):
+        # the evaluated doc alone; a pool one more than the shots (two: the doc may be left out)
+        count = int(shots) + 2 if split == pool_split and isinstance(shots, int) and shots > 0 else 1
+        if split != eval_split and split != pool_split:
+            count = 1
+        splits[split] = [{c: f"‹{c}›" if i == 0 else f"‹{c} #{i}›" for c in columns} for i in range(count)]
+    task.warnings.append(f"no docs found for {task.name}: placeholder docs made from the columns its "
+                         f"templates name ({', '.join(columns)}); give --data SPLIT=FILE for real ones")
+    task.rows_source = {"kind": "placeholder", "path": None, "data_id": cfg.get("dataset_path"),
+                        "reader": None}
+    return splits
+
+
 def _hf_cache_splits(cfg: dict[str, Any]) -> tuple[dict[str, list[Any]], str] | None:
     """The task's ``dataset_path``/``dataset_name`` as the ``datasets`` cache holds them
     (``HF_DATASETS_CACHE`` or ``~/.cache/huggingface/datasets``): its Arrow files, read offline."""
@@ -234,6 +290,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     except ConfigError as exc:
         task.error = exc
         return task
+    if not splits:
+        splits = placeholder_splits(cfg, num_fewshot, task)
     if not splits:
         task.error = ConfigError(f"no docs for task {task.name}: give its splits with --data SPLIT=FILE "
                                  f"(or TASK:SPLIT=FILE), or have {cfg.get('dataset_path')!r} in the "
