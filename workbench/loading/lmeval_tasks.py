@@ -173,9 +173,10 @@ def _columns(cfg: dict[str, Any]) -> list[str]:
     return list(names)
 
 
-def placeholder_splits(cfg: dict[str, Any], num_fewshot: int | None, task: LoadedTask) -> dict[str, list[Any]]:
+def placeholder_splits(cfg: dict[str, Any], num_fewshot: int | None,
+                       task: LoadedTask) -> dict[str, list[Any]]:
     """Stand-in docs when none are found: each column the templates name holds ``‹column›``
-    (a few-shot pool's docs ``‹column #n›``, one more than the shots asked for), said once."""
+    (a few-shot pool's docs ``‹column #n›``, two more than the shots asked for), said once."""
     columns = _columns(cfg)
     if not columns:
         return {}
