@@ -82,7 +82,13 @@ def test_a_tokenizer_folder_as_chat_template():
 def test_usage_errors():
     assert render(str(TASKS / "mc.yaml"), *ARC, "--apply-chat-template")[0] == 2
     assert render(str(TASKS / "mc.yaml"), *ARC, "--fewshot-as-multiturn")[0] == 2
-    assert render(str(TASKS / "mc.yaml"), *ARC, "-f", "text")[0] == 2
+    assert render(str(TASKS / "mc.yaml"), *ARC, "-f", "text", "--num-fewshot", "2")[0] == 2
+
+
+def test_text_shows_a_task_as_lm_eval_renders_it_by_default():
+    run = run_cli("render", str(TASKS / "mc.yaml"), *ARC, "-f", "text", "--limit", "1")
+    assert run.code == 0, run.err
+    assert "The following are questions.\n\nQuestion: What is 0+0?\nAnswer:" in run.out
 
 
 BAD = {

@@ -25,7 +25,9 @@ def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
     [pair] = result.pairs
     inputs = [r.model_input for s in pair.samples() for r in s.requests]
     assert inputs == [g["arguments"][0] for g in golden]
-    assert [row["continuation"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+    scored = [dict(r.extra)["continuation"] for s in pair.samples() for r in s.requests]
+    assert scored == [g["arguments"][1] for g in golden]
 
 
 def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):
@@ -43,4 +45,4 @@ def test_chat_template_applies_to_a_task_as_lm_eval_applies_it():
     golden = json.loads((LMEVAL / "goldens" / "mc-0shot-chat-mt.json").read_text())["requests"]
     [dataset] = ws.datasets
     assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in golden]
-    assert [row["continuation"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]

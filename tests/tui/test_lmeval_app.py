@@ -23,5 +23,6 @@ async def test_the_app_opens_an_lm_eval_task():
         assert "arcish" in pane_text(app, "tree")
         final = pane_text(app, "final-input")
         assert "The following are questions." in final and "What is 0+0?" in final
+        assert "continuation, scored after the input" in final
         for pane in ("#tree", "#prompt-list", "#final-input", "#timeline"):
             assert app.query_one(pane).region.area > 0, pane

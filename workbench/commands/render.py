@@ -208,7 +208,9 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     # the workspace and its pairs live until the end: the collector need not walk them again and
     # again while samples stream (a fifth of a suite's render went there)
     gc.freeze()
-    failed = check_selection(prog, full, selection, args.data, [m.abbr for m in workspace.models])
+    # an lm-eval task's --data names its splits, not a dataset abbr
+    data = [] if args.configs and all(looks_like_lmeval(c) for c in args.configs) else args.data
+    failed = check_selection(prog, full, selection, data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
     return (selection, *select(full, selection))
@@ -329,7 +331,18 @@ def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv, first_config=True)
     if args.configs and all(looks_like_lmeval(c) for c in args.configs):
-        return run_lmeval(parser, args)
+        if args.format == "json":
+            return run_lmeval(parser, args)
+        # the other formats draw the Workspace: a task there is lm-eval's default render
+        unused = [flag for flag, value in (("--num-fewshot", args.num_fewshot),
+                                           ("--system-instruction", args.system_instruction),
+                                           ("--fewshot-as-multiturn", args.fewshot_as_multiturn),
+                                           ("--apply-chat-template", args.apply_chat_template or None))
+                  if value is not None]
+        if unused:
+            return usage_error(parser.prog, f"{', '.join(unused)}: lm-eval tasks take these with "
+                               "--format json only (the other formats show the task as lm-eval "
+                               "renders it by default; --chat-template applies a template)")
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
     if args.raw and not args.out and sys.stdout.isatty():
@@ -508,8 +521,6 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     from ..loading.files.atomic import atomic_write
     from ..loading.lmeval_tasks import chat_path, render_tasks
 
-    if args.format != "json":
-        return usage_error(parser.prog, "lm-eval tasks render as --format json only (for now)")
     multiturn = args.fewshot_as_multiturn
     if multiturn is not None and multiturn.lower() not in ("true", "1", "yes", "false", "0", "no"):
         return usage_error(parser.prog, f"--fewshot-as-multiturn {multiturn}: true or false")

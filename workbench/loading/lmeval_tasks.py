@@ -336,20 +336,24 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
 
 def task_dataset(task: LoadedTask) -> DatasetSpec:
     """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
-    request (``context`` exactly as lm-eval passes it, ``continuation``, ``doc_id``, ``request``,
-    ``label``, ``until``), rendered by a string template of the context alone, which puts the
-    context in the model input unchanged (``{context}`` is replaced once, never rescanned)."""
+    request (``context`` exactly as lm-eval passes it, ``cont`` its continuation, ``doc_id``,
+    ``request``, ``label``, ``until``), rendered by a template of the context alone, which puts
+    the context in the model input unchanged (``{context}`` is replaced once, never rescanned)."""
     rows = []
     for sample in task.samples:
         for n, request in enumerate(sample.requests):
             rows.append({"doc_id": sample.index, "request": n, "context": request.model_input,
-                         "continuation": request.continuation, "label": request.label,
+                         "cont": request.continuation, "label": request.label,
                          "until": request.until, "shots": list(sample.shots)})
+    # scored continuations: LLInferencer's shape (one label whose template is the context, the
+    # row's `cont` scored after it), so the panes show the continuation after a seam
+    scored = task.output_type in ("loglikelihood", "multiple_choice")
+    template: Any = {0: "{context}"} if scored else "{context}"
     cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})",
-           "reader_cfg": {"input_columns": ["context"], "output_column": "continuation"},
-           "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "{context}"},
+           "reader_cfg": {"input_columns": ["context"], "output_column": "cont"},
+           "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
-                         "inferencer": {"type": "GenInferencer"}}}
+                         "inferencer": {"type": "LLInferencer" if scored else "GenInferencer"}}}
     source = task.rows_source or {}
     return DatasetSpec(abbr=task.name, cfg=cfg, rows={"train": [], "test": rows},
                        source=Source(task.file, 1), rows_origin=source.get("path"),
