@@ -149,6 +149,7 @@ class _Task:
                 # lazy: the optional package (the lmeval extra), in the child only
                 import datasets
             except ImportError:
+                # lazy: the stand-in, only where the package is missing
                 from . import lmeval_datasets as datasets
 
                 sys.modules["datasets"] = datasets
