@@ -46,3 +46,15 @@ def test_chat_template_applies_to_a_task_as_lm_eval_applies_it():
     [dataset] = ws.datasets
     assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in golden]
     assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+
+
+def test_the_template_tree_shows_the_yaml_fields_where_they_were_written():
+    from workbench.views.options import ViewOptions
+    from workbench.views.template_tree import template_tree
+
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC)
+    nodes = {n.key: n for root in template_tree(ws.datasets, ws.models, ViewOptions()) for n in root.walk()}
+    choice = nodes[("dataset", "arcish", "lm_eval", "doc_to_choice")]
+    assert (Path(choice.location.file).name, choice.location.line) == ("base.yaml", 7)
+    name = nodes[("dataset", "arcish", "lm_eval", "task")]
+    assert (Path(name.location.file).name, name.location.line) == ("mc.yaml", 2)

@@ -24,5 +24,7 @@ async def test_the_app_opens_an_lm_eval_task():
         final = pane_text(app, "final-input")
         assert "The following are questions." in final and "What is 0+0?" in final
         assert "continuation, scored after the input" in final
+        tree = pane_text(app, "tree")
+        assert "lm-eval task" in tree and "doc_to_choice" in tree and "{{choices.text}}" in tree
         for pane in ("#tree", "#prompt-list", "#final-input", "#timeline"):
             assert app.query_one(pane).region.area > 0, pane

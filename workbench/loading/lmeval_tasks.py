@@ -22,7 +22,7 @@ from ..core.lmeval.chat import ChatPath
 from ..core.lmeval.prompt import Options, Sample, build_samples
 from ..core.spec import DatasetSpec, RowsSource, Source
 from .config import worker
-from .config.lmeval_yaml import TaskYaml, looks_like_task, read_task
+from .config.lmeval_yaml import FUNCTION, TaskYaml, is_function, looks_like_task, read_task
 from .files.reading import real_path
 from .models.model_assets import chat_template_override, read_model_folder
 from .rows.data_files import read_rows
@@ -47,6 +47,9 @@ class LoadedTask:
     output_type: str | None = None
     rows_source: dict[str, Any] | None = None
     files: list[str] = field(default_factory=list)
+    #: the merged YAML's fields (a ``!function`` as written) and the file:line each came from
+    fields: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
@@ -282,6 +285,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
         return task
     task.files = [str(p) for p in parsed.files]
     cfg = parsed.config
+    task.fields = {k: _as_written(v) for k, v in cfg.items()}
+    task.where = dict(parsed.where)
     if isinstance(cfg.get("task"), str):
         task.name = cfg["task"]
     task.output_type = cfg.get("output_type", "generate_until")
@@ -334,6 +339,17 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     return task
 
 
+def _as_written(value: Any) -> Any:
+    """A YAML value for display: a ``!function`` marker as its tag."""
+    if is_function(value):
+        return f"!function {value[FUNCTION]}"
+    if isinstance(value, dict):
+        return {k: _as_written(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_written(v) for v in value]
+    return value
+
+
 def task_dataset(task: LoadedTask) -> DatasetSpec:
     """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
     request (``context`` exactly as lm-eval passes it, ``cont`` its continuation, ``doc_id``,
@@ -349,13 +365,14 @@ def task_dataset(task: LoadedTask) -> DatasetSpec:
     # row's `cont` scored after it), so the panes show the continuation after a seam
     scored = task.output_type in ("loglikelihood", "multiple_choice")
     template: Any = {0: "{context}"} if scored else "{context}"
-    cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})",
+    cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})", "lm_eval": task.fields,
            "reader_cfg": {"input_columns": ["context"], "output_column": "cont"},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
                          "inferencer": {"type": "LLInferencer" if scored else "GenInferencer"}}}
     source = task.rows_source or {}
-    return DatasetSpec(abbr=task.name, cfg=cfg, rows={"train": [], "test": rows},
+    locations = {("lm_eval", key): Source(file, line) for key, (file, line) in task.where.items()}
+    return DatasetSpec(abbr=task.name, cfg=cfg, rows={"train": [], "test": rows}, locations=locations,
                        source=Source(task.file, 1), rows_origin=source.get("path"),
                        rows_source=RowsSource(source.get("kind") or "file", source.get("path"),
                                               source.get("data_id")))
