@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +68,14 @@ def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
         if template is None:
             raise ConfigError(f"{path} has no chat template (chat_template.jinja or "
                               "tokenizer_config.json's chat_template)", file=str(path))
-        return ChatPath(template, dict(folder.special_tokens.named))
+        return ChatPath(template, dict(folder.special_tokens.named), clock=datetime.now)
     found = chat_template_override(value, cwd)
     if isinstance(found, str):
         builtin = builtin_template(found)
         if builtin is None:
             raise ConfigError(f"--chat-template {value}: not a folder, a file or a built-in template name")
-        return ChatPath(builtin, dict(builtin.default_tokens))
-    return ChatPath(found, dict(found.default_tokens))
+        return ChatPath(builtin, dict(builtin.default_tokens), clock=datetime.now)
+    return ChatPath(found, dict(found.default_tokens), clock=datetime.now)
 
 
 def _split_data(data: list[str], task_names: list[str]) -> dict[str | None, dict[str, str]]:

@@ -77,3 +77,9 @@ for chat, multiturn, tag in ((None, None, "plain"), ("chat/chatml", True, "chatm
         _case(f"variety-0shot-{tag}", "tasks/variety.yaml", ARC, 0, chat, multiturn, SYSTEM),
         _case(f"dictchoice-2shot-{tag}", "tasks/dictchoice.yaml", GSM, 2, chat, multiturn, SYSTEM),
     ]
+CASES += [
+    # lm-eval looks at the first doc when it builds a task: a target past the choices, a choice
+    # that is not a string
+    _case("target-past-choices", "tasks/badtarget.yaml", ARC, 0),
+    _case("choice-not-a-string", "tasks/intchoice.yaml", ARC, 0),
+]

@@ -12,8 +12,9 @@ May import: ``workbench.core.errors`` and ``workbench.core.tokens``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ..errors import RenderError
@@ -31,6 +32,8 @@ class ChatPath:
     template: ChatTemplate
     special_tokens: Mapping[str, str | None] = field(default_factory=dict)
     retried: int = 0
+    #: what a template's ``strftime_now`` reads (the loader passes ``datetime.now``)
+    clock: Callable[[], datetime] | None = None
 
     def apply(self, messages: list[dict[str, str]], add_generation_prompt: bool) -> str:
         try:
@@ -48,7 +51,7 @@ class ChatPath:
     def _once(self, messages: list[dict[str, str]], add_generation_prompt: bool) -> str:
         if add_generation_prompt:
             return render_chat_template(self.template, messages, add_generation_prompt=True,
-                                        special_tokens=self.special_tokens, reuse=False)
+                                        special_tokens=self.special_tokens, clock=self.clock, reuse=False)
         if not messages:
             raise RenderError("continue_final_message is set but the conversation is empty: "
                               "transformers raises ValueError")
@@ -58,7 +61,7 @@ class ChatPath:
                               "field in the chat_template: transformers raises ValueError")
         tagged = [*messages[:-1], {**messages[-1], "content": final + _TAG}]
         text = render_chat_template(self.template, tagged, add_generation_prompt=False,
-                                    special_tokens=self.special_tokens, reuse=False)
+                                    special_tokens=self.special_tokens, clock=self.clock, reuse=False)
         if final.strip() not in text or _TAG.strip() not in text:
             raise RenderError("continue_final_message is set but the final message (the gen_prefix) "
                               "does not appear in the chat template's output: transformers raises "

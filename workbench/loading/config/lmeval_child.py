@@ -288,8 +288,21 @@ def _run(task: _Task) -> dict[str, Any]:
     if task.has_choice and isinstance(first.get("text"), int) and not isinstance(first.get("text"), bool):
         multiple_input = len(first["choices"]) if isinstance(first.get("choices"), list) else 0
     if task.has_choice and isinstance(first.get("choices"), list):
-        for choice in first["choices"]:
-            if isinstance(choice, str) and choice == "":
+        # lm-eval looks at the first doc when it builds the task: its target as a choice, and
+        # each choice's first character
+        target = first.get("target")
+        choices = first["choices"]
+        is_index = isinstance(target, int) and not isinstance(target, bool)
+        if is_index and not -len(choices) <= target < len(choices):
+            raise TaskFailed(_error(f"the first doc's target {target} is not an index of its {len(choices)} "
+                                    "choices: lm-eval raises IndexError when it builds the task",
+                                    *task._at("doc_to_target")))
+        for choice in choices:
+            if not isinstance(choice, str):
+                raise TaskFailed(_error(f"a choice of the first doc is {type(choice).__name__} {choice!r}, "
+                                        "not a string: lm-eval raises TypeError when it builds the task",
+                                        *task._at("doc_to_choice")))
+            if choice == "":
                 raise TaskFailed(_error("a choice of the first doc is empty: lm-eval raises IndexError "
                                         "(choice[0]) when it builds the task", *task._at("doc_to_choice")))
 
