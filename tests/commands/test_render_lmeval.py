@@ -211,3 +211,18 @@ def test_selection_options_narrow_the_render():
     assert [[r["label"] for r in s["requests"]] for s in task["samples"]] == [[2], [2]]
     code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--dataset", "gsm*")
     assert doc["renders"] == []
+
+
+def test_a_task_name_is_found_under_a_config_root():
+    code, doc, _ = render("mmlu_anatomy", "--config-root", str(TASKS.parent / "shipped"),
+                          "--data", f"test={TASKS.parent / 'shipped' / 'mmlu' / 'test.jsonl'}",
+                          "--data", f"dev={TASKS.parent / 'shipped' / 'mmlu' / 'dev.jsonl'}")
+    assert code == 0, doc["errors"]
+    assert doc["renders"][0]["dataset"] == "mmlu_anatomy"
+
+
+def test_a_group_is_said_to_be_one(tmp_path: Path):
+    (tmp_path / "g.yaml").write_text("group: mine\ntask:\n  - a\n  - b\n")
+    code, doc, _ = render("g.yaml", cwd=tmp_path)
+    assert code == 3
+    assert "is an lm-eval group" in doc["errors"][0]["message"] and doc["errors"][0]["line"] == 1

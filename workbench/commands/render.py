@@ -330,6 +330,7 @@ def utf8_stdout() -> None:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv, first_config=True)
+    args.configs = [named_task(c, args.config_root) for c in args.configs]
     if args.configs and all(looks_like_lmeval(c) for c in args.configs):
         if args.format == "json":
             return run_lmeval(parser, args)
@@ -510,6 +511,19 @@ def looks_like_lmeval(config: str) -> bool:
     from ..loading.config.lmeval_yaml import looks_like_task
 
     return looks_like_task(config)
+
+
+def named_task(config: str, roots: list[str]) -> str:
+    """A CONFIG that is no file but an lm-eval task's name: the YAML under a config root
+    (``--config-root``, ``WORKBENCH_CONFIG_ROOT``) whose ``task:`` it is; else as given."""
+    if os.path.exists(config) or config.endswith((".py", ".yaml", ".yml", ".json", ".toml")):
+        return config
+    # lazy: imported when the command runs, so --help stays quick
+    from ..loading.config.lmeval_yaml import find_task
+    from ..loading.config.roots import config_roots
+
+    found = find_task(config, config_roots(roots))
+    return str(found) if found is not None else config
 
 
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -290,6 +290,11 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     task.where = dict(parsed.where)
     if isinstance(cfg.get("task"), str):
         task.name = cfg["task"]
+    elif "group" in cfg or isinstance(cfg.get("task"), list):
+        task.error = ConfigError(f"{parsed.path.name} is an lm-eval group (it lists tasks): groups are not "
+                                 "rendered; render its tasks' YAMLs", file=str(parsed.path),
+                                 line=parsed.where.get("group", parsed.where.get("task", ("", 1)))[1])
+        return task
     task.output_type = cfg.get("output_type", "generate_until")
     given = {**by_task.get(None, {}), **by_task.get(task.name, {})}
     try:

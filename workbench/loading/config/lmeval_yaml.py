@@ -13,6 +13,9 @@ the workspace, views or a front end.
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,8 +126,14 @@ def _merged(path: Path, task: TaskYaml, seen: set[Path], included_from: tuple[st
     return merged
 
 
+#: top-level keys (quoted or not, as lm-eval's generated YAMLs quote them) of a task; of a config
+_TASK_KEY = re.compile(r"""^["']?(task|include)["']?\s*:""", re.M)
+_CONFIG_KEY = re.compile(r"""^["']?(datasets|models|_base_)["']?\s*:""", re.M)
+
+
 def looks_like_task(path: str | Path) -> bool:
-    """A YAML file with a top-level ``task:`` key (an lm-eval task, not a workbench data config)."""
+    """A YAML file with a top-level ``task:`` or ``include:`` key and no ``datasets``/``models``/
+    ``_base_`` (an lm-eval task, not a workbench data config)."""
     p = Path(path)
     if p.suffix not in (".yaml", ".yml") or not p.is_file():
         return False
@@ -132,5 +141,30 @@ def looks_like_task(path: str | Path) -> bool:
         text = read_regular_text(p, MAX_CONFIG_BYTES, "task YAML")
     except ConfigError:
         return False
-    return any(line.startswith(("task:", "include:")) for line in text.splitlines()) and \
-        not any(line.startswith(("datasets:", "models:", "_base_:")) for line in text.splitlines())
+    return bool(_TASK_KEY.search(text)) and not _CONFIG_KEY.search(text)
+
+
+_NAME = re.compile(r"^[\w.\-]+$")
+_SKIP = {"__pycache__", ".git", ".ipynb_checkpoints", "node_modules"}
+
+
+def find_task(name: str, roots: Sequence[Path]) -> Path | None:
+    """The YAML under a config root whose ``task:`` is ``name`` (a task folder copied out of
+    lm-eval, or lm-eval's own ``tasks/``): the first in sorted walk order, or None."""
+    if not _NAME.match(name) or not roots:
+        return None
+    line = re.compile(r"""^["']?task["']?\s*:\s*["']?""" + re.escape(name) + r"""["']?\s*(#.*)?$""", re.M)
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP)
+            for file in sorted(files):
+                if not file.endswith((".yaml", ".yml")) and not file.endswith("_yaml"):
+                    continue
+                path = Path(folder) / file
+                try:
+                    text = read_regular_text(path, MAX_CONFIG_BYTES, "task YAML")
+                except ConfigError:
+                    continue
+                if line.search(text):
+                    return path
+    return None
