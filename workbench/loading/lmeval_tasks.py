@@ -310,7 +310,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
                                  "Hugging Face datasets cache", file=str(parsed.path))
         return task
     request = {"path": str(parsed.path), "config": cfg, "splits": splits,
-               "where": {k: list(v) for k, v in parsed.where.items()}, "num_fewshot": num_fewshot}
+               "where": {k: list(v) for k, v in parsed.where.items()}, "num_fewshot": num_fewshot,
+               "seed": options.seed}
     if running is None:
         # lazy: in-process (isolate=False) only, for debugging
         from .config import lmeval_child

@@ -24,7 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...core.errors import RenderError
 from ...core.extras import install_hint
+from ...core.lmeval.sampler import DEFAULT_SEED, Sampler
 from .executor import ConfigTimeout
 from .lmeval_yaml import FUNCTION, is_function
 
@@ -317,10 +319,18 @@ def _run(task: _Task) -> dict[str, Any]:
                                          if is_function(samples) else samples)]
     else:
         pool_docs = task.split(train or valid or test, process, pool=True)
-    if request_shots(task) > 0:
+    shots = request_shots(task)
+    if shots > 0:
+        same_split = fs["split"] == test
+        drawn = _drawn(fs["sampler"], pool_docs, entries, shots, same_split, task.request.get("seed"))
         fs_choice = fs_specs["doc_to_choice"]
-        for doc in pool_docs:
-            entry = {"doc": doc}
+        for position, doc in enumerate(pool_docs):
+            # a doc no shot draws is only counted (and, in the evaluated split, compared)
+            entry: dict[str, Any] = {"doc": doc if same_split else {}}
+            if position not in drawn:
+                pool.append(entry)
+                continue
+            entry["doc"] = doc
             ok = task.field(entry, "text", doc, fs_specs["doc_to_text"], "doc_to_text", "text") \
                 and task.field(entry, "target", doc, fs_specs["doc_to_target"], "doc_to_target", "target")
             if ok and fs_choice:
@@ -351,6 +361,26 @@ def _run(task: _Task) -> dict[str, Any]:
         "docs": entries,
         "pool": pool,
     }
+
+
+def _drawn(sampler_name: str, pool_docs: list[dict[str, Any]], entries: list[dict[str, Any]], shots: int,
+           same_split: bool, seed: Any) -> set[int]:
+    """The pool positions the docs' shots will be drawn from (the core's sampler, run ahead
+    with the same seed), so only those docs are resolved and sent: lm-eval, too, formats only
+    the shots it draws. Draws stop where the core will stop (a doc that fails, too many shots)."""
+    try:
+        sampler = Sampler(sampler_name, pool_docs, DEFAULT_SEED if seed is None else int(seed))
+    except RenderError:
+        return set()
+    drawn: set[int] = set()
+    for entry in entries:
+        if entry.get("error"):
+            break
+        try:
+            drawn.update(sampler.draw(shots, entry["doc"] if same_split else None))
+        except RenderError:
+            break
+    return drawn
 
 
 def request_shots(task: _Task) -> int:
