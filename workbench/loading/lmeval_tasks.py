@@ -23,16 +23,12 @@ from ..core.lmeval.chat import ChatPath
 from ..core.lmeval.prompt import Options, Sample, build_samples
 from ..core.spec import DatasetSpec, RowsSource, Source
 from .config import worker
-from .config.lmeval_yaml import FUNCTION, TaskYaml, is_function, looks_like_task, read_task
+from .config.lmeval_yaml import FUNCTION, TaskYaml, is_function, read_task
 from .files.reading import real_path
 from .models.model_assets import chat_template_override, read_model_folder
 from .rows.data_files import read_rows
 
-__all__ = ["LoadedTask", "chat_path", "is_task_file", "render_tasks", "task_dataset"]
-
-
-def is_task_file(path: str | os.PathLike) -> bool:
-    return looks_like_task(path)
+__all__ = ["LoadedTask", "chat_path", "render_tasks", "task_dataset"]
 
 
 @dataclass
@@ -78,7 +74,7 @@ def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
     return ChatPath(found, dict(found.default_tokens), clock=datetime.now)
 
 
-def _split_data(data: list[str], task_names: list[str]) -> dict[str | None, dict[str, str]]:
+def _split_data(data: list[str]) -> dict[str | None, dict[str, str]]:
     """``--data [TASK:]SPLIT=FILE`` by task (None: every task)."""
     out: dict[str | None, dict[str, str]] = {}
     for item in data:
@@ -261,7 +257,7 @@ def render_tasks(paths: list[str], data: list[str], options: Options, num_fewsho
     """Every task of ``paths`` rendered (see the module docstring). ``config_worker``: a worker
     to use and leave running (default: one for this call); ``isolate=False`` runs the tasks'
     code in this process (debugging only: their ``datasets`` stand-in stays in ``sys.modules``)."""
-    by_task = _split_data(data, [])
+    by_task = _split_data(data)
     out: list[LoadedTask] = []
     running = config_worker
     if isolate and running is None:

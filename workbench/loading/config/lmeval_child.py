@@ -171,7 +171,7 @@ class _Task:
         if isinstance(spec, (int, float)) and not isinstance(spec, bool) and kind != "choice":
             return spec
         if isinstance(spec, str):
-            if spec in self.features and kind != "prefix_field":
+            if spec in self.features:
                 return doc[spec]
             rendered = self.template(spec, doc, key)
             if kind == "choice":
