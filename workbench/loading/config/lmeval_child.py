@@ -294,8 +294,8 @@ def _run(task: _Task) -> dict[str, Any]:
         # each choice's first character
         target = first.get("target")
         choices = first["choices"]
-        is_index = isinstance(target, int) and not isinstance(target, bool)
-        if is_index and not -len(choices) <= target < len(choices):
+        if isinstance(target, int) and not isinstance(target, bool) and \
+                not -len(choices) <= target < len(choices):
             raise TaskFailed(_error(f"the first doc's target {target} is not an index of its {len(choices)} "
                                     "choices: lm-eval raises IndexError when it builds the task",
                                     *task._at("doc_to_target")))
@@ -326,18 +326,18 @@ def _run(task: _Task) -> dict[str, Any]:
         fs_choice = fs_specs["doc_to_choice"]
         for position, doc in enumerate(pool_docs):
             # a doc no shot draws is only counted (and, in the evaluated split, compared)
-            entry: dict[str, Any] = {"doc": doc if same_split else {}}
+            shot: dict[str, Any] = {"doc": doc if same_split else {}}
             if position not in drawn:
-                pool.append(entry)
+                pool.append(shot)
                 continue
-            entry["doc"] = doc
-            ok = task.field(entry, "text", doc, fs_specs["doc_to_text"], "doc_to_text", "text") \
-                and task.field(entry, "target", doc, fs_specs["doc_to_target"], "doc_to_target", "target")
+            shot["doc"] = doc
+            ok = task.field(shot, "text", doc, fs_specs["doc_to_text"], "doc_to_text", "text") \
+                and task.field(shot, "target", doc, fs_specs["doc_to_target"], "doc_to_target", "target")
             if ok and fs_choice:
-                ok = task.field(entry, "choices", doc, fs_choice, "doc_to_choice", "choice")
+                ok = task.field(shot, "choices", doc, fs_choice, "doc_to_choice", "choice")
             if ok and fs_specs["gen_prefix"]:
-                task.field(entry, "gen_prefix", doc, fs_specs["gen_prefix"], "gen_prefix", "prefix")
-            pool.append(entry)
+                task.field(shot, "gen_prefix", doc, fs_specs["gen_prefix"], "gen_prefix", "prefix")
+            pool.append(shot)
 
     gen = cfg.get("generation_kwargs")
     fewshot_delimiter = cfg.get("fewshot_delimiter", "\n\n")
