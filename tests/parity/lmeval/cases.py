@@ -83,3 +83,14 @@ CASES += [
     _case("target-past-choices", "tasks/badtarget.yaml", ARC, 0),
     _case("choice-not-a-string", "tasks/intchoice.yaml", ARC, 0),
 ]
+# more chat templates (the workbench's built-ins and its parity templates as tokenizer folders)
+for template in ("llama3", "mistral", "think", "defaultsystem"):
+    chat = f"chat/{template}"
+    CASES += [
+        _case(f"mc-{template}-mt-system", "tasks/mc.yaml", ARC, 2, chat, True, SYSTEM),
+        _case(f"gen-{template}-st", "tasks/gen.yaml", GSM, 2, chat, False),
+        _case(f"prefix-{template}-mt", "tasks/prefix.yaml", ARC, 2, chat, True),
+        _case(f"wino-{template}-mt", "tasks/wino.yaml", WINO, 2, chat, True),
+        _case(f"arc_challenge_chat-{template}-mt", "shipped/arc/arc_challenge_chat.yaml",
+              {s: f"shipped/arc/{s}.jsonl" for s in ("test", "train", "validation")}, 2, chat, True, SYSTEM),
+    ]
