@@ -226,3 +226,13 @@ def test_a_group_is_said_to_be_one(tmp_path: Path):
     code, doc, _ = render("g.yaml", cwd=tmp_path)
     assert code == 3
     assert "is an lm-eval group" in doc["errors"][0]["message"] and doc["errors"][0]["line"] == 1
+
+
+@pytest.mark.parametrize(("flag", "turns"), [((), 2), (("--fewshot-as-multiturn",), 6),
+                                             (("--fewshot-as-multiturn", "false"), 2)])
+def test_fewshot_as_multiturn_only_when_asked(flag, turns):
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--num-fewshot", "2", "--apply-chat-template",
+                          "--chat-template", str(CHAT / "chatml"), *flag)
+    assert code == 0
+    request = doc["renders"][0]["samples"][0]["requests"][0]
+    assert len(request["messages"]) == turns  # system, then the shots as turns or folded

@@ -91,8 +91,8 @@ def test_a_continuation_loses_its_leading_space_under_a_chat_template():
 
 def test_without_multiturn_the_shots_fold_into_one_user_message():
     chat = ChatPath(CHATML)
-    [multi, *_] = _inputs(_task(), num_fewshot=1, chat=chat)
-    [single, *_] = _inputs(_task(), num_fewshot=1, chat=chat, fewshot_as_multiturn=False)
+    [multi, *_] = _inputs(_task(), num_fewshot=1, chat=chat, fewshot_as_multiturn=True)
+    [single, *_] = _inputs(_task(), num_fewshot=1, chat=chat)
     assert multi == "<|user|>Q10?<|end|><|assistant|>A10<|end|><|user|>Q0?<|end|><|assistant|>"
     assert single == "<|user|>Q10? A10\n\nQ0?<|end|><|assistant|>"
 

@@ -117,8 +117,8 @@ def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
                        help="apply --chat-template (a tokenizer folder, a Jinja file or a built-in) "
                        "as lm-eval's HFLM does")
     group.add_argument("--fewshot-as-multiturn", nargs="?", const="true", default=None,
-                       metavar="BOOL", help="shots as user/assistant turns (lm-eval 0.4.13's default "
-                       "with a chat template; 'false' folds them into one user message)")
+                       metavar="BOOL", help="with --apply-chat-template: shots as user/assistant turns "
+                       "(without it, or with 'false', they fold into one user message)")
     group.add_argument("--system-instruction", default=None, metavar="TEXT",
                        help="a system message before the task's description")
     group.add_argument("--fewshot-seed", type=int, default=1234, metavar="N",
@@ -538,7 +538,7 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     multiturn = args.fewshot_as_multiturn
     if multiturn is not None and multiturn.lower() not in ("true", "1", "yes", "false", "0", "no"):
         return usage_error(parser.prog, f"--fewshot-as-multiturn {multiturn}: true or false")
-    as_multiturn = multiturn is None or multiturn.lower() in ("true", "1", "yes")
+    as_multiturn = multiturn is not None and multiturn.lower() in ("true", "1", "yes")
     if multiturn is not None and as_multiturn and not args.apply_chat_template:
         return usage_error(parser.prog, "--fewshot-as-multiturn needs --apply-chat-template (lm-eval "
                            "raises ValueError)")

@@ -291,7 +291,7 @@ class Loader:
         options = Options()
         if chat_template:
             try:
-                options = Options(chat=chat_path(chat_template))
+                options = Options(chat=chat_path(chat_template), fewshot_as_multiturn=True)
             except WorkbenchError as exc:
                 workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line,
                                                     hint=exc.hint))

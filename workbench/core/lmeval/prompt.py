@@ -52,7 +52,7 @@ class Options:
     seed: int | None = DEFAULT_SEED
     system_instruction: str | None = None
     chat: ChatPath | None = None
-    fewshot_as_multiturn: bool = True
+    fewshot_as_multiturn: bool = False
 
 
 @dataclass
