@@ -2,10 +2,12 @@
 
 Run in a venv with lm_eval 0.4.13, datasets and transformers (no torch, no network):
     python3 -m venv /tmp/lmeval/venv && /tmp/lmeval/venv/bin/pip install lm_eval==0.4.13 transformers
-    /tmp/lmeval/venv/bin/python tools/gen_lmeval_goldens.py
+    HF_DATASETS_OFFLINE=1 HF_DATASETS_CACHE=/tmp/lmeval/hfcache \
+        /tmp/lmeval/venv/bin/python tools/gen_lmeval_goldens.py
 
 For every case of tests/parity/lmeval/cases.py the task is built from its YAML (lm-eval's own
-loader: include chain, !function), its docs come from the local JSONL files (``custom_dataset``),
+loader: include chain, !function), its docs come from the local JSONL files
+(``custom_dataset``: ``load_dataset("json")``, as lm-eval's download() reads local files),
 the evaluator's steps are taken as ``simple_evaluate`` takes them (num_fewshot, the seed 1234) and
 ``build_all_requests`` makes the Instances. A chat template is applied by the case's tokenizer folder
 (AutoTokenizer, offline), through the same call and retry as ``HFLM.apply_chat_template`` (HFLM itself
@@ -29,10 +31,6 @@ from lm_eval.api.task import ConfigurableTask  # noqa: E402
 from lm_eval.tasks._yaml_loader import load_yaml  # noqa: E402
 
 
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def _chat(folder: Path):
     from transformers import AutoTokenizer
 
@@ -51,8 +49,9 @@ def _chat(folder: Path):
 
 def golden(case: dict) -> dict:
     cfg = load_yaml(HERE / case["task"])
-    data = {split: datasets.Dataset.from_list(_rows(HERE / file)) for split, file in case["data"].items()}
-    cfg["custom_dataset"] = lambda **_: datasets.DatasetDict(data)
+    # as lm-eval's download() reads local JSONL: datasets' JSON builder (every key of every row)
+    files = {split: str(HERE / file) for split, file in case["data"].items()}
+    cfg["custom_dataset"] = lambda **_: datasets.load_dataset("json", data_files=files)
     try:
         task = ConfigurableTask(config=cfg)
         if case["num_fewshot"] is not None:

@@ -251,6 +251,38 @@ def cache_split(stem: str) -> str | None:
     return split if dash and builder else None
 
 
+def _typed_docs(docs: list[Any], where: str) -> list[Any]:
+    """One split's docs as ``load_dataset("json")`` (datasets 5) holds them at the top level:
+    every column in every doc (None where missing, in order of first appearance), and a column
+    of ints beside floats as floats. Nested values stay as written (datasets 5 keeps dicts whose
+    keys differ as JSON; unifying inside a nested struct is not reproduced)."""
+    if not docs:
+        return docs
+    columns: dict[str, None] = {}
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, dict):
+            raise ConfigError(f"{where}: doc {i} is a {type(doc).__name__}, not an object",
+                              hint="each doc must be a JSON object mapping columns to values")
+        columns.update(dict.fromkeys(doc))
+    floats = set()
+    for column in columns:
+        kinds = {type(doc.get(column)) for doc in docs} - {type(None)}
+        if float in kinds and kinds <= {int, float}:
+            floats.add(column)
+    out = []
+    for doc in docs:
+        row = {c: doc.get(c) for c in columns}
+        for c in floats:
+            if type(row[c]) is int:
+                row[c] = float(row[c])
+        out.append(row)
+    return out
+
+
+def _typed(splits: dict[str, list[Any]], task: LoadedTask) -> dict[str, list[Any]]:
+    return {split: _typed_docs(docs, f"{task.file}: split {split!r}") for split, docs in splits.items()}
+
+
 def render_tasks(paths: list[str], data: list[str], options: Options, num_fewshot: int | None,
                  timeout: float = worker.DEFAULT_TIMEOUT, isolate: bool = True,
                  config_worker: worker.ConfigWorker | None = None) -> list[LoadedTask]:
@@ -295,6 +327,11 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     given = {**by_task.get(None, {}), **by_task.get(task.name, {})}
     try:
         splits = _docs(cfg, given, task)
+    except ConfigError as exc:
+        task.error = exc
+        return task
+    try:
+        splits = _typed(splits, task)
     except ConfigError as exc:
         task.error = exc
         return task

@@ -94,3 +94,7 @@ for template in ("llama3", "mistral", "think", "defaultsystem"):
         _case(f"arc_challenge_chat-{template}-mt", "shipped/arc/arc_challenge_chat.yaml",
               {s: f"shipped/arc/{s}.jsonl" for s in ("test", "train", "validation")}, 2, chat, True, SYSTEM),
     ]
+CASES += [
+    # docs typed as a datasets.Dataset holds them: ints beside floats, missing keys, nested dicts
+    _case("typed-2shot", "tasks/typed.yaml", {"test": "tasks/typed_test.jsonl", "train": "tasks/typed_train.jsonl"}, 2),
+]
