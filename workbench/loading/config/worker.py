@@ -18,6 +18,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
   is found).
 * Only plain data comes back (:mod:`workbench.loading.config.plain_data`), never a pickle, and at most
   ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
+* An lm-eval task's code (its ``!function`` utilities and Jinja over its docs) runs the same
+  way: ``ConfigWorker.run_task`` sends a request of kind ``lmeval_task``, which the child hands to
+  :mod:`.lmeval_child` instead of the config loader.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
 
