@@ -142,8 +142,9 @@ def test_bad_tasks_are_one_located_error_each_and_the_others_render(bad_tasks: P
 
 
 def test_a_jinja_failure_on_a_later_row_keeps_the_rows_before(tmp_path: Path):
-    (tmp_path / "test.jsonl").write_text('{"q": "a", "x": "1"}\n{"q": "b"}\n')
-    (tmp_path / "t.yaml").write_text('task: t\ntest_split: test\ndoc_to_text: "{{q}} {{x}}"\n'
+    # a missing column is None (as datasets reads it), but a missing key inside a value is undefined
+    (tmp_path / "test.jsonl").write_text('{"q": "a", "meta": {"name": "n"}}\n{"q": "b", "meta": {"other": 1}}\n')
+    (tmp_path / "t.yaml").write_text('task: t\ntest_split: test\ndoc_to_text: "{{q}} {{meta.name}}"\n'
                                      "doc_to_target: q\n")
     code, doc, _ = render("t.yaml", "--data", "test=test.jsonl", cwd=tmp_path)
     assert code == 3
