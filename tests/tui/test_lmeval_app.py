@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import make_app, pane_text, settle
+from .conftest import make_app, pane_text, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -28,3 +28,17 @@ async def test_the_app_opens_an_lm_eval_task():
         assert "lm-eval task" in tree and "doc_to_choice" in tree and "{{choices.text}}" in tree
         for pane in ("#tree", "#prompt-list", "#final-input", "#timeline"):
             assert app.query_one(pane).region.area > 0, pane
+
+
+async def test_a_task_folder_reloads_when_its_base_yaml_or_utility_is_saved(tmp_path: Path):
+    import shutil
+
+    for name in ("gen.yaml", "utils.py", "gsm_test.jsonl", "gsm_train.jsonl"):
+        shutil.copy(TASKS / name, tmp_path)
+    app = make_app(tmp_path / "gen.yaml", watch=True,
+                   data=(f"test={tmp_path / 'gsm_test.jsonl'}", f"train={tmp_path / 'gsm_train.jsonl'}"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "Question: Tom has 0 apples" in pane_text(app, "final-input"), 20)
+        utility = tmp_path / "utils.py"
+        utility.write_text(utility.read_text().replace('"Question: "', '"Q: "'))
+        await wait_for(pilot, lambda: "Q: Tom has 0 apples" in pane_text(app, "final-input"), 20)
