@@ -20,9 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 # Folders of configs and rows the tests load as data (their imports are the frameworks', which the
-# loader stands in for), not code the tests run.
+# loader stands in for; an lm-eval task's utilities, run in the config worker), not code the tests run.
 DATA_FOLDERS = ("tests/parity/cases", "tests/parity/data/judge_configs", "tests/loading/broken",
-                "tests/tui/fixtures", "tests/verify/fixture", "benchmarks/suite")
+                "tests/tui/fixtures", "tests/verify/fixture", "benchmarks/suite", "tests/parity/lmeval/tasks",
+                "tests/parity/lmeval/shipped")
 # Modules the tests put on sys.path themselves.
 LOCAL_MODULES = {"tokenizer_fixture"}
 FIRST_PARTY = {"workbench", "tests", "benchmarks", "__future__"}

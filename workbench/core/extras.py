@@ -20,6 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "embeddings": ("sentence-transformers>=2.2", "transformers", "numpy>=1.23"),
     "parquet": ("pyarrow>=12",),
     "serve": ("textual-serve>=1.1", "aiohttp>=3.8", "aiohttp-jinja2>=1.5"),
+    "lmeval": ("pyyaml>=6", "datasets>=2.14"),
 }
 
 

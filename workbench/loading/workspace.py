@@ -27,6 +27,7 @@ from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
 from .config import analysis, worker
 from .config.code_cache import CodeCache, default_folder
 from .config.config_file import load_config_file
+from .config.lmeval_yaml import looks_like_task
 from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
@@ -233,11 +234,17 @@ class Loader:
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
         dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
+        tasks = 0
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
             if self._cancelled(epoch, path, workspace):
                 return workspace
+            if looks_like_task(path):
+                tasks += 1
+                self._add_task(path, data, workspace, timeout, chat_template)
+                dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
+                continue
             result = self.load_file(path, root_dirs, timeout=timeout)
             self._take(result, workspace)
             if result["error"]:
@@ -271,7 +278,7 @@ class Loader:
                                           workspace.warnings.append)
         workspace.models = one_per_abbr(workspace.models, model_configs, "model", workspace.errors,
                                         workspace.warnings.append)
-        if not workspace.errors:
+        if not workspace.errors and not tasks:  # a task's --data names its splits, not abbrs
             workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
         return workspace
 
@@ -314,6 +321,47 @@ class Loader:
         for file in scratch.files:
             workspace.add_file(file)
         workspace.judges = found.pairs
+
+    def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
+                  timeout: float | None, chat_template: str | None) -> None:
+        """An lm-eval task YAML: rendered as lm-eval renders it (its own num_fewshot; with
+        ``--chat-template``, applied as ``--apply_chat_template`` does), one dataset whose rows are
+        its requests (:func:`lmeval_tasks.task_dataset`)."""
+        # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
+        from ..core.errors import WorkbenchError
+        from ..core.lmeval.prompt import Options
+        from .lmeval_tasks import chat_path, render_tasks, task_dataset
+
+        options = Options()
+        if chat_template:
+            try:
+                options = Options(chat=chat_path(chat_template), fewshot_as_multiturn=True)
+            except WorkbenchError as exc:
+                workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line,
+                                                    hint=exc.hint))
+                return
+
+        running = None
+        if self.isolate:
+            with self._lock:
+                if self._worker is None:
+                    self._worker = (worker.adopt_prestarted(self.memory_limit)
+                                    or worker.ConfigWorker(self.memory_limit))
+                running = self._worker
+        [task] = render_tasks([str(path)], list(data), options, None,
+                              timeout=self.timeout if timeout is None else timeout,
+                              isolate=self.isolate, config_worker=running)
+        for file in task.files:
+            workspace.add_file(file)
+        workspace.warnings += [f"{task.name}: {message}" for message in task.warnings]
+        if task.error is not None:
+            error = ConfigError(task.error.message, file=task.error.file, line=task.error.line,
+                                hint=task.error.hint)
+            workspace.errors.append(error)
+            if not task.samples:
+                workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
+                return
+        workspace.datasets.append(task_dataset(task))
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:

@@ -68,6 +68,12 @@ def final_input_body(request: Request, opts: ViewOptions) -> RenderableType:
                           characters="┄", align="left"))
         parts.append(styled(request.model_text, opts) if request.model_text
                      else faint("(empty string)", opts))
+    continuation = next((v for k, v in request.extra if k == "continuation"), None)
+    if continuation is not None:  # scored after the input (LL, lm-eval): seen, and seen apart
+        parts.append(Rule("continuation, scored after the input", style=opts.palette.style("faint"),
+                          characters="┄", align="left"))
+        text = continuation if isinstance(continuation, str) else repr(continuation)
+        parts.append(styled(text, opts) if text else faint("(empty string)", opts))
     return Group(*parts) if len(parts) > 1 else parts[0]
 
 

@@ -117,6 +117,12 @@ class _Builder:
         opts, cfg, base = self.opts, spec.cfg, ("dataset", spec.abbr)
         infer = cfg.get("infer_cfg") if isinstance(cfg.get("infer_cfg"), Mapping) else {}
         children: list[TreeNode] = []
+        task = cfg.get("lm_eval")
+        if isinstance(task, Mapping):  # an lm-eval task: its YAML's fields, each where it was written
+            fields = [self.node(spec, (*base, "lm_eval", k), _name(str(k), opts, _snip(v, opts)))
+                      for k, v in task.items()]
+            children.append(self.node(spec, (*base, "lm_eval"), _name("lm-eval task", opts,
+                                                                      f"{len(fields)} fields"), fields))
         reader = cfg.get("reader_cfg")
         if isinstance(reader, Mapping):
             inputs = reader.get("input_columns", [])

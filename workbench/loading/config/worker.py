@@ -18,6 +18,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
   is found).
 * Only plain data comes back (:mod:`workbench.loading.config.plain_data`), never a pickle, and at most
   ``MAX_RESULT_BYTES`` of it: a config that returns more is a located error.
+* An lm-eval task's code (its ``!function`` utilities and Jinja over its docs) runs the same
+  way: ``ConfigWorker.run_task`` sends a request of kind ``lmeval_task``, which the child hands to
+  :mod:`.lmeval_child` instead of the config loader.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
 
@@ -56,6 +59,8 @@ START_TIMEOUT = 20.0
 MAX_RESULT_BYTES = 64 * 1024**2
 #: The longest frame a pipe reader accepts (the result plus its file list and warnings).
 MAX_FRAME = MAX_RESULT_BYTES + 8 * 1024**2
+#: A request's ``kind`` for an lm-eval task (:mod:`.lmeval_child`); a config load has none.
+LMEVAL_TASK = "lmeval_task"
 #: Exit status of a child whose answer pipe was closed under it (by the config).
 _PIPE_CLOSED = 71
 
@@ -352,9 +357,18 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
         signal.signal(signal.SIGALRM, alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            result = load_config_file(request["path"], request["roots"], request["want_datasets"],
-                                      timeout=timeout, memory_limit=memory, progress=progress)
-            payload = _answer(request, result)
+            if request.get("kind") == LMEVAL_TASK:
+                # lazy: only an lm-eval task's load needs it
+                from . import lmeval_child
+
+                payload = plain_data.dumps(lmeval_child.run(request, progress))
+                if len(payload) > MAX_FRAME:
+                    payload = _failed(request, _error("the task's docs are too large to send back",
+                                                      request["path"]))
+            else:
+                result = load_config_file(request["path"], request["roots"], request["want_datasets"],
+                                          timeout=timeout, memory_limit=memory, progress=progress)
+                payload = _answer(request, result)
         except ConfigTimeout:
             payload = _failed(request, _error(f"the config did not finish within {timeout:g} s",
                                               request["path"], hint="raise the limit with --timeout"))
@@ -603,6 +617,8 @@ def serve() -> None:
             if not parent_alive:
                 return
             _write_frame(answers_fd, RESULT, answer)
+            if request.get("kind") == LMEVAL_TASK:
+                continue  # nothing to keep or precompile: its files are the task's utilities
             _remember(request, answer)
             # parse and compile (never run) what this load read, so the next fork of this
             # worker starts with it: a reload re-reads only the files that changed (the
@@ -719,6 +735,16 @@ class ConfigWorker:
                 return
             self._early = request
 
+    def _ready(self, timeout: float) -> tuple[dict[str, Any] | None, float]:
+        """Under the lock: the worker running (started again if it died), the request sent early
+        (now taken: its answer comes first), and when an answer is due."""
+        fresh = self._proc is None or self._proc.poll() is not None
+        if fresh:
+            self._kill()
+            self._start()
+        early, self._early = self._early, None
+        return early, time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
+
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
              timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
         """One config file's result (see ``load_config_file``); errors come back as data.
@@ -727,12 +753,7 @@ class ConfigWorker:
         timeout = request["timeout"]
         key = answers.request_key(request)
         with self._lock:
-            fresh = self._proc is None or self._proc.poll() is not None
-            if fresh:
-                self._kill()
-                self._start()
-            early, self._early = self._early, None
-            deadline = time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
+            early, deadline = self._ready(timeout)
             try:
                 if early is not None and {k: early[k] for k in request} == request:
                     kept = None  # asked before anything was kept
@@ -765,6 +786,34 @@ class ConfigWorker:
             if result.get("error") is None:
                 self._kept[key] = answers.Kept(request["id"], result, {})
             return result
+
+    def run_task(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """An lm-eval task's utilities and Jinja run over its docs in a child, bounded like a
+        config (see :mod:`.lmeval_child`); errors come back as data."""
+        path = request["path"]
+        full = {**request, "kind": LMEVAL_TASK, "roots": [], "want_datasets": True,
+                "timeout": max(float(timeout), 0.05), "memory_limit": self.memory_limit,
+                "cwd": os.getcwd(), "code_cache": None}
+        with self._lock:
+            early, deadline = self._ready(full["timeout"])
+            try:
+                if early is not None:  # a config's answer asked for early: read and dropped
+                    self._reader.read(deadline + early["timeout"])  # type: ignore[union-attr]
+                self._requests += 1
+                full.update(id=self._requests, have=None)
+                self._send(LOAD, json.dumps(full).encode("utf-8"))
+                got = self._reader.read(deadline)  # type: ignore[union-attr]
+            except OSError:
+                got = None
+            if got is None or got[0] != RESULT:
+                self._kill()
+                return {"error": _error("the config worker stopped answering; it has been restarted",
+                                        path), "files": [], "warnings": []}
+            try:
+                return plain_data.loads(got[1])
+            except (ValueError, TypeError):
+                return {"error": _error("the config worker sent malformed data", path), "files": [],
+                        "warnings": []}
 
     def cancel(self) -> None:
         """Stop the load that is running (its answer is then a 'cancelled' error)."""

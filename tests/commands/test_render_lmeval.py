@@ -1,0 +1,239 @@
+"""``workbench render TASK.yaml``: lm-eval tasks through the command line and the config worker.
+
+What the parity goldens (tests/parity/test_lmeval_parity.py) do not cover: the JSON contract's
+fields for lm-eval requests, ``--data TASK:SPLIT=FILE``, a tokenizer folder as
+``--chat-template``, the Hugging Face datasets cache, and bad tasks (each one located error,
+the other tasks still rendered).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.headless.helpers import run_cli
+from workbench.loading.lmeval_tasks import cache_split
+
+TASKS = Path(__file__).resolve().parent.parent / "parity" / "lmeval" / "tasks"
+CHAT = TASKS.parent / "chat"
+ARC = ["--data", f"test={TASKS / 'arc_test.jsonl'}", "--data", f"train={TASKS / 'arc_train.jsonl'}"]
+
+
+def render(*args: str, cwd: Path | None = None) -> tuple[int, dict, str]:
+    run = run_cli("render", *args, cwd=cwd)
+    return run.code, json.loads(run.out) if run.out else {}, run.err
+
+
+def test_a_multiple_choice_task_in_the_render_json():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--num-fewshot", "1")
+    assert code == 0 and doc["errors"] == []
+    [task] = doc["renders"]
+    assert (task["dataset"], task["model"], task["inferencer"]) == ("arcish", None, "multiple_choice")
+    assert [s["index"] for s in task["samples"]] == [0, 1, 2, 3]
+    first = task["samples"][0]
+    assert len(first["ice_indices"]) == 1
+    assert [r["label"] for r in first["requests"]] == [0, 1, 2]
+    assert [r["continuation"] for r in first["requests"]] == [" 0", " 1", " 0"]
+    assert first["requests"][0]["model_input"].startswith("The following are questions.\n\nQuestion: ")
+    assert first["requests"][0]["model_input"].endswith("Question: What is 0+0?\nAnswer:")
+
+
+def test_generate_until_carries_until_and_the_function_ran_in_the_worker():
+    code, doc, _ = render(str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
+                          "--data", f"train={TASKS / 'gsm_train.jsonl'}")
+    assert code == 0, doc["errors"]
+    [task] = doc["renders"]
+    request = task["samples"][0]["requests"][0]
+    assert request["until"] == ["Question:", "</s>"]
+    assert request["label"] is None and request["continuation"] is None
+    # num_fewshot: 3 from the YAML; doc_to_text is a !function, process_docs cut the answer
+    assert request["model_input"].count("Question: ") == 4
+    assert "####" not in request["model_input"]
+
+
+def test_data_names_a_task_and_split_when_several_tasks_render():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), str(TASKS / "ll.yaml"),
+                          "--data", f"arcish:test={TASKS / 'arc_test.jsonl'}",
+                          "--data", f"arcish:train={TASKS / 'arc_train.jsonl'}",
+                          "--data", f"gsm_ll:test={TASKS / 'gsm_test.jsonl'}",
+                          "--data", f"gsm_ll:train={TASKS / 'gsm_train.jsonl'}")
+    assert code == 0, doc["errors"]
+    assert [t["dataset"] for t in doc["renders"]] == ["arcish", "gsm_ll"]
+    assert doc["renders"][1]["samples"][0]["requests"][0]["continuation"].startswith("He has 0+1")
+
+
+def test_a_tokenizer_folder_as_chat_template():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--apply-chat-template", "--chat-template",
+                          str(CHAT / "nosystem"), "--system-instruction", "Be brief.")
+    assert code == 0
+    [task] = doc["renders"]
+    assert task["model_kind"] == "chat_template"
+    request = task["samples"][0]["requests"][0]
+    # the template refuses a system turn: built again without it (bos_token from the folder)
+    assert request["model_input"].startswith("<bos><start_of_turn>user\nQuestion:")
+    assert request["continuation"] == "0"  # the leading space is gone under a chat template
+    assert [m["role"] for m in request["messages"]] == ["system", "user"]
+    assert "without it" in doc["warnings"][0]["message"]
+
+
+def test_usage_errors():
+    assert render(str(TASKS / "mc.yaml"), *ARC, "--apply-chat-template")[0] == 2
+    assert render(str(TASKS / "mc.yaml"), *ARC, "--fewshot-as-multiturn")[0] == 2
+    assert render(str(TASKS / "mc.yaml"), *ARC, "-f", "text", "--num-fewshot", "2")[0] == 2
+
+
+def test_text_shows_a_task_as_lm_eval_renders_it_by_default():
+    run = run_cli("render", str(TASKS / "mc.yaml"), *ARC, "-f", "text", "--limit", "1")
+    assert run.code == 0, run.err
+    assert "The following are questions.\n\nQuestion: What is 0+0?\nAnswer:" in run.out
+
+
+BAD = {
+    "loops.yaml": ("doc_to_text: !function bad_utils.loops\n", "bad_utils.py", 2),
+    "missing.yaml": ("doc_to_text: !function missing_utils.f\n", "missing_utils.py", 1),
+    "raises.yaml": ("doc_to_text: !function bad_utils.raises\n", "bad_utils.py", 7),
+    "jinja.yaml": ('doc_to_text: "{{question}} {{no_such_column}}"\n', "jinja.yaml", 7),
+    "cycle_a.yaml": (None, "cycle_b.yaml", 1),
+}
+
+
+@pytest.fixture
+def bad_tasks(tmp_path: Path) -> Path:
+    shutil.copy(TASKS / "arc_test.jsonl", tmp_path)
+    shutil.copy(TASKS / "arc_train.jsonl", tmp_path)
+    for name, (field, _, _) in BAD.items():
+        if field is None:
+            continue
+        (tmp_path / name).write_text(f"task: {name[:-5]}\noutput_type: generate_until\n"
+                                     "test_split: test\ndoc_to_target: answerKey\n"
+                                     f"generation_kwargs:\n  until: [x]\n{field}")
+    (tmp_path / "bad_utils.py").write_text("def loops(doc):\n    while True:\n        pass\n\n\n"
+                                           "def raises(doc):\n    raise ValueError('no ' + doc['question'])\n")
+    (tmp_path / "missing_utils.py").write_text("import no_such_package_here\n")
+    (tmp_path / "cycle_a.yaml").write_text("include: cycle_b.yaml\ntask: cycle\n")
+    (tmp_path / "cycle_b.yaml").write_text("include: cycle_a.yaml\noutput_type: generate_until\n")
+    shutil.copy(TASKS / "mc.yaml", tmp_path)
+    shutil.copy(TASKS / "base.yaml", tmp_path)
+    return tmp_path
+
+
+def test_bad_tasks_are_one_located_error_each_and_the_others_render(bad_tasks: Path):
+    names = ["loops.yaml", "mc.yaml", "missing.yaml", "raises.yaml", "jinja.yaml", "cycle_a.yaml"]
+    code, doc, err = render(*names, "--data", "test=arc_test.jsonl", "--data", "train=arc_train.jsonl",
+                            "--timeout", "2", cwd=bad_tasks)
+    assert code == 3
+    assert [t["dataset"] for t in doc["renders"]] == ["arcish"]
+    assert len(doc["renders"][0]["samples"]) == 4
+    by_task = {e["dataset"]: e for e in doc["errors"]}
+    assert set(by_task) == {"loops", "missing", "raises", "jinja", "cycle_a"}
+    for name, (_, file, line) in BAD.items():
+        error = by_task[name[:-5]]
+        assert Path(error["file"]).name == file, error
+        assert error["line"] == line, error
+    assert "did not finish within 2 s" in by_task["loops"]["message"]
+    assert "ModuleNotFoundError" in by_task["missing"]["message"]
+    assert "ValueError: no What is 0+0?" in by_task["raises"]["message"]
+    assert "'no_such_column' is undefined" in by_task["jinja"]["message"]
+    assert "include cycle" in by_task["cycle_a"]["message"]
+    assert err.count("workbench render: ") == 5
+
+
+def test_a_jinja_failure_on_a_later_row_keeps_the_rows_before(tmp_path: Path):
+    # a missing column is None (as datasets reads it), but a missing key inside a value is undefined
+    (tmp_path / "test.jsonl").write_text('{"q": "a", "meta": {"name": "n"}}\n{"q": "b", "meta": {"other": 1}}\n')
+    (tmp_path / "t.yaml").write_text('task: t\ntest_split: test\ndoc_to_text: "{{q}} {{meta.name}}"\n'
+                                     "doc_to_target: q\n")
+    code, doc, _ = render("t.yaml", "--data", "test=test.jsonl", cwd=tmp_path)
+    assert code == 3
+    assert len(doc["renders"][0]["samples"]) == 1
+    assert doc["errors"][0]["message"].startswith("doc 1: doc_to_text: UndefinedError")
+    assert doc["errors"][0]["line"] == 3
+
+
+def test_the_hugging_face_cache_is_read_offline(tmp_path: Path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    folder = tmp_path / "cache" / "local___arcish" / "default" / "0.0.0" / "abc123"
+    folder.mkdir(parents=True)
+    rows = [json.loads(line) for line in (TASKS / "arc_test.jsonl").read_text().splitlines()]
+    table = pa.Table.from_pylist(rows)
+    with pa.OSFile(str(folder / "arcish-test.arrow"), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as w:
+        w.write_table(table)
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+    code, doc, _ = render(str(TASKS / "samesplit.yaml"), "--num-fewshot", "0")
+    assert code == 0, doc["errors"]
+    [task] = doc["renders"]
+    assert task["rows_source"]["kind"] == "hf-cache"
+    assert len(task["samples"]) == 4
+
+
+def test_no_docs_gives_placeholder_docs_from_the_templates_columns(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path))
+    code, doc, _ = render(str(TASKS / "ll.yaml"), "--num-fewshot", "1")
+    assert code == 0, doc["errors"]
+    [task] = doc["renders"]
+    assert task["rows_source"]["kind"] == "placeholder"
+    [sample] = task["samples"]
+    [request] = sample["requests"]
+    assert request["model_input"] == ("Question: ‹question #1›\nAnswer: ‹answer #1›\n\n"
+                                      "Question: ‹question›\nAnswer:")
+    assert request["continuation"] == "‹answer›"
+    [warning] = doc["warnings"]
+    assert "placeholder docs made from the columns its templates name (question, answer)" in warning["message"]
+
+
+@pytest.mark.parametrize(("stem", "split"), [
+    ("gsm8k-test", "test"), ("mmlu-pro-validation", "validation"),
+    ("gsm8k-train-00000-of-00002", "train"), ("cache-1a2b3c", None)])
+def test_cache_file_names_to_splits(stem, split):
+    assert cache_split(stem) == split
+
+
+def test_data_files_named_in_the_yaml_are_read(tmp_path: Path):
+    shutil.copy(TASKS / "arc_test.jsonl", tmp_path)
+    (tmp_path / "t.yaml").write_text("task: t\ndataset_path: json\ndataset_kwargs:\n  data_files:\n"
+                                     "    test: arc_test.jsonl\noutput_type: generate_until\n"
+                                     "test_split: test\ndoc_to_text: question\ndoc_to_target: answerKey\n"
+                                     "generation_kwargs:\n  until: Q\n")
+    code, doc, _ = render("t.yaml", cwd=tmp_path)
+    assert code == 0, doc["errors"]
+    request = doc["renders"][0]["samples"][0]["requests"][0]
+    assert request["model_input"] == "What is 0+0?"
+    assert request["until"] == "Q"  # as the Instance carries it
+
+
+def test_selection_options_narrow_the_render():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--sample", "1-3", "--limit", "2", "--label", "2")
+    assert code == 0
+    [task] = doc["renders"]
+    assert [s["index"] for s in task["samples"]] == [1, 2]
+    assert [[r["label"] for r in s["requests"]] for s in task["samples"]] == [[2], [2]]
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--dataset", "gsm*")
+    assert doc["renders"] == []
+
+
+def test_a_task_name_is_found_under_a_config_root():
+    code, doc, _ = render("mmlu_anatomy", "--config-root", str(TASKS.parent / "shipped"),
+                          "--data", f"test={TASKS.parent / 'shipped' / 'mmlu' / 'test.jsonl'}",
+                          "--data", f"dev={TASKS.parent / 'shipped' / 'mmlu' / 'dev.jsonl'}")
+    assert code == 0, doc["errors"]
+    assert doc["renders"][0]["dataset"] == "mmlu_anatomy"
+
+
+def test_a_group_is_said_to_be_one(tmp_path: Path):
+    (tmp_path / "g.yaml").write_text("group: mine\ntask:\n  - a\n  - b\n")
+    code, doc, _ = render("g.yaml", cwd=tmp_path)
+    assert code == 3
+    assert "is an lm-eval group" in doc["errors"][0]["message"] and doc["errors"][0]["line"] == 1
+
+
+@pytest.mark.parametrize(("flag", "turns"), [((), 2), (("--fewshot-as-multiturn",), 6),
+                                             (("--fewshot-as-multiturn", "false"), 2)])
+def test_fewshot_as_multiturn_only_when_asked(flag, turns):
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--num-fewshot", "2", "--apply-chat-template",
+                          "--chat-template", str(CHAT / "chatml"), *flag)
+    assert code == 0
+    request = doc["renders"][0]["samples"][0]["requests"][0]
+    assert len(request["messages"]) == turns  # system, then the shots as turns or folded

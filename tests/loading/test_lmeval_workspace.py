@@ -1,0 +1,60 @@
+"""An lm-eval task YAML opened as a Workspace (what the app and the other commands load): one
+dataset whose rows are the task's requests, each rendered to exactly lm-eval's context."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from workbench.core.lazy_pairs import render_workspace
+from workbench.loading.workspace import load_workspace
+
+LMEVAL = Path(__file__).resolve().parent.parent / "parity" / "lmeval"
+TASKS = LMEVAL / "tasks"
+ARC = [f"test={TASKS / 'arc_test.jsonl'}", f"train={TASKS / 'arc_train.jsonl'}"]
+
+
+def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC)
+    assert ws.errors == [] and ws.warnings == []
+    [dataset] = ws.datasets
+    assert dataset.abbr == "arcish"
+    assert {str(TASKS / name) for name in ("mc.yaml", "base.yaml")} <= {str(f) for f in ws.files}
+    golden = json.loads((LMEVAL / "goldens" / "mc-0shot.json").read_text())["requests"]
+    result = render_workspace(ws.datasets, ws.models, config="mc.yaml")
+    [pair] = result.pairs
+    inputs = [r.model_input for s in pair.samples() for r in s.requests]
+    assert inputs == [g["arguments"][0] for g in golden]
+    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+    scored = [dict(r.extra)["continuation"] for s in pair.samples() for r in s.requests]
+    assert scored == [g["arguments"][1] for g in golden]
+
+
+def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):
+    (tmp_path / "bad.yaml").write_text("task: bad\ntest_split: test\ndoc_to_text: '{{nope}}'\n"
+                                       "doc_to_target: answerKey\n")
+    ws = load_workspace([str(tmp_path / "bad.yaml"), str(TASKS / "mc.yaml")], data=ARC)
+    assert [d.abbr for d in ws.datasets] == ["arcish"]
+    [error] = ws.errors
+    assert (Path(error.file).name, error.line) == ("bad.yaml", 3)
+    assert ws.failed_dataset_of(error) == "bad"
+
+
+def test_chat_template_applies_to_a_task_as_lm_eval_applies_it():
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=str(LMEVAL / "chat" / "chatml"))
+    golden = json.loads((LMEVAL / "goldens" / "mc-0shot-chat-mt.json").read_text())["requests"]
+    [dataset] = ws.datasets
+    assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in golden]
+    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+
+
+def test_the_template_tree_shows_the_yaml_fields_where_they_were_written():
+    from workbench.views.options import ViewOptions
+    from workbench.views.template_tree import template_tree
+
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC)
+    nodes = {n.key: n for root in template_tree(ws.datasets, ws.models, ViewOptions()) for n in root.walk()}
+    choice = nodes[("dataset", "arcish", "lm_eval", "doc_to_choice")]
+    assert (Path(choice.location.file).name, choice.location.line) == ("base.yaml", 7)
+    name = nodes[("dataset", "arcish", "lm_eval", "task")]
+    assert (Path(name.location.file).name, name.location.line) == ("mc.yaml", 2)

@@ -1,0 +1,100 @@
+"""The lm-eval parity cases: task, docs per split and the command line's choices (shared by
+tools/gen_lmeval_goldens.py, which writes goldens/<name>.json with lm-eval 0.4.13, and
+tests/parity/test_lmeval_parity.py, which renders the same with the workbench)."""
+
+ARC = {"test": "tasks/arc_test.jsonl", "train": "tasks/arc_train.jsonl"}
+GSM = {"test": "tasks/gsm_test.jsonl", "train": "tasks/gsm_train.jsonl"}
+WINO = {"test": "tasks/wino_test.jsonl", "train": "tasks/wino_train.jsonl"}
+SYSTEM = "You are a careful assistant."
+
+
+def _case(name, task, data, shots=None, chat=None, multiturn=None, system=None):
+    return {"name": name, "task": task, "data": data, "num_fewshot": shots, "chat": chat,
+            "multiturn": multiturn, "system": system}
+
+
+CASES = []
+for shots in (0, 2):
+    for chat, multiturn in ((None, None), ("chat/chatml", True), ("chat/chatml", False)):
+        tag = f"{shots}shot" + ("" if chat is None else "-chat" + ("-mt" if multiturn else "-st"))
+        CASES += [
+            _case(f"mc-{tag}", "tasks/mc.yaml", ARC, shots, chat, multiturn),
+            _case(f"gen-{tag}", "tasks/gen.yaml", GSM, shots, chat, multiturn),
+            _case(f"firstn-{tag}", "tasks/firstn.yaml", ARC, shots, chat, multiturn),
+            _case(f"samesplit-{tag}", "tasks/samesplit.yaml", {"test": ARC["test"]}, shots, chat, multiturn),
+            _case(f"ll-{tag}", "tasks/ll.yaml", GSM, shots, chat, multiturn),
+            _case(f"prefix-{tag}", "tasks/prefix.yaml", ARC, shots, chat, multiturn),
+            _case(f"wino-{tag}", "tasks/wino.yaml", WINO, shots, chat, multiturn),
+        ]
+CASES += [
+    _case("gen-yamlshots", "tasks/gen.yaml", GSM),
+    _case("zero-wins", "tasks/zero.yaml", ARC, 3),
+    _case("rolling", "tasks/rolling.yaml", {"test": GSM["test"]}),
+    _case("mc-system", "tasks/mc.yaml", ARC, 1, "chat/chatml", True, SYSTEM),
+    _case("mc-system-plain", "tasks/mc.yaml", ARC, 1, None, None, SYSTEM),
+    _case("mc-nosystem-retry", "tasks/mc.yaml", ARC, 1, "chat/nosystem", True, SYSTEM),
+    _case("prefix-nosystem", "tasks/prefix.yaml", ARC, 2, "chat/nosystem", False),
+    _case("too-many-shots", "tasks/samesplit.yaml", {"test": ARC["test"]}, 4),
+    _case("firstn-too-many", "tasks/firstn.yaml", ARC, 5),
+]
+
+# Tasks shipped with lm-eval 0.4.13, copied unchanged (shipped/README.md), over small docs.
+SHIPPED = [
+    ("arc_easy", "shipped/arc/arc_easy.yaml", ("test", "train", "validation"), 3),
+    ("arc_challenge_chat", "shipped/arc/arc_challenge_chat.yaml", ("test", "train", "validation"), 2),
+    ("hellaswag", "shipped/hellaswag/hellaswag.yaml", ("validation", "train"), 2),
+    ("gsm8k", "shipped/gsm8k/gsm8k.yaml", ("test", "train"), None),
+    ("gsm8k_cot", "shipped/gsm8k/gsm8k-cot.yaml", ("test",), 3),
+    ("winogrande", "shipped/winogrande/default.yaml", ("validation", "train"), 2),
+    ("mmlu_anatomy", "shipped/mmlu/mmlu_anatomy.yaml", ("test", "dev"), 3),
+    ("lambada_openai", "shipped/lambada/lambada_openai.yaml", ("test",), 0),
+    ("wikitext", "shipped/wikitext/wikitext.yaml", ("test", "train", "validation"), 0),
+]
+for name, task, splits, shots in SHIPPED:
+    folder = task.rsplit("/", 1)[0]
+    data = {split: f"{folder}/{split}.jsonl" for split in splits}
+    CASES += [
+        _case(f"{name}-0shot", task, data, 0),
+        _case(f"{name}-kshot", task, data, shots),
+        _case(f"{name}-0shot-chatml", task, data, 0, "chat/chatml", True),
+        _case(f"{name}-kshot-chatml-mt-system", task, data, shots, "chat/chatml", True, SYSTEM),
+        _case(f"{name}-kshot-chatml-st", task, data, shots, "chat/chatml", False),
+        _case(f"{name}-kshot-nosystem-mt", task, data, shots, "chat/nosystem", True, SYSTEM),
+        _case(f"{name}-kshot-nosystem-st", task, data, shots, "chat/nosystem", False),
+    ]
+CASES += [
+    # lm-eval reads the few-shot pool's split when it builds the task, at 0 shots too
+    _case("wikitext-no-train", "shipped/wikitext/wikitext.yaml", {"test": "shipped/wikitext/test.jsonl"}, 0),
+]
+CASES += [
+    # a template that fails with and without the system message: lm-eval raises
+    _case("template-fails-twice", "tasks/mc.yaml", ARC, 1, "chat/broken", True, SYSTEM),
+]
+for chat, multiturn, tag in ((None, None, "plain"), ("chat/chatml", True, "chatml-mt"),
+                             ("chat/chatml", False, "chatml-st"), ("chat/nosystem", True, "nosystem-mt")):
+    CASES += [
+        _case(f"variety-2shot-{tag}", "tasks/variety.yaml", ARC, 2, chat, multiturn),
+        _case(f"variety-0shot-{tag}", "tasks/variety.yaml", ARC, 0, chat, multiturn, SYSTEM),
+        _case(f"dictchoice-2shot-{tag}", "tasks/dictchoice.yaml", GSM, 2, chat, multiturn, SYSTEM),
+    ]
+CASES += [
+    # lm-eval looks at the first doc when it builds a task: a target past the choices, a choice
+    # that is not a string
+    _case("target-past-choices", "tasks/badtarget.yaml", ARC, 0),
+    _case("choice-not-a-string", "tasks/intchoice.yaml", ARC, 0),
+]
+# more chat templates (the workbench's built-ins and its parity templates as tokenizer folders)
+for template in ("llama3", "mistral", "think", "defaultsystem"):
+    chat = f"chat/{template}"
+    CASES += [
+        _case(f"mc-{template}-mt-system", "tasks/mc.yaml", ARC, 2, chat, True, SYSTEM),
+        _case(f"gen-{template}-st", "tasks/gen.yaml", GSM, 2, chat, False),
+        _case(f"prefix-{template}-mt", "tasks/prefix.yaml", ARC, 2, chat, True),
+        _case(f"wino-{template}-mt", "tasks/wino.yaml", WINO, 2, chat, True),
+        _case(f"arc_challenge_chat-{template}-mt", "shipped/arc/arc_challenge_chat.yaml",
+              {s: f"shipped/arc/{s}.jsonl" for s in ("test", "train", "validation")}, 2, chat, True, SYSTEM),
+    ]
+CASES += [
+    # docs typed as a datasets.Dataset holds them: ints beside floats, missing keys, nested dicts
+    _case("typed-2shot", "tasks/typed.yaml", {"test": "tasks/typed_test.jsonl", "train": "tasks/typed_train.jsonl"}, 2),
+]

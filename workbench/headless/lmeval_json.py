@@ -1,0 +1,92 @@
+"""lm-eval tasks in the render JSON contract (docs/render-json.md): a render per task
+(``dataset`` = the task name, ``model`` null), a sample per doc (``index`` = the doc id,
+``ice_indices`` = the few-shot docs' positions in their pool), a request per ``Instance``
+(``model_input`` = the context exactly as lm-eval passes it; ``continuation`` and ``label`` = the
+choice index for loglikelihood; ``until`` for generate_until; ``messages`` = what was handed to
+the chat template).
+
+May import: loading, the core and the headless formats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fnmatch import fnmatchcase
+from typing import Any
+
+from ..core.lmeval.prompt import Request, Sample
+from ..loading.lmeval_tasks import LoadedTask
+from .formats.json_encoding import dumps
+from .render_filter import Ranges
+
+SCHEMA = "prompt-workbench/render@1"
+
+
+def request_json(request: Request, chat: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "label": request.label,
+        "turn": None,
+        "prompt_list": request.messages if chat and request.messages is not None else request.model_input,
+        "model_input": request.model_input,
+        "model_text": None,
+        "wire": None,
+        "continuation": request.continuation,
+    }
+    if request.until is not None:
+        out["until"] = request.until
+    if chat:
+        out["messages"] = request.messages
+    return out
+
+
+def sample_json(sample: Sample, chat: bool) -> dict[str, Any]:
+    return {"index": sample.index, "source_index": sample.index, "ice_indices": sample.shots,
+            "requests": [request_json(r, chat) for r in sample.requests]}
+
+
+def _in(index: int, ranges: Ranges) -> bool:
+    return any(first <= index and (last is None or index <= last) for first, last in ranges)
+
+
+def select(tasks: list[LoadedTask], datasets: list[str], samples: Ranges | None, limit: int | None,
+           labels: list[str]) -> list[LoadedTask]:
+    """``--dataset`` (task names), ``--sample`` (doc ids), ``--limit`` (per task) and ``--label``
+    (choice indices) as ``render`` applies them to a config's pairs."""
+    out = []
+    for task in tasks:
+        if datasets and not any(fnmatchcase(task.name, glob) for glob in datasets):
+            continue
+        kept = [s for s in task.samples if samples is None or _in(s.index, samples)]
+        if limit is not None:
+            kept = kept[:limit]
+        if labels:
+            kept = [replace(s, requests=[r for r in s.requests if str(r.label) in labels]) for s in kept]
+        out.append(replace(task, samples=kept))
+    return out
+
+
+def document(config: str, tasks: list[LoadedTask], chat: bool) -> dict[str, Any]:
+    renders, errors, warnings = [], [], []
+    for task in tasks:
+        if task.samples or task.error is None:
+            renders.append({
+                "dataset": task.name, "model": None,
+                "model_kind": "chat_template" if chat else "lm",
+                "inferencer": task.output_type, "rows_source": task.rows_source,
+                "samples": [sample_json(s, chat) for s in task.samples],
+            })
+        if task.error is not None:
+            error = {"dataset": task.name, "model": None, "file": task.error.file,
+                     "line": task.error.line, "message": task.error.message}
+            if task.error.hint:
+                error["hint"] = task.error.hint
+            errors.append(error)
+        for message in task.warnings:
+            warnings.append({"dataset": task.name, "model": None, "message": message, "count": 1,
+                             "applies_to": None, "real_run_differs": False})
+    return {"schema": SCHEMA, "config": config, "renders": renders, "errors": errors,
+            "warnings": warnings}
+
+
+def write(doc: dict[str, Any]) -> str:
+    return dumps(doc, indent=2) + "\n"
