@@ -34,12 +34,15 @@ FORMATS = ("json", "text", "markdown", "html", "svg")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --quiet: how the render runs, never what it outputs."""
+    """--jobs, --quiet and --reference: how the render runs, never what it outputs."""
     parser.add_argument("--jobs", "-j", type=counted(1), default=1, metavar="N",
                         help="render in N worker processes (same output, in the same order; at most "
                         "one per CPU)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no warnings on stderr (errors still shown)")
+    parser.add_argument("--reference", action="store_true",
+                        help="every cache and compiled path off: each sample rendered by the plain "
+                        "interpreter (slower; the same bytes, or a bug to report with both outputs)")
 
 
 def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
@@ -52,6 +55,10 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     problem = open_pitfalls(args)
     if problem:
         parser.error(problem)
+    if args.reference:
+        from ..core.reference import set_reference  # (the standard library only)
+
+        set_reference(True)  # read by every RenderOptions made after (core/reference.py)
     # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.worker import prestart, prestart_for
 

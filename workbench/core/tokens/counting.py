@@ -26,6 +26,7 @@ from typing import Any, Protocol, cast
 from ..errors import RenderError
 from ..prefix import shared_prefix
 from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, UNKNOWN_ORIGIN, Origin, PStr, Span, spans_of
+from ..reference import reference
 
 #: Section names of :class:`TokenCount` (in display order).
 SECTIONS = ("meta_template", "in_context_examples", "test_row", "other")
@@ -454,6 +455,8 @@ class Estimate:
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
         plain = text if type(text) is str else str.__str__(text)
+        if reference():  # counted whole (core/reference.py)
+            return estimate_whole(plain)
         last = self._last
         if last is not None and last[0] == plain:
             return last[1]
@@ -771,7 +774,7 @@ def count_tokens(counter: Counter, text: str, codes: str | None,
                           method=counter.method, sections=())
     if len(codes) != len(text):  # (never, when the codes were made for the text: then the last goes on)
         codes = codes[:len(text)] + (codes[-1:] or "o") * (len(text) - len(codes))
-    if isinstance(counter, Estimate):  # adds no tokens of its own: counted line by line
+    if isinstance(counter, Estimate) and not reference():  # adds no tokens: counted line by line
         counts = counter.count_sections(text, codes)
         return TokenCount(total=sum(counts), exact=False, method=counter.method,
                           sections=tuple(zip(SECTIONS, counts)))
