@@ -1,0 +1,163 @@
+"""The differential harness: the fast wing writes the reference mode's bytes.
+
+The reference mode (workbench/core/reference.py, ``--reference``) renders every sample with the
+interpreter, runs every chat template, counts every estimate whole and encodes every JSON
+value whole. Everything the fast wing does instead (docs/architecture.md names each path) must
+give the same bytes, so each input below is written twice, as ``render --format json`` and
+``--format text`` write it (samples streamed, stamps handed out where a sample can be one),
+once in each mode, and the two outputs compared whole:
+
+- every parity case (tests/parity/cases), in JSON and text;
+- the bundled demo, in JSON and text;
+- the suite fixture (benchmarks/suite: chat_OC15 through a meta-template model and a
+  chat-template model, 8 test and 10 train rows a dataset) through the CLI, with and without
+  ``--reference``, in JSON and text;
+- random configs and rows (Hypothesis, derandomized: templates, retrievers, inferencers,
+  meta templates, max_seq_len, hostile values), 12 rows each so the splices and stamps engage.
+
+The parity goldens themselves also run in the reference mode (tests/parity/test_parity.py is
+parametrized by mode), so the interpreter alone is held to the frameworks too.
+
+Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples and
+one check that a wrong fast path fails: 268 tests, 387 comparisons, about 100 s on the shared
+2-CPU development machine (45 s of it the suite's two CLI renders a format). Keep it there: a
+new input earns its place by reaching a path the others do not.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.suite_rows import write_suite
+from tests.core.test_properties import model_cfgs, retrievers, values, well_formed_templates
+from tests.headless.helpers import write_streamed
+from tests.parity.test_parity import CASE_DIRS
+from workbench.commands.common import demo_config
+from workbench.core.lazy_pairs import render_workspace
+from workbench.core.reference import reference_mode
+from workbench.core.render import RenderOptions
+from workbench.core.result import RenderResult
+from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
+from workbench.headless.formats.json_export import write_render_json
+from workbench.headless.formats.stamp_writer import StampWriter
+from workbench.headless.formats.text_export import TextOptions, write_render_text
+from workbench.loading.workspace import load_workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+FORMATS = ("json", "text")
+
+
+def written(result_of: Callable[[RenderOptions], RenderResult], fmt: str, reference: bool) -> str:
+    """The document ``render --format fmt`` writes for the pairs ``result_of`` renders, in the
+    reference mode or not (the options are made inside the switch, as the CLI makes them)."""
+    with reference_mode(reference):
+        result = result_of(RenderOptions(token_sections=fmt == "text"))
+        if fmt == "json":
+            text, _, _ = write_streamed(result, write_render_json, stamps=True)
+        else:
+            text, _, _ = write_streamed(
+                result, lambda narrowed, out, samples_of: write_render_text(narrowed, out, samples_of,
+                                                                            TextOptions()), stamps=True)
+    return text
+
+
+def assert_same_bytes(result_of: Callable[[RenderOptions], RenderResult], fmt: str) -> str:
+    fast = written(result_of, fmt, reference=False)
+    slow = written(result_of, fmt, reference=True)
+    if fast != slow:
+        at = next((i for i, (a, b) in enumerate(zip(fast, slow)) if a != b), min(len(fast), len(slow)))
+        pytest.fail(f"the fast wing and the reference differ at character {at}:\n"
+                    f"fast:      {fast[max(0, at - 200):at + 200]!r}\nreference: {slow[max(0, at - 200):at + 200]!r}")
+    return fast
+
+
+def workspace_of(config: Path, data: list[str] | None = None) -> Callable[[RenderOptions], RenderResult]:
+    def result_of(options: RenderOptions) -> RenderResult:
+        workspace = load_workspace([config], data=data or [])
+        assert not workspace.errors, [e.located() for e in workspace.errors]
+        return render_workspace(workspace.datasets, workspace.models, str(config), options=options)
+
+    return result_of
+
+
+# -- the parity cases and the demo ------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("case", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
+def test_a_parity_case(case: Path, fmt: str) -> None:
+    data = case / "data.json" if (case / "data.json").exists() else case / "data.jsonl"
+    assert_same_bytes(workspace_of(case / "config.py", [str(data)]), fmt)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_demo(fmt: str) -> None:
+    assert '"requests"' in assert_same_bytes(workspace_of(demo_config()), fmt) or fmt == "text"
+
+
+def test_the_harness_sees_a_fast_path_that_errs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stamp written one space too long (a fast path only) fails the comparison."""
+    usual = StampWriter.text
+    monkeypatch.setattr(StampWriter, "text", lambda self, stamp: usual(self, stamp) + " ")
+    with pytest.raises(pytest.fail.Exception, match="differ at character"):
+        assert_same_bytes(workspace_of(demo_config()), "json")
+
+
+# -- the suite fixture, through the CLI ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_suite(tmp_path_factory.mktemp("suite"), test_rows=8)
+
+
+def _cli(config: Path, fmt: str, *more: str) -> bytes:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "workbench", "render", str(config), "--format", fmt, "-q", *more],
+                          cwd=config.parent, env=env, capture_output=True, timeout=600, check=False)
+    assert done.returncode in (0, 1), done.stderr.decode()[-2000:]  # (1: warnings only)
+    return done.stdout
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_suite_through_the_cli(suite: Path, fmt: str) -> None:
+    fast = _cli(suite, fmt)
+    assert len(fast) > 100_000
+    assert fast == _cli(suite, fmt, "--reference")
+
+
+# -- random configs and rows --------------------------------------------------------------------------
+
+RANDOM = settings(max_examples=120, deadline=None, derandomize=True, database=None, print_blob=True,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+ROWS = 12  # enough for a splice, its sections and a stamp to serve several rows each
+
+
+@RANDOM
+@given(template=well_formed_templates, ice=st.one_of(st.none(), well_formed_templates),
+       rows=st.lists(st.fixed_dictionaries({"question": values, "answer": values}), min_size=ROWS, max_size=ROWS),
+       retriever=retrievers, inferencer=st.sampled_from(["GenInferencer", "PPLInferencer", "CLPInferencer"]),
+       model=model_cfgs, framework=st.sampled_from([OPENCOMPASS, AISBENCH]), fmt=st.sampled_from(FORMATS))
+def test_random_configs_and_rows(template: Any, ice: Any, rows: list, retriever: Any, inferencer: str,
+                                 model: dict | None, framework: str, fmt: str) -> None:
+    infer: dict[str, Any] = {"retriever": retriever, "inferencer": {"type": inferencer},
+                             "prompt_template": {"type": "PromptTemplate", "template": template}}
+    if ice is not None:
+        infer["ice_template"] = {"type": "PromptTemplate", "template": ice}
+        infer["prompt_template"]["ice_token"] = "</E>"
+    cfg = {"abbr": "random", "reader_cfg": {"input_columns": ["question"], "output_column": "answer"},
+           "infer_cfg": infer}
+
+    def result_of(options: RenderOptions) -> RenderResult:
+        dataset = DatasetSpec(abbr="random", cfg=cfg, rows={"train": rows, "test": rows}, framework=framework)
+        models = [] if model is None else [ModelSpec(abbr="m", cfg=model, framework=framework)]
+        return render_workspace([dataset], models, "random", options=options)
+
+    assert_same_bytes(result_of, fmt)
