@@ -88,7 +88,6 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
 
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..bundled import bundled
 
     return bundled("demo_data") / "eval_demo.py"
@@ -154,7 +153,6 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
 
 def load(args: argparse.Namespace):
     """The Workspace the inputs describe (the demo when no config is given)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.workspace import load_workspace
 
     configs = args.configs or [str(demo_config())]
@@ -167,7 +165,6 @@ def load(args: argparse.Namespace):
 def render_options(args: argparse.Namespace, predictions: object = None):
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with; the
     answers of ``predictions``, else of ``--run``)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.render import RenderOptions
     from ..loading.models.embeddings import embedding_lookup
 
@@ -186,7 +183,6 @@ def run_outputs(run_dir: str | None):
     (one located line each) and the rest is used."""
     if not run_dir:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..core.inert_text import visible
     from ..loading.run_folder import problem_text
@@ -195,12 +191,10 @@ def run_outputs(run_dir: str | None):
     try:
         lookup, problems = outputs_of(Path(run_dir))
     except ConfigError as exc:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
-    # lazy: imported when the command runs, so --help stays quick
     import multiprocessing
 
     if multiprocessing.parent_process() is None:  # (a --jobs worker loading again says nothing)
@@ -211,7 +205,6 @@ def run_outputs(run_dir: str | None):
 
 def data_file_problem(data: list[str]) -> str | None:
     """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import DataArg
 
     for text in data:
@@ -225,7 +218,6 @@ def data_file_problem(data: list[str]) -> str | None:
 
 def report_errors(errors) -> None:
     """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.stderr_report import error_line
 
     for error in errors:

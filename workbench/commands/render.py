@@ -59,7 +59,6 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
         from ..core.reference import set_reference  # (the standard library only)
 
         set_reference(True)  # read by every RenderOptions made after (core/reference.py)
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.worker import prestart, prestart_for
 
     if first_config:
@@ -71,7 +70,6 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -115,7 +113,6 @@ def build_parser() -> argparse.ArgumentParser:
 def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[Any, Any]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first);
     ``predictions``, a recorded run's answers (``verify`` passes the run it checks), else ``--run``'s."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
 
@@ -137,7 +134,6 @@ def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[
 
 def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
     """The error of configs that load but define nothing to render (exit 3, not a silent 0)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.result import PairError
 
     what = "datasets" if workspace.models else "datasets or models"
@@ -153,7 +149,6 @@ def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
 def lazy_inputs(args: argparse.Namespace) -> Any:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import LazyPairs
 
     workspace = load(args)
@@ -173,7 +168,6 @@ SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     print(f"{prog}: error: {visible(message)}", file=sys.stderr)
@@ -183,7 +177,6 @@ def usage_error(prog: str, message: str) -> int:
 def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
     exit status of a selection that matches nothing."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -231,7 +224,6 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     problems = selection_problems(result, selection, data, models)
     if not problems:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.stream import select
 
@@ -248,7 +240,6 @@ def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
                        models: Sequence[str] = ()) -> list[str]:
     """What is wrong with the selection, the first kind found: ``--data ABBR=FILE`` naming no
     dataset, a glob that matches nothing, ``--sample`` out of range, ``--label`` not there."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
@@ -269,7 +260,6 @@ def _unknown_labels(result: Any, selection: Any) -> str | None:
     are (a pair's labels are the same for every sample, so its first sample has them all)."""
     if not selection.labels:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..headless.render_filter import label_text
 
@@ -325,7 +315,6 @@ def run(argv: Sequence[str]) -> int:
     if args.raw and not args.out and sys.stdout.isatty():
         return usage_error(parser.prog, "--raw writes escape sequences as they are, so never to a "
                            "terminal: pipe it into a tool, or give --out FILE")
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.formats.json_export import collect_warnings
     from ..headless.progress import Progress
@@ -452,12 +441,10 @@ def serial_reason(total: int, jobs: int) -> str | None:
 def _serializer(args: argparse.Namespace) -> Any:
     """How a worker writes out one sample in this format (None: the main process writes it)."""
     if args.format == "json":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_encoding import JsonSample
 
         return JsonSample()
     if args.format == "text":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, TextSample
 
         return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
@@ -467,29 +454,24 @@ def _serializer(args: argparse.Namespace) -> Any:
 def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan: Any = None) -> None:
     """One format; html/svg take the ``plan`` (entries, selection, progress) instead of samples."""
     if args.format == "json":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_export import write_render_json
 
         write_render_json(result, out, samples_of)
     elif args.format == "text":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, write_render_text
 
         write_render_text(result, out, samples_of, TextOptions(whitespace=args.whitespace, raw=args.raw))
     elif args.format == "markdown":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
     elif args.format == "html":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.html_report import write_html_report
 
         entries, selection, progress, note = plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     else:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.svg_export import write_render_recorded
 
         entries, selection, progress, _ = plan
