@@ -28,21 +28,6 @@ class HelpFormatter(argparse.HelpFormatter):
         return super()._fill_text(line, width, indent)
 
 
-def at_least(low: float, kind: type = int):
-    """An argparse type: a number of ``kind`` no smaller than ``low`` (else a usage error)."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be {low} or more")
-        return value
-
-    return parse
-
-
 #: The longest --timeout accepted: a day (a config that needs more is not being edited live).
 MAX_TIMEOUT = 86_400.0
 
@@ -214,11 +199,3 @@ def data_file_problem(data: list[str]) -> str | None:
         if not given or not os.path.lexists(arg.path):
             return f"--data {text}: no such file (hint: --data FILE for every dataset, or ABBR=FILE for one)"
     return None
-
-
-def report_errors(errors) -> None:
-    """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
-    from ..headless.stderr_report import error_line
-
-    for error in errors:
-        print(error_line(error), file=sys.stderr)

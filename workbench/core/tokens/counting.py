@@ -631,9 +631,6 @@ class HFTokenizer:
             out.append(None if special and start == end else start)
         return out
 
-    def token_id(self, token: str) -> int | None:
-        return self._tok.token_to_id(token)
-
 
 class Tiktoken:
     """An OpenAI-style API model's tokenizer (the loader builds it only when the encoding is cached)."""
