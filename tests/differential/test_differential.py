@@ -18,8 +18,9 @@ once in each mode, and the two outputs compared whole:
 The parity goldens themselves also run in the reference mode (tests/parity/test_parity.py is
 parametrized by mode), so the interpreter alone is held to the frameworks too.
 
-Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples and
-one check that a wrong fast path fails: 268 tests, 387 comparisons, about 100 s on the shared
+Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, one
+check that each mode takes the paths it should and one that a wrong fast path fails: 269
+tests, 387 comparisons, about 100 s on the shared
 2-CPU development machine (45 s of it the suite's two CLI renders a format). Keep it there: a
 new input earns its place by reaching a path the others do not.
 """
@@ -101,6 +102,40 @@ def test_a_parity_case(case: Path, fmt: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_demo(fmt: str) -> None:
     assert '"requests"' in assert_same_bytes(workspace_of(demo_config()), fmt) or fmt == "text"
+
+
+def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparisons above compare two different paths: the demo hands out stamps, splices
+    and compiled layouts when fast, and none of them (nor a chat skeleton) in the reference mode."""
+    from workbench.core.models import meta_template
+    from workbench.core.tokens import chat_sandbox
+
+    taken: dict[str, int] = {}
+
+    def counting(module: Any, name: str) -> None:
+        real = getattr(module, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            taken[name] = taken.get(name, 0) + 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+    counting(chat_sandbox, "_spliced")
+    counting(chat_sandbox, "chat_layout")
+    counting(meta_template._Layout, "compile")
+    counting(meta_template._MessagesLayout, "compile")
+    for reference in (False, True):
+        taken.clear()
+        with reference_mode(reference):
+            result = workspace_of(demo_config())(RenderOptions())
+            _, stamps, _ = write_streamed(result, write_render_json, stamps=True)
+            spliced = sum(p._splicer is not None for p in result.pairs)
+        if reference:
+            assert stamps == spliced == 0 and not taken, taken
+        else:
+            assert stamps > 0 and spliced > 0 and taken.get("compile") and taken.get("_spliced"), \
+                (stamps, spliced, taken)
 
 
 def test_the_harness_sees_a_fast_path_that_errs(monkeypatch: pytest.MonkeyPatch) -> None:
