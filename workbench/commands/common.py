@@ -10,6 +10,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (the types of what the commands import when they run)
+    from ..core.render import PredictionLookup, RenderOptions
+    from ..loading.workspace import Workspace
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -136,7 +141,7 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
                         "a checkout of the workbench; never downloads)")
 
 
-def load(args: argparse.Namespace):
+def load(args: argparse.Namespace) -> Workspace:
     """The Workspace the inputs describe (the demo when no config is given)."""
     from ..loading.workspace import load_workspace
 
@@ -147,7 +152,7 @@ def load(args: argparse.Namespace):
                           framework_python=getattr(args, "framework_python", None))
 
 
-def render_options(args: argparse.Namespace, predictions: object = None):
+def render_options(args: argparse.Namespace, predictions: PredictionLookup | None = None) -> RenderOptions:
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with; the
     answers of ``predictions``, else of ``--run``)."""
     from ..core.render import RenderOptions
@@ -162,7 +167,7 @@ def render_options(args: argparse.Namespace, predictions: object = None):
                          predictions=predictions or run_outputs(getattr(args, "run", None)))
 
 
-def run_outputs(run_dir: str | None):
+def run_outputs(run_dir: str | None) -> PredictionLookup | None:
     """The prediction lookup of ``--run RUN_DIR`` (None without one); a run that cannot be read
     is a usage error, said once; a file, line or record of it that cannot be read is a warning
     (one located line each) and the rest is used."""

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
 from .common import (
@@ -29,6 +29,13 @@ from .common import (
     open_pitfalls,
     render_options,
 )
+
+if TYPE_CHECKING:  # (the types of what the command imports when it runs)
+    from ..core.lazy_pairs import LazyPairs
+    from ..core.render import PredictionLookup
+    from ..core.result import PairError, RenderResult
+    from ..headless.render_filter import RenderFilter
+    from ..loading.workspace import Workspace
 
 FORMATS = ("json", "text", "markdown", "html", "svg")
 
@@ -110,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[Any, Any]:
+def load_and_render(args: argparse.Namespace,
+                    predictions: PredictionLookup | None = None) -> tuple[Workspace, RenderResult]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first);
     ``predictions``, a recorded run's answers (``verify`` passes the run it checks), else ``--run``'s."""
     from ..core.lazy_pairs import render_workspace
@@ -132,7 +140,7 @@ def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[
     return workspace, result
 
 
-def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
+def nothing_to_render(workspace: Workspace, configs: list[str]) -> PairError:
     """The error of configs that load but define nothing to render (exit 3, not a silent 0)."""
     from ..core.result import PairError
 
@@ -146,7 +154,7 @@ def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
                      "models only goes with --models")
 
 
-def lazy_inputs(args: argparse.Namespace) -> Any:
+def lazy_inputs(args: argparse.Namespace) -> LazyPairs:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
     from ..core.lazy_pairs import LazyPairs
@@ -156,7 +164,7 @@ def lazy_inputs(args: argparse.Namespace) -> Any:
     return LazyPairs(workspace.datasets, workspace.models, config=config, options=render_options(args))
 
 
-def recipe_for(args: argparse.Namespace):
+def recipe_for(args: argparse.Namespace) -> functools.partial[LazyPairs]:
     return functools.partial(lazy_inputs, args)
 
 
@@ -212,7 +220,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = (),
+def check_selection(prog: str, result: RenderResult, selection: RenderFilter, data: Sequence[str] = (),
                     models: Sequence[str] = ()) -> int | None:
     """A glob that matches nothing, rows given for a dataset that does not exist, a sample or
     label past what the selected pairs have: a usage error, exit 2. Errors outrank it: when the
@@ -236,7 +244,7 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     return None
 
 
-def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
+def selection_problems(result: RenderResult, selection: RenderFilter, data: Sequence[str] = (),
                        models: Sequence[str] = ()) -> list[str]:
     """What is wrong with the selection, the first kind found: ``--data ABBR=FILE`` naming no
     dataset, a glob that matches nothing, ``--sample`` out of range, ``--label`` not there."""
@@ -255,7 +263,7 @@ def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
     return [problem] if problem else []
 
 
-def _unknown_labels(result: Any, selection: Any) -> str | None:
+def _unknown_labels(result: RenderResult, selection: RenderFilter) -> str | None:
     """``--label`` naming no label of the selected pairs, as a message naming the labels there
     are (a pair's labels are the same for every sample, so its first sample has them all)."""
     if not selection.labels:
@@ -281,7 +289,7 @@ def _unknown_labels(result: Any, selection: Any) -> str | None:
     return f"--label {names}: no such label in the selected pairs ({there})"
 
 
-def _samples_out_of_range(result: Any, selection: Any) -> str | None:
+def _samples_out_of_range(result: RenderResult, selection: RenderFilter) -> str | None:
     """``--sample N`` past every selected pair's last sample, as a message naming the range."""
     if selection.samples is None:
         return None
