@@ -10,9 +10,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # (the types of what the commands import when they run)
+TYPE_CHECKING = False  # (not typing's: `workbench --help` loads this module, and no more than it)
+if TYPE_CHECKING:  # the types of what the commands import when they run
     from ..core.render import PredictionLookup, RenderOptions
     from ..loading.workspace import Workspace
 
