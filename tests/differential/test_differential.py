@@ -18,9 +18,9 @@ once in each mode, and the two outputs compared whole:
 The parity goldens themselves also run in the reference mode (tests/parity/test_parity.py is
 parametrized by mode), so the interpreter alone is held to the frameworks too.
 
-Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, one
-check that each mode takes the paths it should and one that a wrong fast path fails: 269
-tests, 387 comparisons, about 100 s on the shared
+Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, checks
+that each mode takes the paths it should, that snapshot, diff and spawned workers take the
+switch, and that a wrong fast path fails: 271 tests, 388 comparisons, 50 to 100 s on the shared
 2-CPU development machine (45 s of it the suite's two CLI renders a format). Keep it there: a
 new input earns its place by reaching a path the others do not.
 """
@@ -28,6 +28,7 @@ new input earns its place by reaching a path the others do not.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -40,11 +41,11 @@ from hypothesis import strategies as st
 
 from benchmarks.suite_rows import write_suite
 from tests.core.test_properties import model_cfgs, retrievers, values, well_formed_templates
-from tests.headless.helpers import write_streamed
+from tests.headless.helpers import run_cli, write_streamed, write_workspace
 from tests.parity.test_parity import CASE_DIRS
 from workbench.commands.common import demo_config
 from workbench.core.lazy_pairs import render_workspace
-from workbench.core.reference import reference_mode
+from workbench.core.reference import reference, reference_mode, set_reference
 from workbench.core.render import RenderOptions
 from workbench.core.result import RenderResult
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
@@ -125,13 +126,13 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
     counting(chat_sandbox, "chat_layout")
     counting(meta_template._Layout, "compile")
     counting(meta_template._MessagesLayout, "compile")
-    for reference in (False, True):
+    for slow in (False, True):
         taken.clear()
-        with reference_mode(reference):
+        with reference_mode(slow):
             result = workspace_of(demo_config())(RenderOptions())
             _, stamps, _ = write_streamed(result, write_render_json, stamps=True)
             spliced = sum(p._splicer is not None for p in result.pairs)
-        if reference:
+        if slow:
             assert stamps == spliced == 0 and not taken, taken
         else:
             assert stamps > 0 and spliced > 0 and taken.get("compile") and taken.get("_spliced"), \
@@ -166,6 +167,44 @@ def test_the_suite_through_the_cli(suite: Path, fmt: str) -> None:
     fast = _cli(suite, fmt)
     assert len(fast) > 100_000
     assert fast == _cli(suite, fmt, "--reference")
+
+
+def test_snapshot_and_diff_take_the_switch(tmp_path: Path) -> None:
+    """``--reference`` on snapshot and diff: the same files and the same report; each command
+    sets the switch as it was asked (a command without it runs fast again)."""
+    write_workspace(tmp_path / "a")
+    write_workspace(tmp_path / "b", system="Answer in one word.")
+    try:
+        for mode in ("fast", "reference"):
+            flag = ("--reference",) if mode == "reference" else ()
+            made = run_cli("snapshot", "a/eval.py", "--dir", f"snaps-{mode}", "--model", "chat-lm", "--color", "never",
+                           *flag, cwd=tmp_path)
+            assert made.code in (0, 1), made.err
+            assert reference() is (mode == "reference")
+        fast = {p.relative_to(tmp_path / "snaps-fast"): p.read_bytes() for p in (tmp_path / "snaps-fast").rglob("*.snap")}
+        slow = {p.relative_to(tmp_path / "snaps-reference"): p.read_bytes()
+                for p in (tmp_path / "snaps-reference").rglob("*.snap")}
+        assert fast and fast == slow
+        reports = [run_cli("diff", "a/eval.py", "b/eval.py", "--model", "chat-lm", "--color", "never", *flag, cwd=tmp_path)
+                   for flag in ((), ("--reference",))]
+        assert reports[0].code == reports[1].code == 1 and reports[0].out == reports[1].out
+        assert "Answer in one word." in reports[0].out
+    finally:
+        set_reference(False)
+
+
+def test_a_spawned_worker_is_told_the_switch() -> None:
+    """``--jobs`` workers that are spawned (not forked) get the switch with their recipe."""
+    from workbench.headless import stream
+
+    handler, source = signal.getsignal(signal.SIGINT), stream._WORKER.get("source")
+    try:
+        stream._init_worker(lambda: {}, True)
+        assert reference()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        stream._WORKER["source"] = source
+        set_reference(False)
 
 
 # -- random configs and rows --------------------------------------------------------------------------

@@ -62,10 +62,9 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     problem = open_pitfalls(args)
     if problem:
         parser.error(problem)
-    if args.reference:
-        from ..core.reference import set_reference  # (the standard library only)
+    from ..core.reference import set_reference  # (the standard library only)
 
-        set_reference(True)  # read by every RenderOptions made after (core/reference.py)
+    set_reference(args.reference)  # read by every RenderOptions made after (core/reference.py)
     from ..loading.config.worker import prestart, prestart_for
 
     if first_config:
