@@ -21,7 +21,7 @@ parametrized by mode), so the interpreter alone is held to the frameworks too.
 Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, checks
 that each mode takes the paths it should, that snapshot, diff and spawned workers take the
 switch, and that a wrong fast path fails: 271 tests, 388 comparisons, 50 to 100 s on the shared
-2-CPU development machine (45 s of it the suite's two CLI renders a format). Keep it there: a
+2-CPU development machine (about half of it the suite's CLI renders). Keep it there: a
 new input earns its place by reaching a path the others do not.
 """
 
