@@ -102,7 +102,8 @@ def test_every_shipped_template_splices_to_its_real_render(name):
 
 
 def test_the_shipped_templates_are_spliced_not_rerun(monkeypatch):
-    """The built-ins and the suite's template never look at a content: one run per shape."""
+    """The built-ins and the suite's template never look at a content: one recording per shape,
+    and one real run that checks its first splice (chat_sandbox._witnessed)."""
     jinja = Jinja(monkeypatch)
     names = [n for n in TEMPLATES if n.startswith(("builtin:", "benchmarks/"))]
     assert len(names) >= 5
@@ -111,7 +112,7 @@ def test_the_shipped_templates_are_spliced_not_rerun(monkeypatch):
         before = jinja.runs
         for offset in range(100):
             render_chat_template(TEMPLATES[name], _with_contents(messages, offset), special_tokens=TOKENS)
-        assert jinja.runs - before == 1, name
+        assert jinja.runs - before == 2, name
 
 
 @settings(max_examples=60, deadline=None)
@@ -301,7 +302,7 @@ def test_copying_templates_are_spliced(what, source, monkeypatch):
         messages = _with_contents([{"role": "system", "content": ""}, {"role": "user", "content": ""},
                                    {"role": "assistant", "content": ""}], offset)
         assert render_chat_template(template, messages) == render_chat_template(template, messages, reuse=False)
-    assert jinja.runs == 1 + len(CONTENTS), what  # one recording, then joins (plus the real renders)
+    assert jinja.runs == 2 + len(CONTENTS), what  # one recording and its check, then joins (plus the real renders)
 
 
 # -- bounds, errors, the clock, other inputs ---------------------------------------------------
@@ -359,7 +360,7 @@ def test_a_recording_that_read_the_date_is_reused_only_while_the_date_reads_the_
         assert fast == render_chat_template(template, messages, special_tokens=TOKENS, clock=lambda: now[0],
                                             reuse=False)
         assert f"{when:%B} {when:%Y}" in fast
-    assert jinja.runs == 2 + 4  # recorded at each date, spliced once each (plus the real renders)
+    assert jinja.runs == 2 * 2 + 4  # recorded and checked at each date, then spliced (plus the real renders)
     no_clock = _outcome(template, messages, True, special_tokens=TOKENS)
     assert no_clock == _outcome(template, messages, False, special_tokens=TOKENS)
     assert "no clock" in no_clock
@@ -409,3 +410,17 @@ def test_key_order_and_other_fields_are_part_of_the_shape():
     # four keys: the short one, field order, a name, and the None name dropped (as transformers drops
     # it) but read by the long way: a shape may have two keys, never one key two shapes
     assert len(sk.memo_of(template.source).shapes) == 4
+
+
+def test_a_skeleton_whose_first_splice_differs_from_jinja_is_never_used(monkeypatch):
+    """The run-time check: the first splice of each shape is compared with the real render; a
+    skeleton that says something else (here: a broken splice) sends the shape to Jinja for good."""
+    template = TEMPLATES["builtin:chatml"] if "builtin:chatml" in TEMPLATES else next(iter(TEMPLATES.values()))
+    messages = GOLDENS["messages"]["system-user"]
+    monkeypatch.setattr(sk.Skeleton, "splice", lambda self, contents: "not what jinja says")
+    for offset in range(3):
+        chat = _with_contents(messages, offset)
+        assert render_chat_template(template, chat, special_tokens=TOKENS) == \
+            render_chat_template(template, chat, special_tokens=TOKENS, reuse=False)
+    assert all(s is None for s in sk.memo_of(template.source).shapes.values())
+    assert sk.memo_of(template.source).shapes

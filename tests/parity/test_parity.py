@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.lazy_pairs import render_workspace
+from workbench.core.reference import reference_mode
 from workbench.headless.formats.json_export import render_document
 from workbench.loading.workspace import load_workspace
 
@@ -20,13 +21,14 @@ CASES = Path(__file__).parent / "cases"
 CASE_DIRS = sorted(p for p in CASES.iterdir() if (p / "expected.json").is_file()) if CASES.is_dir() else []
 
 
-def _render(case: Path) -> dict:
+def _render(case: Path, reference: bool = False) -> dict:
     data = case / "data.json"
     if not data.exists():
         data = case / "data.jsonl"
-    workspace = load_workspace([case / "config.py"], data=[str(data)])
-    assert not workspace.errors, [e.located() for e in workspace.errors]
-    return render_document(render_workspace(workspace.datasets, workspace.models, str(case)))
+    with reference_mode(reference):  # (the options are made inside: see core/reference.py)
+        workspace = load_workspace([case / "config.py"], data=[str(data)])
+        assert not workspace.errors, [e.located() for e in workspace.errors]
+        return render_document(render_workspace(workspace.datasets, workspace.models, str(case)))
 
 
 def _key(entry: dict) -> tuple:
@@ -39,10 +41,13 @@ def _comparable(request: dict) -> dict:
     return out
 
 
+# "fast": every fast path on, as the workbench renders; "reference": the interpreter alone
+# (--reference), so the goldens hold both (tests/differential compares the two byte for byte)
+@pytest.mark.parametrize("mode", ["fast", "reference"])
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
-def test_matches_the_framework(case: Path) -> None:
+def test_matches_the_framework(case: Path, mode: str) -> None:
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
-    ours = _render(case)
+    ours = _render(case, reference=mode == "reference")
     renders = {_key(r): r for r in ours["renders"]}
     errors = {_key(e): e for e in ours["errors"]}
     for want in expected["renders"]:

@@ -76,11 +76,13 @@ def _function_imports(tree: ast.Module) -> list[ast.stmt]:
 def test_every_import_inside_a_function_outside_the_core_says_why_it_is_lazy():
     """An import inside a function hides a dependency; outside the core each block of them is
     headed by a ``# lazy: why`` comment (start-up, an optional extra, a thread, a child process),
-    so the next maintainer knows whether it may move to the top."""
+    so the next maintainer knows whether it may move to the top. In ``workbench/commands`` the
+    reason is the package's rule, said once in its docstring (imported when the command runs,
+    so ``--help`` stays quick): only another reason is written there."""
     package = ROOT / "workbench"
     silent = []
     for path in sorted(package.rglob("*.py")):
-        if path.relative_to(package).parts[0] == "core":
+        if path.relative_to(package).parts[0] in ("core", "commands"):
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
         previous_end = -1

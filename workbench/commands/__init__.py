@@ -4,6 +4,11 @@ Each module defines ``build_parser()`` and ``run(argv) -> int``. Imports stay in
 ``run`` so ``--help`` is fast and headless commands never import Textual.  Nothing
 imports this package but ``workbench.cli``, which dispatches through ``COMMANDS``.
 
+The lazy rule, said once for the package: an import inside a function here is imported when
+the command runs, so ``--help`` stays quick (tests/project/test_layers.py exempts this package
+from the ``# lazy: why`` comment; an import lazy for another reason, an optional extra, a
+thread, still says why).
+
 May import: the front ends (tui, headless), views, loading, bundled, the core and the other command
 modules; not ``cli`` or ``__main__``.
 """

@@ -11,6 +11,11 @@ import os
 import sys
 from pathlib import Path
 
+TYPE_CHECKING = False  # (not typing's: `workbench --help` loads this module, and no more than it)
+if TYPE_CHECKING:  # the types of what the commands import when they run
+    from ..core.render import PredictionLookup, RenderOptions
+    from ..loading.workspace import Workspace
+
 
 class HelpFormatter(argparse.HelpFormatter):
     """Wraps each line of a description or epilog on its own, so an epilog can end with an
@@ -26,21 +31,6 @@ class HelpFormatter(argparse.HelpFormatter):
         if line.startswith(("example:", " ")):
             return indent + line
         return super()._fill_text(line, width, indent)
-
-
-def at_least(low: float, kind: type = int):
-    """An argparse type: a number of ``kind`` no smaller than ``low`` (else a usage error)."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be {low} or more")
-        return value
-
-    return parse
 
 
 #: The longest --timeout accepted: a day (a config that needs more is not being edited live).
@@ -88,7 +78,6 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
 
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..bundled import bundled
 
     return bundled("demo_data") / "eval_demo.py"
@@ -164,9 +153,8 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
                         "a checkout of the workbench; never downloads)")
 
 
-def load(args: argparse.Namespace):
+def load(args: argparse.Namespace) -> Workspace:
     """The Workspace the inputs describe (the demo when no config is given)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.workspace import load_workspace, shared_loader
 
     configs = args.configs or [str(demo_config())]
@@ -180,10 +168,9 @@ def load(args: argparse.Namespace):
     return workspace
 
 
-def render_options(args: argparse.Namespace, predictions: object = None):
+def render_options(args: argparse.Namespace, predictions: PredictionLookup | None = None) -> RenderOptions:
     """The RenderOptions the inputs ask for (the embedding model TopK/VoteK rank with; the
     answers of ``predictions``, else of ``--run``)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.render import RenderOptions
     from ..loading.models.embeddings import embedding_lookup
 
@@ -196,13 +183,12 @@ def render_options(args: argparse.Namespace, predictions: object = None):
                          predictions=predictions or run_outputs(getattr(args, "run", None)))
 
 
-def run_outputs(run_dir: str | None):
+def run_outputs(run_dir: str | None) -> PredictionLookup | None:
     """The prediction lookup of ``--run RUN_DIR`` (None without one); a run that cannot be read
     is a usage error, said once; a file, line or record of it that cannot be read is a warning
     (one located line each) and the rest is used."""
     if not run_dir:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..core.inert_text import visible
     from ..loading.run_folder import problem_text
@@ -211,12 +197,10 @@ def run_outputs(run_dir: str | None):
     try:
         lookup, problems = outputs_of(Path(run_dir))
     except ConfigError as exc:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.stderr_report import error_line
 
         print(f"workbench: --run: {error_line(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
-    # lazy: imported when the command runs, so --help stays quick
     import multiprocessing
 
     if multiprocessing.parent_process() is None:  # (a --jobs worker loading again says nothing)
@@ -227,7 +211,6 @@ def run_outputs(run_dir: str | None):
 
 def data_file_problem(data: list[str]) -> str | None:
     """A ``--data`` file that does not exist (a usage mistake, said before anything loads)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import DataArg
 
     for text in data:
@@ -237,12 +220,3 @@ def data_file_problem(data: list[str]) -> str | None:
         if not given or not os.path.lexists(arg.path):
             return f"--data {text}: no such file (hint: --data FILE for every dataset, or ABBR=FILE for one)"
     return None
-
-
-def report_errors(errors) -> None:
-    """Errors on stderr as ``file:line: [dataset × model] message (hint: ...)``, made inert."""
-    # lazy: imported when the command runs, so --help stays quick
-    from ..headless.stderr_report import error_line
-
-    for error in errors:
-        print(error_line(error), file=sys.stderr)

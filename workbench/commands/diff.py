@@ -33,7 +33,6 @@ from .snapshot import add_diff_options, use_color
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -94,7 +93,6 @@ def run(argv: Sequence[str]) -> int:
         parser.error("give two configs (A B), or configs and --rev REV")
     if args.rev and not args.configs:
         parser.error("give the config to compare across revisions")
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.revisions import RevisionError, materialize
 
     trees: list[Any] = []
@@ -126,7 +124,6 @@ def run(argv: Sequence[str]) -> int:
 
 def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list[argparse.Namespace],
           names: tuple[str, str], trees: list[Any]) -> int:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
     from ..headless.progress import Progress
     from ..headless.render_diff import diff_renders
@@ -160,7 +157,6 @@ def _diff(parser: argparse.ArgumentParser, args: argparse.Namespace, sides: list
             SampleStream(b_entries, selection, args.jobs, recipe_for(sides[1]), progress) as b_stream:
         outcome = diff_renders(a, b, a_stream, b_stream, selection.describe(), printer, names,
                                max_shown=args.max_diffs)
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     strict = 0

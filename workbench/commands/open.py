@@ -92,7 +92,6 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     if args.configs:
         problem = mistyped_command(args.configs[0])
         if problem:
-            # lazy: imported when the command runs, so --help stays quick
             from ..core.inert_text import visible
 
             print(f"workbench: error: {visible(problem)}", file=sys.stderr)

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
 from .common import (
@@ -30,16 +30,26 @@ from .common import (
     render_options,
 )
 
+if TYPE_CHECKING:  # (the types of what the command imports when it runs)
+    from ..core.lazy_pairs import LazyPairs
+    from ..core.render import PredictionLookup
+    from ..core.result import PairError, RenderResult
+    from ..headless.render_filter import RenderFilter
+    from ..loading.workspace import Workspace
+
 FORMATS = ("json", "text", "markdown", "html", "svg", "tokens")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --quiet: how the render runs, never what it outputs."""
+    """--jobs, --quiet and --reference: how the render runs, never what it outputs."""
     parser.add_argument("--jobs", "-j", type=counted(1), default=1, metavar="N",
                         help="render in N worker processes (same output, in the same order; at most "
                         "one per CPU)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no warnings on stderr (errors still shown)")
+    parser.add_argument("--reference", action="store_true",
+                        help="every cache and compiled path off: each sample rendered by the plain "
+                        "interpreter (slower; the same bytes, or a bug to report with both outputs)")
 
 
 def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
@@ -52,9 +62,10 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     problem = open_pitfalls(args)
     if problem:
         parser.error(problem)
-    # lazy: imported when the command runs, so --help stays quick
-    # lazy: as above
+    from ..core.reference import set_reference  # (the standard library only)
     from ..loading.config.lmeval_yaml import looks_like_task
+
+    set_reference(args.reference)  # read by every RenderOptions made after (core/reference.py)
     from ..loading.config.worker import prestart, prestart_for
 
     first = (args.configs or [str(demo_config())])[0]
@@ -66,7 +77,6 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -129,10 +139,10 @@ def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
                        help="the few-shot sampler's seed (lm-eval's fewshot_random_seed, default 1234)")
 
 
-def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[Any, Any]:
+def load_and_render(args: argparse.Namespace,
+                    predictions: PredictionLookup | None = None) -> tuple[Workspace, RenderResult]:
     """The Workspace of the inputs and its full RenderResult (load errors and warnings first);
     ``predictions``, a recorded run's answers (``verify`` passes the run it checks), else ``--run``'s."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import render_workspace
     from ..core.result import PairError, PairWarning
 
@@ -152,9 +162,8 @@ def load_and_render(args: argparse.Namespace, predictions: Any = None) -> tuple[
     return workspace, result
 
 
-def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
+def nothing_to_render(workspace: Workspace, configs: list[str]) -> PairError:
     """The error of configs that load but define nothing to render (exit 3, not a silent 0)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.result import PairError
 
     what = "datasets" if workspace.models else "datasets or models"
@@ -167,10 +176,9 @@ def nothing_to_render(workspace: Any, configs: list[str]) -> Any:
                      "models only goes with --models")
 
 
-def lazy_inputs(args: argparse.Namespace) -> Any:
+def lazy_inputs(args: argparse.Namespace) -> LazyPairs:
     """What ``--jobs`` workers render from: the workspace loaded, each pair built the first time
     a worker is given its samples (a worker never builds the pairs it does not render)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lazy_pairs import LazyPairs
 
     workspace = load(args)
@@ -179,7 +187,7 @@ def lazy_inputs(args: argparse.Namespace) -> Any:
                      judges=workspace.judges)
 
 
-def recipe_for(args: argparse.Namespace):
+def recipe_for(args: argparse.Namespace) -> functools.partial[LazyPairs]:
     return functools.partial(lazy_inputs, args)
 
 
@@ -191,7 +199,6 @@ SERIAL_BELOW = 2000
 
 
 def usage_error(prog: str, message: str) -> int:
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     print(f"{prog}: error: {visible(message)}", file=sys.stderr)
@@ -201,7 +208,6 @@ def usage_error(prog: str, message: str) -> int:
 def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
     exit status of a selection that matches nothing."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -239,7 +245,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] = (),
+def check_selection(prog: str, result: RenderResult, selection: RenderFilter, data: Sequence[str] = (),
                     models: Sequence[str] = ()) -> int | None:
     """A glob that matches nothing, rows given for a dataset that does not exist, a sample or
     label past what the selected pairs have: a usage error, exit 2. Errors outrank it: when the
@@ -251,7 +257,6 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     problems = selection_problems(result, selection, data, models)
     if not problems:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.stream import select
 
@@ -264,11 +269,10 @@ def check_selection(prog: str, result: Any, selection: Any, data: Sequence[str] 
     return None
 
 
-def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
+def selection_problems(result: RenderResult, selection: RenderFilter, data: Sequence[str] = (),
                        models: Sequence[str] = ()) -> list[str]:
     """What is wrong with the selection, the first kind found: ``--data ABBR=FILE`` naming no
     dataset, a glob that matches nothing, ``--sample`` out of range, ``--label`` not there."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.rows.sample_rows import unknown_data_abbrs
 
     unused = unknown_data_abbrs(data, [p.dataset_abbr for p in result.pairs]
@@ -284,12 +288,11 @@ def selection_problems(result: Any, selection: Any, data: Sequence[str] = (),
     return [problem] if problem else []
 
 
-def _unknown_labels(result: Any, selection: Any) -> str | None:
+def _unknown_labels(result: RenderResult, selection: RenderFilter) -> str | None:
     """``--label`` naming no label of the selected pairs, as a message naming the labels there
     are (a pair's labels are the same for every sample, so its first sample has them all)."""
     if not selection.labels:
         return None
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..headless.render_filter import label_text
 
@@ -311,7 +314,7 @@ def _unknown_labels(result: Any, selection: Any) -> str | None:
     return f"--label {names}: no such label in the selected pairs ({there})"
 
 
-def _samples_out_of_range(result: Any, selection: Any) -> str | None:
+def _samples_out_of_range(result: RenderResult, selection: RenderFilter) -> str | None:
     """``--sample N`` past every selected pair's last sample, as a message naming the range."""
     if selection.samples is None:
         return None
@@ -369,7 +372,6 @@ def run(argv: Sequence[str]) -> int:
     if args.raw and not args.out and sys.stdout.isatty():
         return usage_error(parser.prog, "--raw writes escape sequences as they are, so never to a "
                            "terminal: pipe it into a tool, or give --out FILE")
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.formats.json_export import collect_warnings
     from ..headless.progress import Progress
@@ -496,12 +498,10 @@ def serial_reason(total: int, jobs: int) -> str | None:
 def _serializer(args: argparse.Namespace) -> Any:
     """How a worker writes out one sample in this format (None: the main process writes it)."""
     if args.format == "json":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_encoding import JsonSample
 
         return JsonSample()
     if args.format == "text":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, TextSample
 
         return TextSample(TextOptions(whitespace=args.whitespace, raw=args.raw))
@@ -512,22 +512,18 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
     """One format; html/svg/tokens take the ``plan`` (entries, selection, progress, html's note,
     --tokenizer's tokenizer) instead of samples."""
     if args.format == "json":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.json_export import write_render_json
 
         write_render_json(result, out, samples_of)
     elif args.format == "text":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.text_export import TextOptions, write_render_text
 
         write_render_text(result, out, samples_of, TextOptions(whitespace=args.whitespace, raw=args.raw))
     elif args.format == "markdown":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.markdown_export import write_render_markdown
 
         write_render_markdown(result, out, samples_of, whitespace=args.whitespace)
     elif args.format == "html":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.html_report import write_html_report
 
         entries, selection, progress, note, _ = plan
@@ -540,7 +536,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         entries, selection, progress, _, tokenizer = plan
         write_render_tokens(result, out, entries, selection, tokenizer, progress)
     else:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.svg_export import write_render_recorded
 
         entries, selection, progress, _, _ = plan

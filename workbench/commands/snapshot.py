@@ -18,7 +18,6 @@ from .render import add_run_options, parse_run_args, recipe_for, render_selected
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.render_filter import add_selection_args
 
     parser = argparse.ArgumentParser(
@@ -65,7 +64,6 @@ def use_color(choice: str) -> bool:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv, first_config=True)
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.compare import DiffPrinter
     from ..headless.formats.json_export import collect_warnings
     from ..headless.progress import Progress
@@ -86,7 +84,6 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, "the selection has no samples: nothing to snapshot "
                            "(check --sample, --limit and the datasets' rows)")
     utf8_stdout()
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
 
     def show(text: str) -> None:

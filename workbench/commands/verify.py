@@ -108,11 +108,9 @@ def run(argv: Sequence[str]) -> int:
                      "argument: give a config with --config FILE)")
     problem = data_file_problem(args.data)
     if problem:
-        # lazy: imported when the command runs, so --help stays quick
         from .render import usage_error
 
         return usage_error(parser.prog, problem)
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import ConfigError
     from ..headless.stderr_report import error_line
     from ..loading.run_folder import read_run, recorded_outputs
@@ -128,7 +126,6 @@ def run(argv: Sequence[str]) -> int:
               file=sys.stderr)
         return EXIT_CONFIG
     args.configs = [str(config)]
-    # lazy: imported when the command runs, so --help stays quick
     from .render import load_and_render
 
     # rendered with the run's own answers: a multi-turn history holds what the model answered
@@ -169,7 +166,6 @@ def run(argv: Sequence[str]) -> int:
 def not_run(reports: list[PairReport]) -> list[Any]:
     """A warning for each pair the config renders and the run has no predictions of: its model
     task did not run, or crashed (the run folder keeps no predictions of a task that failed)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.result import PairWarning
 
     return [PairWarning(r.dataset, r.model, f"has {NOT_RUN}; nothing of it is verified")
@@ -182,7 +178,6 @@ def _say_warnings(result: Any, placeholders: set[str], strict: bool = False, pro
     wire, the run's answers), with those its samples said while compared; not what the reports
     say already (a sample the run has no record of, records that mix samples, the rows of the
     ``placeholders`` datasets), nor the pairs that failed (each report says so)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inferencers.common_plans import EVERY_WITH_GT_MIXED
     from ..core.inferencers.plan import UNRECORDED_SAMPLE
     from ..core.result import PairWarning
@@ -266,7 +261,6 @@ def _placeholder_rows(report: PairReport, source: Any, recorded: int, failure: s
 
 def _compare_pair(report: PairReport, pair: Any, pair_records: Any, max_diffs: int) -> None:
     """Every rendered sample of one pair against its records."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import RenderError
     from ..core.verify import DIFFERING, MATCHED, RecordShape, verdict
 
@@ -331,7 +325,6 @@ def _files(pair_records: Any) -> str:
 
 
 def print_reports(reports: Sequence[PairReport], folder: Path, config: Path, unreadable: int = 0) -> None:
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.inert_text import visible
     from ..headless.compare import line_diff
 

@@ -216,11 +216,6 @@ def join(sep: str, parts: Iterable[str]) -> str:
     return concat(seq)
 
 
-def slice_spans(spans: tuple[Span, ...], start: int, stop: int) -> list[Span]:
-    """The runs of ``text[start:stop]``, given ``text``'s runs (without building the slice)."""
-    return _slice_runs(spans, start, max(start, stop))
-
-
 def spans_of(value: str) -> tuple[Span, ...]:
     """Provenance runs of any string (one unknown run for a plain ``str``)."""
     return _runs_of(value)

@@ -15,7 +15,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -37,6 +37,7 @@ from .models.model_text import ModelText
 from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
+from .reference import reference
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
 from .result import PairWarning, Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
@@ -72,6 +73,9 @@ class RenderOptions:
     # later samples splice their rows into requests rendered once per example set
     # (inferencers/sample_splice.py); off only to check the splice against the real render
     splice: bool = True
+    # every cache and compiled path off (core/reference.py): the interpreter renders every
+    # sample, as a bug report should; made under the process's switch (``--reference``)
+    reference: bool = field(default_factory=reference)
 
 
 @contextmanager
@@ -210,6 +214,7 @@ class PairRenderer:
         self.spliced_sections = 0  # samples whose sections their splice gave
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
+        self._ice_checked: set[tuple[int, ...]] = set()  # (the reference mode's leak checks)
         fast = self.engine(False)
         self.model_kind = fast.model.kind
         info = fast.model.info
@@ -232,7 +237,7 @@ class PairRenderer:
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
         self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
-            if self.options.splice and splices(self.plan, fast) else None
+            if self.options.splice and not self.options.reference and splices(self.plan, fast) else None
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
@@ -354,6 +359,12 @@ class PairRenderer:
 
         def ice(idx_list: Sequence[int]) -> PromptType:
             key = tuple(idx_list)
+            if self.options.reference:  # built again every time; checked once a set
+                made = original(idx_list)
+                if not provenance and key not in self._ice_checked:
+                    self._ice_checked.add(key)
+                    self._check_ice_leak(key, made)
+                return made
             if key not in cache:
                 if len(cache) > 4096:
                     cache.clear()
@@ -701,14 +712,15 @@ class PairRenderer:
         """The requests' provenance twins by a replay, or else a provenance render."""
         engine = self.engine(True)
         row = self.engine(False).test_pairs(index)
-        replayed = []
-        for r in requests:
-            again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
-            if again is None:
-                break
-            replayed.append(again)
-        else:
-            return replayed
+        if not self.options.reference:  # (the reference mode renders every twin again)
+            replayed = []
+            for r in requests:
+                again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
+                if again is None:
+                    break
+                replayed.append(again)
+            else:
+                return replayed
         self.provenance_renders += 1
         n = len(requests)
         engine.limiter = Replay([r.truncation for r in requests]) if self.limiter else None  # type: ignore[assignment]

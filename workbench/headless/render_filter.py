@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Any
@@ -105,9 +105,6 @@ class RenderFilter:
         return not self.models or (model is not None
                                    and any(fnmatchcase(model, g) for g in self.models))
 
-    def filters_pairs(self) -> bool:
-        return bool(self.datasets or self.models)
-
     def unmatched(self, datasets: Sequence[str], models: Sequence[str | None]) -> list[str]:
         """Globs that match nothing, as messages for a usage error."""
         problems = []
@@ -153,12 +150,6 @@ class RenderFilter:
         if not kept:
             return None
         return replace(sample, requests=kept) if len(kept) != len(sample.requests) else sample
-
-    def filter_samples(self, samples: Iterator[Sample]) -> Iterator[Sample]:
-        for sample in samples:
-            kept = self.filter_sample(sample)
-            if kept is not None:
-                yield kept
 
     def describe(self) -> str:
         """The sample/request part of the selection, for snapshot headers ("all" = every one)."""

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..core.errors import RenderError
 from ..core.lengths import SampleLengths, tally_for
+from ..core.reference import reference, set_reference
 from ..core.result import RenderResult, Sample
 from .progress import Progress
 from .render_filter import RenderFilter
@@ -220,10 +221,11 @@ ChunkResult = tuple[list, int, list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(recipe: Recipe) -> None:
+def _init_worker(recipe: Recipe, reference_on: bool = False) -> None:
     # Ctrl-C reaches the whole process group: the main process stops the pool, the
     # workers must not each print a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_reference(reference_on)  # (a forked worker inherits the switch; a spawned one is told)
     _WORKER["source"] = recipe()
 
 
@@ -293,7 +295,7 @@ class Workers:
         self._executor: ProcessPoolExecutor | None = None
         if not self.forked:
             self._executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_init_worker, initargs=(recipe,))
+                                                 initializer=_init_worker, initargs=(recipe, reference()))
             try:
                 self.warming = [self._executor.submit(_ready) for _ in range(self.jobs)]
             except (OSError, BrokenProcessPool) as exc:

@@ -103,10 +103,6 @@ def failure_lines(item: PairLengths, limit: int = 8) -> list[str]:
     return out
 
 
-def bin_label(start: int, end: int) -> str:
-    return f"{start:,}" if start == end else f"{start:,}–{end:,}"
-
-
 def groups_of(item: PairLengths) -> Sequence[tuple[str, str] | None]:
     """The distributions a pair offers: every sample's longest request, then each label or turn."""
     return [None, *((g.kind, g.key) for g in item.groups)]

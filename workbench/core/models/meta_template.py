@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import RenderError
 from ..provenance import META, Origin, PStr, concat
+from ..reference import reference
 from ..render_notes import OC_VERSION, Notes
 from ..templates.prompt_list import PromptList, PromptType, is_section_marker
 
@@ -268,6 +269,8 @@ class _SectionWalker:
         (see :class:`_Layout`), so the walk is done once with a numbered slot in place of each
         text, and every row after that only fills the slots.
         """
+        if reference():  # every prompt walked (core/reference.py)
+            return None
         layouts = self._layouts
         key = (id(source), mode)
         entry = layouts.get(key)

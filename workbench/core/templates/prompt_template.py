@@ -196,15 +196,6 @@ class PromptTemplate:
             out.append({"section": "end", "pos": "end"})
         return out
 
-    @property
-    def has_end_section(self) -> bool:
-        def has_end(t: Any) -> bool:
-            return isinstance(t, dict) and is_dialogue(t) and "end" in t
-
-        if self.prompt_type == "meta":
-            return has_end(self.template)
-        return isinstance(self.template, dict) and any(has_end(v) for v in self.template.values())
-
     # -- the three generators -----------------------------------------------------
     def generate_ice_item(self, pairs: FillPairs, label: Hashable) -> PromptType:
         tp = self.encode(self._pick(label), ice=True)

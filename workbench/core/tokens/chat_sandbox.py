@@ -27,6 +27,7 @@ import jinja2.sandbox
 import jinja2.utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from ..reference import reference
 from . import sandbox_bounds as bounds
 from .chat_skeleton import (
     NONCE,
@@ -648,7 +649,7 @@ def render_chat_template(
     join instead of a render; ``reuse=False`` always runs the template.
     """
     request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
-    if reuse:
+    if reuse and not reference():  # (the reference mode runs every template: core/reference.py)
         spliced = _spliced(request)
         if spliced is not None:
             return spliced
@@ -679,6 +680,8 @@ def chat_layout(
 ) -> ChatLayout | None:
     """``render_chat_template`` of ``messages`` by their shape's skeleton alone; None where the
     template is not spliced (it looks at a content, transforms one or reads the clock)."""
+    if reference():
+        return None
     request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
     found = _skeleton_of(request)
     if found is None:
@@ -798,11 +801,25 @@ def _skeleton_of(request: _Request) -> tuple[Skeleton, list[str]] | None:
         return None
     if skeleton is False or not skeleton.same_clock(request.clock):  # type: ignore[union-attr]
         skeleton = _recorded(request, key)
+        if skeleton is not None and not _witnessed(skeleton, request, contents):
+            skeleton = None
         memo.remember(key, skeleton)
         if skeleton is None:
             return None
     assert isinstance(skeleton, Skeleton)
     return skeleton, contents
+
+
+def _witnessed(skeleton: Skeleton, request: _Request, contents: list[str]) -> bool:
+    """Whether the shape's first splice equals the template run for real on the same messages:
+    the run-time check every fast path has (a skeleton that differs, or a first request it
+    cannot check, is never used: the shape is rendered for real from then on)."""
+    if not skeleton.fits(max(map(len, contents))):
+        return False
+    try:
+        return skeleton.splice(contents) == _rendered(request)
+    except ChatTemplateError:
+        return False
 
 
 def _recorded(request: _Request, key: str) -> Skeleton | None:

@@ -5,8 +5,8 @@ API models, only when its encoding file is already cached) are optional extras
 (the ``tokens`` extra); without them every count is an estimate and says so.
 The loader reads the files and builds the counters (:mod:`workbench.loading.models.model_assets`).
 
-May import: the core's bottom layer and the other token modules (jinja2 in chat_sandbox alone);
-nothing above and nothing outside the core.
+May import: the core's bottom layer and the other token modules but chat_sandbox,
+sandbox_bounds and chat_skeleton (they load jinja2); nothing above and nothing outside the core.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Protocol, cast
 from ..errors import RenderError
 from ..prefix import shared_prefix
 from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, UNKNOWN_ORIGIN, Origin, PStr, Span, spans_of
+from ..reference import reference
 
 #: Section names of :class:`TokenCount` (in display order).
 SECTIONS = ("meta_template", "in_context_examples", "test_row", "other")
@@ -465,6 +466,8 @@ class Estimate:
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
         plain = text if type(text) is str else str.__str__(text)
+        if reference():  # counted whole (core/reference.py)
+            return estimate_whole(plain)
         last = self._last
         if last is not None and last[0] == plain:
             return last[1]
@@ -640,9 +643,6 @@ class HFTokenizer:
             out.append(None if special and start == end else start)
         return out
 
-    def token_id(self, token: str) -> int | None:
-        return self._tok.token_to_id(token)
-
     def pieces(self, text: str, add_special_tokens: bool = False) -> list[Piece]:
         """Every token of ``text``: its id, its characters (``start``/``end``: None for a token
         the post-processor adds) and whether it is a control (special) token."""
@@ -811,7 +811,7 @@ def count_tokens(counter: Counter, text: str, codes: str | None,
                           method=counter.method, sections=())
     if len(codes) != len(text):  # (never, when the codes were made for the text: then the last goes on)
         codes = codes[:len(text)] + (codes[-1:] or "o") * (len(text) - len(codes))
-    if isinstance(counter, Estimate):  # adds no tokens of its own: counted line by line
+    if isinstance(counter, Estimate) and not reference():  # adds no tokens: counted line by line
         counts = counter.count_sections(text, codes)
         return TokenCount(total=sum(counts), exact=False, method=counter.method,
                           sections=tuple(zip(SECTIONS, counts)))

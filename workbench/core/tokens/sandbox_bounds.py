@@ -22,8 +22,9 @@ The bounds are counted, never timed: a template passes or fails the same way on 
 machine, the core reads no clock, and a render that exceeds one ends at once with one
 error, so no thread is left spinning.  They are far above what real templates use.
 
-May import: the core's bottom layer and the other token modules (jinja2 in chat_sandbox alone);
-nothing above and nothing outside the core.
+May import: ``jinja2.exceptions`` (its SecurityError: this module is loaded only with
+chat_sandbox), the core's bottom layer and the other token modules; nothing above and nothing
+else outside the core.
 """
 
 from __future__ import annotations

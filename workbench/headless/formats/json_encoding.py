@@ -16,6 +16,7 @@ from typing import Any
 
 from ...core.inferencers.sample_splice import stand_in
 from ...core.prefix import shared_prefix
+from ...core.reference import reference
 from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
 from .stamp_writer import StampWriter
@@ -106,6 +107,8 @@ class LongText:
         self._last = ""
 
     def __call__(self, value: Any) -> str:
+        if reference():  # encoded whole (core/reference.py)
+            return dumps(value)
         if type(value) is not str:  # PStr, None, a list of messages: as usual
             return dumps(value)
         prefix, opened = self._prefix
@@ -133,6 +136,8 @@ class MessagesJson:
         self._last: tuple[list[tuple], list[str]] = ([], [])
 
     def __call__(self, value: Any) -> str:
+        if reference():  # encoded whole (core/reference.py)
+            return dumps(value)
         if type(value) is not list:
             return self._text(value)
         last_items, last_json = self._last
@@ -243,7 +248,7 @@ class PromptListJson:
 
     def __call__(self, prompt: Any) -> str:
         source = getattr(prompt, "filled_from", None)
-        if source is None or len(source) != len(prompt):
+        if source is None or len(source) != len(prompt) or reference():
             return dumps(prompt)
         shared = bytes(map(operator.is_, prompt, source))
         layout = self._layouts.get((id(source), shared))
