@@ -55,6 +55,7 @@ SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
+UNFILLED = "PW202"
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
@@ -423,10 +424,12 @@ class PairRenderer:
                 filled = columns
             found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)}
             for name in sorted(found - filled - (warned or set())):
-                self.notes.warn(
+                self.notes.find(Finding(
+                    UNFILLED,
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
-                    "as written"
-                )
+                    "as written",
+                    hint=f"add a column {name!r} to the rows, or write {{{{{name}}}}}'s text without braces",
+                    key_path=("infer_cfg", template.name)))
 
     def _warn_list_splits(self, dataset: DatasetSpec) -> None:
         if not isinstance(dataset.rows, list):
