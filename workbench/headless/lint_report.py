@@ -50,3 +50,46 @@ def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
                    f"({said}) in {listed.pairs} pair{'s' * (listed.pairs != 1)}; {failing} at or above "
                    f"--fail-on {floor}")
     print(summary, file=err)
+
+
+#: The hint of a finding --lint made an error.
+LINT_HINT = ("--lint: a lint finding is an error here; fix it, --ignore it in `workbench lint`, or run "
+             "without --lint")
+
+
+class LintGate:
+    """``--lint`` on ``render`` and ``snapshot``: the lint findings (errors and warnings) of the
+    rendered pairs are errors (exit 3), each said once as one; the render's own warnings of the
+    same findings (PW201...) are not said a second time."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+        self._failing: list[Any] | None = None
+
+    @property
+    def failing(self) -> list[Any]:
+        if self._failing is None:
+            # lazy: only --lint runs the rules
+            from ..core.lint.listing import lint_result
+            from ..core.result import RenderResult
+
+            listed = lint_result(RenderResult(self.result.config, self.result.pairs), (), ())
+            self._failing = listed.failing("warning")
+            self.result.errors.extend(listed.errors)
+        return self._failing
+
+    def report(self, err: TextIO) -> int:
+        """Say each failing finding as an error line; returns how many there are."""
+        failing = self.failing
+        said = {(f.dataset, f.model, f.finding.message) for f in failing}
+        self.result.warnings = [w for w in self.result.warnings
+                                if (w.dataset, w.model, w.message) not in said]
+        for item, more in grouped(failing):
+            f = item.finding
+            where = (f.file or "<config>") + (f":{f.line}" if f.line else "")
+            pair = f"[{item.dataset} × {item.model or 'no model'}] "
+            tail = f" (and {more} more pair{'s' * (more != 1)})" if more else ""
+            hint = f"{f.hint}; {LINT_HINT}" if f.hint else LINT_HINT
+            text = f"{where}: {pair}{f.rule} {f.name}: {f.message}{tail} (hint: {hint})"
+            print(visible(text).replace("\n", " "), file=err)
+        return len(failing)
