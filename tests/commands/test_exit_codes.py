@@ -75,6 +75,13 @@ def verify(tmp: Path, *args: str, change: bool = False) -> Run:
     return run_cli("verify", *args, cwd=fixture)
 
 
+def lint(tmp: Path, *args: str, broken: bool = False, unfilled: bool = False) -> Run:
+    ws = workspace(tmp, broken)
+    if unfilled:
+        edit(ws / "datasets" / "qa_gen.py", "Answer briefly.", "Answer {briefly}.")
+    return run_cli("lint", "eval.py", "--model", "chat-lm", *args, cwd=ws)
+
+
 def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
     """Ctrl-C while the command loads and renders."""
 
@@ -86,7 +93,7 @@ def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
             monkeypatch.setattr(f"{module}.load_and_render", stop)
         return {"render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
                 "snapshot --check": lambda: check(tmp), "diff": lambda: diff(tmp),
-                "verify": lambda: verify(tmp, RUN_DIR)}[command]()
+                "verify": lambda: verify(tmp, RUN_DIR), "lint": lambda: lint(tmp)}[command]()
 
     return case
 
@@ -110,9 +117,13 @@ CASES: dict[tuple[str, int], Callable[[Path], Run]] = {
     ("verify", 1): lambda tmp: verify(tmp, change=True),
     ("verify", 2): lambda tmp: verify(tmp, RUN_DIR, "--max-diffs", "-1"),
     ("verify", 3): lambda tmp: verify(tmp, "runs/no-such-run"),
+    ("lint", 0): lambda tmp: lint(tmp),
+    ("lint", 1): lambda tmp: lint(tmp, unfilled=True),
+    ("lint", 2): lambda tmp: lint(tmp, "--select", "PW999"),
+    ("lint", 3): lambda tmp: lint(tmp, broken=True),
 }
 INTERRUPTED = {(command, 130): interrupted(command)
-               for command in ("render", "snapshot", "snapshot --check", "diff", "verify")}
+               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "lint")}
 
 
 def test_every_documented_status_has_a_case():

@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     add_inputs(parser, run=False)
+    parser.add_argument("--dataset", action="append", default=[], metavar="GLOB",
+                        help="only datasets whose abbr matches (fnmatch glob); repeatable")
+    parser.add_argument("--model", action="append", default=[], metavar="GLOB",
+                        help="only models whose abbr matches (fnmatch glob); repeatable")
     parser.add_argument("--select", type=_codes, default=[], metavar="CODES",
                         help="only these rules: ids, id prefixes (PW2) or names, comma-separated")
     parser.add_argument("--ignore", type=_codes, default=[], metavar="CODES",
@@ -84,9 +88,15 @@ def _overlap_rows(path: str) -> list[Any] | str:
 def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) -> int:
     # lazy: imported when the command runs, so --help stays quick
     from ..core.lint.listing import lint_result
+    from ..headless.render_filter import RenderFilter
     from .render import load_and_render
 
     workspace, result = load_and_render(args)
+    wanted = RenderFilter(datasets=tuple(args.dataset), models=tuple(args.model))
+    if wanted.filters_pairs():
+        result.pairs = [p for p in result.pairs if wanted.wants_pair(p.dataset_abbr, p.model_abbr)]
+        result.errors = [e for e in result.errors
+                         if e.dataset is None or wanted.wants_pair(e.dataset, e.model)]
     listed = lint_result(result, workspace.datasets, workspace.models, selection, overlap)
     if args.format == "json":
         print(json.dumps(listed.as_json(args.fail_on), indent=2, ensure_ascii=False))
