@@ -101,6 +101,7 @@ def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) ->
     if args.format == "json":
         print(json.dumps(listed.as_json(args.fail_on), indent=2, ensure_ascii=False))
     else:
+        # lazy: imported when the command runs, so --help stays quick
         from ..headless.lint_report import report
 
         report(listed, args.fail_on, sys.stdout, sys.stderr)

@@ -428,7 +428,7 @@ class PairRenderer:
                     UNFILLED,
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
                     "as written",
-                    hint=f"add a column {name!r} to the rows, or write {{{{{name}}}}}'s text without braces",
+                    hint=f"name a column of the rows, or add a column {name!r} to them",
                     key_path=("infer_cfg", template.name)))
 
     def _warn_list_splits(self, dataset: DatasetSpec) -> None:
