@@ -59,6 +59,12 @@ UNFILLED = "PW202"
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
+def _fieldlike(name: str) -> bool:
+    """Whether ``{name}`` reads as a field: LaTeX's ``\\frac{1}{16}`` or ``x^{\\alpha}`` is math the
+    template means to send (both frameworks fill only the row's columns, so it is sent as written)."""
+    return any(c.isalpha() for c in name) and "\\" not in name
+
+
 @dataclass(frozen=True)
 class RenderOptions:
     predictions: PredictionLookup | None = None
@@ -422,7 +428,8 @@ class PairRenderer:
                 filled = columns | {"question", "image", "video", "audio"}
             else:
                 filled = columns
-            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)}
+            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)
+                     if _fieldlike(m)}
             for name in sorted(found - filled - (warned or set())):
                 self.notes.find(Finding(
                     UNFILLED,

@@ -83,15 +83,16 @@ def _linted(pair: Any) -> set[str]:
 
 def failure_marks(check: PairCheck, opts: ViewOptions) -> dict[tuple[str, str], Text]:
     """The tree's mark after each dataset some model cannot render (``✖ model``, or a count),
-    and after each dataset with lint findings (``⚑ PW201 PW204``: `workbench lint` lists them)."""
+    and after each dataset with lint findings (``⚑2``: two rules flag its pairs; `workbench lint`
+    lists them)."""
     marks: dict[tuple[str, str], Text] = {}
     for dataset, errors in check.failing.items():
         models = [e.model or "no model" for e in errors]
         said = ", ".join(models) if len(models) <= 2 else f"{len(models)} models"
         marks[("dataset", dataset)] = Text(f"✖ {one_line(said, 40)}", style=opts.palette.style("error"))
     for dataset, rules in check.findings.items():
-        shown = " ".join(rules[:3]) + (f" +{len(rules) - 3}" if len(rules) > 3 else "")
-        mark = Text(f"⚑ {shown}", style=opts.palette.style("warning"))
+        # a count, not the ids: short enough that a narrow tree still shows the ◀ after it
+        mark = Text(f"⚑{len(rules)}", style=opts.palette.style("warning"))
         key = ("dataset", dataset)
         marks[key] = Text.assemble(marks[key], " ", mark) if key in marks else mark
     return marks

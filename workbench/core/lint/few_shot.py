@@ -124,8 +124,8 @@ def overlap(ctx: LintContext) -> Iterator[Finding]:
     pool = ctx.pair.splits.train[:ROW_LIMIT * 4]
     index: dict[str, list[int]] = {}
     shingles = []
-    for j, row in enumerate(pool):
-        own = _shingles(normalised(ctx.row_text(row))) if isinstance(row, Mapping) else set()
+    for j, example in enumerate(pool):
+        own = _shingles(normalised(ctx.row_text(example))) if isinstance(example, Mapping) else set()
         shingles.append(own)
         for s in own:
             index.setdefault(s, []).append(j)

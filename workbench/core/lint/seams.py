@@ -87,9 +87,10 @@ def separators(ctx: LintContext) -> Iterator[Finding]:
         picks = ctx.pair.picks[i]
         if not picks:
             continue
-        items = [ice_template.generate_ice_item(engine.ice_pairs(k, idx), engine.train_label(idx))
-                 for k, idx in enumerate(picks)]
-        if not all(isinstance(item, str) for item in items):
+        made = [ice_template.generate_ice_item(engine.ice_pairs(k, idx), engine.train_label(idx))
+                for k, idx in enumerate(picks)]
+        items = [item for item in made if isinstance(item, str)]
+        if len(items) < len(made):
             return
         between.update(_seam(a, retriever.ice_separator, b) for a, b in pairwise(items))
         if after is not None:
