@@ -15,8 +15,8 @@ COMMANDS = {
     "render": ("render", "render configs headless: JSON, text, markdown, HTML or SVG"),
     "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
     "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
-    "lint": ("lint", "find prompt bugs before the run: seams, role tags, few-shot leaks (ruff-like)"),
     "verify": ("verify", "compare the prompts a finished run recorded with a render"),
+    "lint": ("lint", "find prompt bugs before the run: seams, role tags, few-shot leaks (ruff-like)"),
     "serve": ("serve", "the app in a browser, for a team on a shared machine"),
 }
 
