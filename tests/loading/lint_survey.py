@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.lint.run import PairFinding, Selection, key_findings, lint_pair
+from workbench.core.lint.run import Selection, key_findings, lint_pair
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import ModelSpec
 
@@ -133,8 +133,6 @@ def main(argv: Iterable[str] | None = None) -> int:
                        for r in results], out)
     return 1 if crashes else 0
 
-
-__all__ = ["PairFinding", "check", "main", "run", "table"]
 
 if __name__ == "__main__":
     sys.exit(main())

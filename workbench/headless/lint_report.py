@@ -13,14 +13,24 @@ from ..core.findings import SEVERITIES
 from ..core.inert_text import visible
 from .stderr_report import error_line
 
+#: The hint of a finding --lint made an error.
+LINT_HINT = ("--lint: a lint finding is an error here; fix it, --ignore it in `workbench lint`, or run "
+             "without --lint")
 
-def finding_line(item: Any, more: int = 0) -> str:
+
+def finding_line(item: Any, more: int = 0, lint_error: bool = False) -> str:
+    """``file:line: warning: [dataset × model] PW204 name: message (hint: ...)``; under ``--lint``
+    (``lint_error``) without the severity, the hint ending with what --lint did."""
     f = item.finding
     where = (f.file or "<config>") + (f":{f.line}" if f.line else "")
     pair = f"[{item.dataset} × {item.model or 'no model'}] " if item.dataset or item.model else ""
-    hint = f" (hint: {f.hint})" if f.hint else ""
     tail = f" (and {more} more pair{'s' * (more != 1)})" if more else ""
-    text = f"{where}: {f.severity}: {pair}{f.rule} {f.name}: {f.message}{hint}{tail}"
+    if lint_error:
+        hint = f" (hint: {f.hint}; {LINT_HINT})" if f.hint else f" (hint: {LINT_HINT})"
+        text = f"{where}: {pair}{f.rule} {f.name}: {f.message}{tail}{hint}"
+    else:
+        hint = f" (hint: {f.hint})" if f.hint else ""
+        text = f"{where}: {f.severity}: {pair}{f.rule} {f.name}: {f.message}{hint}{tail}"
     return visible(text).replace("\n", " ")
 
 
@@ -52,10 +62,6 @@ def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
     print(summary, file=err)
 
 
-#: The hint of a finding --lint made an error.
-LINT_HINT = ("--lint: a lint finding is an error here; fix it, --ignore it in `workbench lint`, or run "
-             "without --lint")
-
 
 class LintGate:
     """``--lint`` on ``render`` and ``snapshot``: the lint findings (errors and warnings) of the
@@ -85,11 +91,5 @@ class LintGate:
         self.result.warnings = [w for w in self.result.warnings
                                 if (w.dataset, w.model, w.message) not in said]
         for item, more in grouped(failing):
-            f = item.finding
-            where = (f.file or "<config>") + (f":{f.line}" if f.line else "")
-            pair = f"[{item.dataset} × {item.model or 'no model'}] "
-            tail = f" (and {more} more pair{'s' * (more != 1)})" if more else ""
-            hint = f"{f.hint}; {LINT_HINT}" if f.hint else LINT_HINT
-            text = f"{where}: {pair}{f.rule} {f.name}: {f.message}{tail} (hint: {hint})"
-            print(visible(text).replace("\n", " "), file=err)
+            print(finding_line(item, more, lint_error=True), file=err)
         return len(failing)
