@@ -44,6 +44,7 @@ def test_select_ignore_and_fail_on_as_ruff_reads_them(tmp_path):
     assert lint(tmp_path, "--ignore", "PW202", unfilled=True).code == 0
     assert lint(tmp_path, "--select", "unfilled-placeholder", unfilled=True).code == 1
     assert lint(tmp_path, "--select", "PW3", unfilled=True).code == 0
+    assert lint(tmp_path, "--select", "PW3", "--select", "PW202", unfilled=True).code == 1  # repeatable
     assert lint(tmp_path, "--fail-on", "error", unfilled=True).code == 0
     # information (every row the same example) is said when selected, and fails only --fail-on info
     info = lint(tmp_path, "--select", "ALL")

@@ -38,10 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only datasets whose abbr matches (fnmatch glob); repeatable")
     parser.add_argument("--model", action="append", default=[], metavar="GLOB",
                         help="only models whose abbr matches (fnmatch glob); repeatable")
-    parser.add_argument("--select", type=_codes, default=[], metavar="CODES",
-                        help="only these rules: ids, id prefixes (PW2) or names, comma-separated")
-    parser.add_argument("--ignore", type=_codes, default=[], metavar="CODES",
-                        help="leave these rules out (ids, prefixes or names, comma-separated)")
+    parser.add_argument("--select", type=_codes, action="extend", default=[], metavar="CODES",
+                        help="only these rules: ids, id prefixes (PW2) or names, comma-separated; repeatable")
+    parser.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
+                        help="leave these rules out (ids, prefixes or names, comma-separated; repeatable)")
     parser.add_argument("--fail-on", choices=SEVERITY_CHOICES, default="warning",
                         help="exit 1 when a finding of this severity or above is found (default: warning)")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
