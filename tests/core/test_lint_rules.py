@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import make_pair
-from tests.core.test_model_text import THINKING, folder_with
+from tests.core.test_model_text import BOS_META, THINKING, folder_with
 from tests.core.test_model_text import pair as folder_pair
 from workbench.core.findings import RULES
 from workbench.core.lint.run import LINT_RULES, Selection, lint_pair
@@ -59,8 +59,7 @@ def test_pw202_unfilled_placeholder_is_listed_from_the_render():
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
 def test_pw203_doubled_bos(tmp_path):
     folder = folder_with(tmp_path)
-    meta = {"round": [{"role": "HUMAN", "begin": "<s>User: ", "end": "\n"},
-                      {"role": "BOT", "begin": "Assistant: ", "end": "\n", "generate": True}]}
+    meta = BOS_META
     doubled = folder_pair({"type": "HuggingFaceCausalLM", "path": str(folder), "meta_template": meta})
     assert "PW203" in {f.rule for f in lint_pair(doubled)}
     single = folder_pair({"type": "HuggingFaceCausalLM", "path": str(folder),
