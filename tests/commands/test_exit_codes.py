@@ -88,6 +88,13 @@ def extract(tmp: Path, *args: str, flip: bool = False, broken: bool = False) -> 
     return run_cli("extract", str(run), *args)
 
 
+def lint(tmp: Path, *args: str, broken: bool = False, unfilled: bool = False) -> Run:
+    ws = workspace(tmp, broken)
+    if unfilled:
+        edit(ws / "datasets" / "qa_gen.py", "Answer briefly.", "Answer {briefly}.")
+    return run_cli("lint", "eval.py", "--model", "chat-lm", *args, cwd=ws)
+
+
 def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
     """Ctrl-C while the command loads and renders."""
 
@@ -100,7 +107,7 @@ def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
         monkeypatch.setattr("workbench.headless.extract_run.load_config_file", stop)
         return {"render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
                 "snapshot --check": lambda: check(tmp), "diff": lambda: diff(tmp),
-                "verify": lambda: verify(tmp, RUN_DIR), "extract": lambda: extract(tmp)}[command]()
+                "verify": lambda: verify(tmp, RUN_DIR), "extract": lambda: extract(tmp), "lint": lambda: lint(tmp)}[command]()
 
     return case
 
@@ -128,9 +135,13 @@ CASES: dict[tuple[str, int], Callable[[Path], Run]] = {
     ("extract", 1): lambda tmp: extract(tmp, flip=True),
     ("extract", 2): lambda tmp: extract(tmp, "--rev", "HEAD"),
     ("extract", 3): lambda tmp: extract(tmp, broken=True),
+    ("lint", 0): lambda tmp: lint(tmp),
+    ("lint", 1): lambda tmp: lint(tmp, unfilled=True),
+    ("lint", 2): lambda tmp: lint(tmp, "--select", "PW999"),
+    ("lint", 3): lambda tmp: lint(tmp, broken=True),
 }
 INTERRUPTED = {(command, 130): interrupted(command)
-               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "extract")}
+               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "extract", "lint")}
 
 
 def test_every_documented_status_has_a_case():

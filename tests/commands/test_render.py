@@ -183,12 +183,13 @@ def test_warnings_go_to_stderr_unless_quiet(tmp_path):
     (tmp_path / "datasets" / "qa_gen.py").write_text(
         (tmp_path / "datasets" / "qa_gen.py").read_text().replace("Q: {question}", "Q: {question} {nothing}"))
     loud = run_cli("render", "eval.py", "-f", "text", "--model", "chat-lm", cwd=tmp_path)
-    assert "warning: [qa × chat-lm]" in loud.err and "{nothing}" in loud.err
+    said = "warning: " + str(tmp_path / "datasets" / "qa_gen.py")  # a finding (PW202): located
+    assert said in loud.err and "[qa × chat-lm] PW202 unfilled-placeholder" in loud.err and "{nothing}" in loud.err
     quiet = run_cli("render", "eval.py", "-f", "text", "--model", "chat-lm", "-q", cwd=tmp_path)
     assert "warning" not in quiet.err
     # JSON (the default format) says it on stderr too: a script's log must show a fallback
     as_json = run_cli("render", "eval.py", "--model", "chat-lm", cwd=tmp_path)
-    assert "warning: [qa × chat-lm]" in as_json.err and "{nothing}" in as_json.out
+    assert said in as_json.err and "{nothing}" in as_json.out
     assert "warning" not in run_cli("render", "eval.py", "--model", "chat-lm", "-q", cwd=tmp_path).err
 
 

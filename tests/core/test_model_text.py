@@ -186,12 +186,15 @@ def test_special_tokens_for_views(tmp_path):
         assert special.literals == tuple(sorted(special.literals, key=lambda s: (-len(s), s)))
 
 
+#: A meta template that writes the BOS a tokenizer that adds one adds again (test_lint_rules too).
+BOS_META = {"round": [{"role": "HUMAN", "begin": "<s>User: ", "end": "\n"},
+                      {"role": "BOT", "begin": "Assistant: ", "end": "\n", "generate": True}]}
+
+
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
 def test_doubled_bos_warning_and_sections(tmp_path):
     folder = folder_with(tmp_path)
-    meta = {"round": [{"role": "HUMAN", "begin": "<s>User: ", "end": "\n"},
-                      {"role": "BOT", "begin": "Assistant: ", "end": "\n", "generate": True}]}
-    p = pair({"type": "HuggingFaceCausalLM", "path": str(folder), "meta_template": meta})
+    p = pair({"type": "HuggingFaceCausalLM", "path": str(folder), "meta_template": BOS_META})
     request = first(p)
     assert any("doubled BOS" in m for m in p.notes.messages)
     sections = dict(request.tokens.sections)

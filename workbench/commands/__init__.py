@@ -22,6 +22,7 @@ COMMANDS = {
     "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
     "verify": ("verify", "compare the prompts a finished run recorded with a render"),
     "extract": ("extract", "what the evaluation extracts from a run's predictions, and the verdicts"),
+    "lint": ("lint", "find prompt bugs before the run: seams, role tags, few-shot leaks (ruff-like)"),
     "serve": ("serve", "the app in a browser, for a team on a shared machine"),
 }
 

@@ -76,6 +76,14 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
                         "config the framework cannot load...) an error: exit 3 (the way to run in CI)")
 
 
+def add_lint(parser: argparse.ArgumentParser) -> None:
+    """--lint: every lint finding of the rendered pairs (an error or a warning of ``workbench
+    lint``'s default rules) is an error: exit 3, as --strict's are (docs/lint.md)."""
+    parser.add_argument("--lint", action="store_true",
+                        help="make every finding of `workbench lint` (its default rules: errors and "
+                        "warnings) an error: exit 3")
+
+
 def demo_config() -> Path:
     """The bundled demo (inside the package in a wheel, ``demo_data/`` in a checkout)."""
     from ..bundled import bundled

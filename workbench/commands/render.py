@@ -21,6 +21,7 @@ from . import EXIT_CONFIG, EXIT_OK, EXIT_USAGE
 from .common import (
     HelpFormatter,
     add_inputs,
+    add_lint,
     add_strict,
     counted,
     data_file_problem,
@@ -85,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(or the ones selected).",
         epilog="exit status: 0 ok, 2 usage error, 3 config errors (each on stderr as "
         "file:line: message, and in the JSON errors list), or with --strict a warning that the real "
-        "run differs or fails\n"
+        "run differs or fails, or with --lint a lint finding\n"
         "example: workbench render configs/eval.py --dataset 'gsm8k*' --limit 3 -f text",
         formatter_class=HelpFormatter,
     )
@@ -119,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lmeval_options(parser)
     add_run_options(parser)
     add_strict(parser)
+    add_lint(parser)
     return parser
 
 
@@ -374,6 +376,7 @@ def run(argv: Sequence[str]) -> int:
                            "terminal: pipe it into a tool, or give --out FILE")
     from ..core.inert_text import visible
     from ..headless.formats.json_export import collect_warnings
+    from ..headless.lint_report import LintGate
     from ..headless.progress import Progress
     from ..headless.stderr_report import differing, report_problems
     from ..headless.stream import SampleStream, Workers
@@ -400,6 +403,7 @@ def run(argv: Sequence[str]) -> int:
             workers.close()
         return selected
     selection, result, entries = selected
+    gate = LintGate(result) if args.lint else None
     total = sum(len(e.indices) for e in entries)
     progress = Progress.for_terminal(total, args.quiet)
     jobs = 1 if recorded else args.jobs
@@ -419,16 +423,19 @@ def run(argv: Sequence[str]) -> int:
                 with atomic_write(args.out) as out:
                     write(result, out, stream, args, plan)
                     # never over the old file: leaving the block discards the new one
-                    if result.errors or (args.strict and differing(collect_warnings(result))):
+                    if result.errors or (args.strict and differing(collect_warnings(result))) \
+                            or (gate is not None and gate.failing):
                         raise _NotWritten
             else:
                 utf8_stdout()
                 write(result, sys.stdout, stream, args, plan)
                 sys.stdout.flush()
     except _NotWritten:
+        linted = gate.report(sys.stderr) if gate is not None else 0
         report_problems(result, warnings=not args.quiet, strict=args.strict, prog=parser.prog)
         kept = "the old file is kept as it was" if Path(args.out).exists() else "no file written"
-        why = "errors" if result.errors else "warnings --strict makes errors"
+        why = "errors" if result.errors else "lint findings --lint makes errors" if linted else \
+            "warnings --strict makes errors"
         print(f"{parser.prog}: --out {visible(args.out)} not written: the render has {why} ({kept})",
               file=sys.stderr)
         return EXIT_CONFIG
@@ -436,9 +443,10 @@ def run(argv: Sequence[str]) -> int:
         if isinstance(exc, BrokenPipeError) or not args.out:
             raise
         return usage_error(parser.prog, f"cannot write {args.out}: {exc.strerror or exc}")
-    found = report_problems(collect_warnings(result), warnings=not args.quiet, strict=args.strict,
-                            prog=parser.prog)
-    return EXIT_CONFIG if result.errors or (args.strict and found) else EXIT_OK
+    collect_warnings(result)
+    linted = gate.report(sys.stderr) if gate is not None else 0
+    found = report_problems(result, warnings=not args.quiet, strict=args.strict, prog=parser.prog)
+    return EXIT_CONFIG if result.errors or (args.strict and found) or linted else EXIT_OK
 
 
 class _NotWritten(Exception):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, add_strict, counted
+from .common import HelpFormatter, add_inputs, add_lint, add_strict, counted
 from .render import add_run_options, parse_run_args, recipe_for, render_selected, usage_error, utf8_stdout
 
 
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         "With --check, render again and compare instead of writing.",
         epilog="exit status: 0 written / all match, 1 differences (or missing / extra "
         "snapshot files) with --check, 2 usage error, 3 config errors, or with --strict a warning "
-        "that the real run differs or fails (3 outranks 1)\n"
+        "that the real run differs or fails, or with --lint a lint finding (3 outranks 1)\n"
         "example: workbench snapshot configs/eval.py --dir tests/prompt_snapshots --check --strict",
         formatter_class=HelpFormatter,
     )
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_diff_options(parser)
     add_run_options(parser)
     add_strict(parser)
+    add_lint(parser)
     return parser
 
 
@@ -66,6 +67,7 @@ def run(argv: Sequence[str]) -> int:
     args = parse_run_args(parser, argv, first_config=True)
     from ..headless.compare import DiffPrinter
     from ..headless.formats.json_export import collect_warnings
+    from ..headless.lint_report import LintGate
     from ..headless.progress import Progress
     from ..headless.snapshots import check_snapshots, write_snapshots
     from ..headless.stderr_report import report_problems
@@ -109,9 +111,11 @@ def run(argv: Sequence[str]) -> int:
         return usage_error(parser.prog, f"cannot {'read' if args.check else 'write'}{where}: "
                            f"{exc.strerror or exc}")
     # the other warnings are in the snapshot files; these are said (under --strict, as errors)
-    strict = report_problems(collect_warnings(result), warnings=not args.quiet, strict=args.strict,
+    collect_warnings(result)
+    linted = LintGate(result).report(sys.stderr) if args.lint else 0
+    strict = report_problems(result, warnings=not args.quiet, strict=args.strict,
                              prog=parser.prog, others=False)
-    failed = bool(result.errors) or (args.strict and strict > 0)
+    failed = bool(result.errors) or (args.strict and strict > 0) or linted > 0
     if args.check:
         for path in outcome.missing:
             show(f"missing: {path} (no snapshot yet: run `workbench snapshot` without --check)")
@@ -128,6 +132,8 @@ def run(argv: Sequence[str]) -> int:
             # never "passed" when something could not be checked
             show(f"snapshot check failed: {len(result.errors)} config error(s); {checked} snapshots "
                  f"checked and matching, {len(outcome.kept)} not checked")
+        elif linted:
+            show(f"snapshot check failed (--lint): {linted} lint finding(s); {checked} snapshots match")
         elif failed:
             show(f"snapshot check failed (--strict): {strict} warning(s) say the real run differs from "
                  f"what the snapshots show, or fails; {checked} snapshots match")

@@ -19,13 +19,16 @@ from dataclasses import dataclass
 
 ERROR = "error"
 WARNING = "warning"
+INFO = "info"  # a fact worth knowing (the same examples for every row), never a failure
+#: Severities, highest first (``lint --fail-on`` compares by this order).
+SEVERITIES = (ERROR, WARNING, INFO)
 
 
 @dataclass(frozen=True)
 class Rule:
     id: str  # "PW101": never reused, never renumbered
     name: str  # "unknown-key": what --select/--ignore may name too
-    severity: str  # ERROR or WARNING
+    severity: str  # ERROR, WARNING or INFO
     summary: str  # one line: what it catches
 
 
@@ -34,6 +37,38 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "a key the class built from that dict does not accept (the framework raises TypeError)"),
     Rule("PW201", "unsent-generation-prompt", WARNING,
          "a generating turn's prompt the meta template never sends (it generates at the role's begin)"),
+    Rule("PW202", "unfilled-placeholder", WARNING,
+         "a {field} in a template that no column fills, so it is sent as written"),
+    Rule("PW203", "doubled-bos", WARNING,
+         "the text the model gets starts with two BOS tokens"),
+    Rule("PW204", "trailing-space-at-generation", WARNING,
+         "the input ends with a space where the model starts generating (a lone space token)"),
+    Rule("PW205", "double-space", INFO,
+         "two spaces in a row in a template's own text"),
+    Rule("PW206", "example-separator", WARNING,
+         "in-context examples run together, or are joined otherwise than the test item follows them"),
+    Rule("PW207", "special-token-in-template", WARNING,
+         "a role tag or special token typed into a template while the model's template adds them"),
+    Rule("PW208", "special-token-in-rows", WARNING,
+         "rows hold a role tag or special token the model's template also adds"),
+    Rule("PW209", "system-dropped", WARNING,
+         "SYSTEM or begin content the model class drops, or merges into another turn"),
+    Rule("PW210", "unused-input-column", INFO,
+         "a reader_cfg input column no template names"),
+    Rule("PW211", "over-max-seq-len", WARNING,
+         "max_out_len plus the 95th-percentile prompt length exceeds max_seq_len"),
+    Rule("PW212", "thinking-undecided", WARNING,
+         "a hybrid-thinking chat template (enable_thinking) and no decision in the config"),
+    Rule("PW301", "test-row-in-examples", WARNING,
+         "a test row appears among its own in-context examples"),
+    Rule("PW302", "duplicate-shots", WARNING,
+         "the same example twice in one prompt"),
+    Rule("PW303", "fixed-shots", INFO,
+         "every row gets the same in-context examples"),
+    Rule("PW304", "shot-label-imbalance", WARNING,
+         "one label dominates a prompt's in-context examples"),
+    Rule("PW305", "example-test-overlap", WARNING,
+         "an example of the pool is a near-duplicate of a test row (lint --overlap FILE)"),
 )}
 
 

@@ -56,7 +56,14 @@ SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
+UNFILLED = "PW202"
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
+
+
+def _fieldlike(name: str) -> bool:
+    """Whether ``{name}`` reads as a field: LaTeX's ``\\frac{1}{16}`` or ``x^{\\alpha}`` is math the
+    template means to send (both frameworks fill only the row's columns, so it is sent as written)."""
+    return any(c.isalpha() for c in name) and "\\" not in name
 
 
 @dataclass(frozen=True)
@@ -432,12 +439,15 @@ class PairRenderer:
                 filled = columns | {"question", "image", "video", "audio"}
             else:
                 filled = columns
-            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)}
+            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)
+                     if _fieldlike(m)}
             for name in sorted(found - filled - (warned or set())):
-                self.notes.warn(
+                self.notes.find(Finding(
+                    UNFILLED,
                     f"{template.name}: {{{name}}} matches no column of the rows, so it is sent "
-                    "as written"
-                )
+                    "as written",
+                    hint=f"name a column of the rows, or add a column {name!r} to them",
+                    key_path=("infer_cfg", template.name)))
 
     def _warn_list_splits(self, dataset: DatasetSpec) -> None:
         if not isinstance(dataset.rows, list):

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.text import Text
 
+from ..core.errors import WorkbenchError
 from ..core.lazy_pairs import LazyPairs
+from ..core.lint.run import lint_pair
 from ..core.result import PairError, PairWarning
 from ..core.warning_groups import WarningGroup, group_warnings
 from ..views.options import ViewOptions
@@ -30,6 +33,8 @@ class PairCheck:
     pairs: int
     failing: dict[str, list[PairError]] = field(default_factory=dict)  # dataset -> its failing pairs
     warnings: tuple[WarningGroup, ...] = ()
+    #: dataset -> the ids of the lint findings (``workbench lint``'s default rules) of its pairs
+    findings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def failed_pairs(self) -> int:
@@ -45,6 +50,7 @@ def check_pairs(pairs: LazyPairs, cancelled: Callable[[], bool], pause: Callable
     """Build every pair (``pause()`` between two, so the UI keeps the CPU); None if cancelled."""
     failing: dict[str, list[PairError]] = {}
     warnings: list[PairWarning] = []
+    findings: dict[str, set[str]] = {}
     count = 0
     for dataset in pairs.datasets:
         warnings += pairs.dataset_warnings(dataset)
@@ -60,14 +66,33 @@ def check_pairs(pairs: LazyPairs, cancelled: Callable[[], bool], pause: Callable
                     failing.setdefault(dataset, []).append(found)
                 continue
             warnings += found.warnings()
-    return PairCheck(count, failing, tuple(group_warnings(warnings)))
+            rules = findings.setdefault(dataset, set())
+            rules.update(_linted(found))
+    return PairCheck(count, failing, tuple(group_warnings(warnings)),
+                     {d: tuple(sorted(r)) for d, r in findings.items() if r})
+
+
+def _linted(pair: Any) -> set[str]:
+    """The ids of a pair's lint findings; a sample the lint renders that fails is the view's
+    business (it says so when shown), not the mark's."""
+    try:
+        return {f.rule for f in lint_pair(pair)}
+    except WorkbenchError:
+        return set()
 
 
 def failure_marks(check: PairCheck, opts: ViewOptions) -> dict[tuple[str, str], Text]:
-    """The tree's mark after each dataset some model cannot render: ``✖ model`` (or a count)."""
-    marks = {}
+    """The tree's mark after each dataset some model cannot render (``✖ model``, or a count),
+    and after each dataset with lint findings (``⚑2``: two rules flag its pairs; `workbench lint`
+    lists them)."""
+    marks: dict[tuple[str, str], Text] = {}
     for dataset, errors in check.failing.items():
         models = [e.model or "no model" for e in errors]
         said = ", ".join(models) if len(models) <= 2 else f"{len(models)} models"
         marks[("dataset", dataset)] = Text(f"✖ {one_line(said, 40)}", style=opts.palette.style("error"))
+    for dataset, rules in check.findings.items():
+        # a count, not the ids: short enough that a narrow tree still shows the ◀ after it
+        mark = Text(f"⚑{len(rules)}", style=opts.palette.style("warning"))
+        key = ("dataset", dataset)
+        marks[key] = Text.assemble(marks[key], " ", mark) if key in marks else mark
     return marks

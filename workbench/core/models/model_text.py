@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import BUILDER_FAILURES, RenderError, builder_failed
 from ..extras import install_hint
+from ..findings import Finding
 from ..render_notes import Notes
 from ..result import Request
 from ..spec import ModelSpec, type_name
@@ -322,7 +323,11 @@ class ModelText:
             tokens = replace(tokens, method=method)
         warning = self._bos_warning(sent, add_special)
         if warning is not None:
-            self.notes.warn(warning)
+            source = self.adapter.spec.source if self.adapter.spec is not None else None
+            self.notes.find(Finding(
+                "PW203", warning, hint="drop the BOS the template or the rows write: the tokenizer or "
+                "chat template adds it", file=source.file if source else None,
+                line=source.line if source else None))
         return request.evolve(model_text=text, tokens=tokens)
 
     def _method(self, text: str | None) -> str:

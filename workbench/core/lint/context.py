@@ -1,0 +1,107 @@
+"""What a lint rule sees: one rendered pair, a few of its samples, and where things were written.
+
+May import: ``render`` and every core module below it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..findings import Finding
+from ..render import PairRenderer
+from ..result import Sample
+from ..spec import locate
+from ..templates.prompt_list import iter_texts
+
+#: How many samples the seam rules read (the template's shape, the same for most rows).
+SEAM_SAMPLES = 20
+#: How many rows the row-scanning rules read at most (said in their message when cut).
+ROW_LIMIT = 5000
+TEMPLATE_KEYS = ("ice_template", "prompt_template")
+_WORDS = re.compile(r"\w+")
+_FIELD = re.compile(r"\{([^{}\s]+)\}")
+
+
+def normalised(text: str) -> str:
+    """Lower-case words, punctuation and spacing dropped: two copies of a row compare equal."""
+    return " ".join(_WORDS.findall(text.lower()))
+
+
+@dataclass
+class LintContext:
+    pair: PairRenderer
+    #: rows of ``lint --overlap FILE``: a test set checked against the example pool
+    overlap: Sequence[Mapping[str, Any]] | None = None
+    _samples: dict[int, Sample] = field(default_factory=dict)
+
+    @property
+    def infer_cfg(self) -> Mapping[str, Any]:
+        return self.pair.infer_cfg
+
+    def sample(self, index: int) -> Sample:
+        if index not in self._samples:
+            self._samples[index] = self.pair.sample(index)
+        return self._samples[index]
+
+    def first_samples(self, n: int = SEAM_SAMPLES) -> Iterator[Sample]:
+        for i in range(min(n, len(self.pair))):
+            yield self.sample(i)
+
+    def spread(self, n: int) -> list[int]:
+        """Up to ``n`` test indices spread evenly over the split (for statistics)."""
+        total = len(self.pair)
+        if total <= n:
+            return list(range(total))
+        return sorted({round(i * (total - 1) / (n - 1)) for i in range(n)})
+
+    def templates(self) -> Iterator[tuple[str, Any]]:
+        """(key, raw template) of the dataset's ice and prompt templates, as written."""
+        for key in TEMPLATE_KEYS:
+            body = self.infer_cfg.get(key)
+            if isinstance(body, Mapping) and "template" in body:
+                yield key, body["template"]
+
+    def template_texts(self) -> Iterator[tuple[tuple, str]]:
+        """(key path, text) of every string a template writes itself (no role names)."""
+        def walk(value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+            if isinstance(value, str):
+                yield path, value
+            elif isinstance(value, Mapping):
+                for k, v in value.items():
+                    if k not in ("role", "fallback_role", "generate", "pos"):
+                        yield from walk(v, (*path, k))
+            elif isinstance(value, (list, tuple)):
+                for i, v in enumerate(value):
+                    yield from walk(v, (*path, i))
+        for key, raw in self.templates():
+            yield from walk(raw, ("infer_cfg", key, "template"))
+
+    def fields(self) -> set[str]:
+        """Every ``{field}`` the templates name."""
+        return {m for _, raw in self.templates() for t in iter_texts(raw) for m in _FIELD.findall(t)}
+
+    def row_text(self, row: Mapping[str, Any]) -> str:
+        columns = [c for c in self.pair.reader.input_columns if c in row] or list(row)
+        return "\n".join(str(row[c]) for c in columns if row.get(c) is not None)
+
+    def at(self, finding: Finding) -> Finding:
+        """The finding with the file and line of its ``key_path`` in the dataset's config."""
+        if finding.file is not None or finding.key_path is None:
+            return finding
+        found = locate(self.pair.dataset, finding.key_path)
+        return replace(finding, file=found.file, line=found.line)
+
+    def model_at(self, key: str) -> tuple[str | None, int | None]:
+        """Where the model config wrote ``key`` (else where the model was defined)."""
+        spec = self.pair.model_spec
+        if spec is None:
+            return None, None
+        found = locate(spec, (key,))
+        return found.file, found.line
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
