@@ -93,7 +93,7 @@ def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) ->
 
     workspace, result = load_and_render(args)
     wanted = RenderFilter(datasets=tuple(args.dataset), models=tuple(args.model))
-    if wanted.filters_pairs():
+    if wanted.datasets or wanted.models:
         result.pairs = [p for p in result.pairs if wanted.wants_pair(p.dataset_abbr, p.model_abbr)]
         result.errors = [e for e in result.errors
                          if e.dataset is None or wanted.wants_pair(e.dataset, e.model)]
