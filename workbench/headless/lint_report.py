@@ -51,7 +51,8 @@ def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
     for item, more in groups:
         print(finding_line(item, more), file=out)
     counts = listed.counts()
-    said = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if counts[s])
+    said = ", ".join(f"{counts[s]} {s}{'s' * (counts[s] != 1 and s != 'info')}"  # "2 warnings", "2 info"
+                     for s in SEVERITIES if counts[s])
     failing = len(listed.failing(floor))
     if not listed.findings:
         summary = f"workbench lint: no findings in {listed.pairs} pair{'s' * (listed.pairs != 1)}"
