@@ -15,18 +15,15 @@ May import: loading, the core and the other headless modules; not views, tui, co
 from __future__ import annotations
 
 import json
-import os
-import resource
 import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.answers.catalog import Unresolved
 from ..core.answers.chain import Fallback, StepRaised
+from ..loading.rows.framework_load import run_framework_script
 
-MEMORY_LIMIT = 4 * 1024**3
 MAX_OUTPUT = 512 * 1024**2
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 
 # Runs in the framework's interpreter: no workbench import there. Its prints go to stderr; the
 # answer is the one line it writes to the real stdout.
@@ -59,12 +56,6 @@ say({"values": values})
 """
 
 
-def _limits() -> None:  # in the framework's process, before exec
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard == resource.RLIM_INFINITY or hard >= MEMORY_LIMIT:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
-
-
 def framework_fallback(python: str | None, timeout: float) -> Fallback | None:
     """The route through ``python`` (None: there is no framework to ask)."""
     if python is None:
@@ -78,11 +69,8 @@ def framework_fallback(python: str | None, timeout: float) -> Fallback | None:
 
         def batch(texts: Sequence[Any]) -> list[Any]:
             request = json.dumps({"type": written, "kwargs": dict(kwargs), "texts": list(texts)})
-            env = {**os.environ, **OFFLINE}
             try:
-                done = subprocess.run([python, "-c", _SCRIPT], input=request, capture_output=True, text=True,
-                                      timeout=timeout, env=env, start_new_session=True, preexec_fn=_limits,
-                                      check=False)
+                done = run_framework_script(python, _SCRIPT, request, timeout)
             except subprocess.TimeoutExpired:
                 raise Unresolved(f"the framework route ({python}) ran past {timeout:g} s") from None
             except OSError as exc:

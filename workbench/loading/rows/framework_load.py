@@ -122,8 +122,23 @@ def _key(python: str, framework: str, class_name: str, kwargs: Mapping[str, Any]
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _limits() -> None:  # in the child, before exec
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+def _limit_memory() -> None:  # in the child, before exec (never above a lower limit already set)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard >= MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
+
+
+def run_framework_script(python: str, script: str, request: str, timeout: float | None,
+                         cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``script`` run by the framework's ``python`` with ``request`` on stdin: offline (no hub),
+    in a session of its own, under MEMORY_LIMIT. TimeoutExpired and OSError are the caller's to
+    word (what it was asking the framework for)."""
+    return subprocess.run([python, "-c", script], input=request, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **OFFLINE}, start_new_session=True,
+                          preexec_fn=_limit_memory, cwd=cwd, check=False)
 
 
 def framework_rows(python: str, framework: str, class_name: str, kwargs: Mapping[str, Any],
@@ -153,11 +168,8 @@ def framework_rows(python: str, framework: str, class_name: str, kwargs: Mapping
             return json.loads(cached.read_text(encoding="utf-8"))["rows"]
         except (OSError, ValueError, KeyError):
             pass
-    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     try:
-        done = subprocess.run([python, "-c", _SCRIPT], input=request, capture_output=True, text=True,
-                              timeout=timeout, env=env, start_new_session=True, preexec_fn=_limits,
-                              cwd=cwd)
+        done = run_framework_script(python, _SCRIPT, request, timeout, cwd)
     except subprocess.TimeoutExpired:
         raise FrameworkUnavailable(f"{class_name}.load() ran past {timeout:g} s in {python}") from None
     except OSError as exc:
