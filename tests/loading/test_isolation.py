@@ -180,6 +180,42 @@ def test_cancel_skips_the_configs_a_load_has_not_read_yet(tmp_path):
         assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors  # later loads run
 
 
+def test_a_cancel_before_the_worker_has_the_load_still_stops_it(tmp_path, monkeypatch):
+    """A save that wins while the superseded load is still on its way to the worker (a busy
+    machine) stops it: the cancel is not lost, and the load does not run to its time limit."""
+    from workbench.loading.config import worker
+
+    loop = write(tmp_path / "loop.py", "while True:\n    pass\n")
+    ready = worker.ConfigWorker._ready
+    with Loader(timeout=30) as loader:
+        def cancelled_on_the_way(self, timeout):  # the load has begun; its request is not sent
+            got = ready(self, timeout)
+            loader.cancel()
+            return got
+
+        monkeypatch.setattr(worker.ConfigWorker, "_ready", cancelled_on_the_way)
+        workspace = loader.load([loop])
+        monkeypatch.setattr(worker.ConfigWorker, "_ready", ready)
+        assert [e.message for e in workspace.errors] == ["the load was cancelled"]
+        assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors
+
+
+def test_a_cancel_of_an_earlier_load_does_not_stop_the_running_one(tmp_path):
+    """A cancel names its load: one that reaches the worker after that load ended (and a newer
+    one began) is dropped."""
+    from workbench.loading.config import worker
+
+    slow = write(tmp_path / "slow.py", "import time\ntime.sleep(1.5)\n" + GOOD)
+    with Loader(timeout=30) as loader:
+        assert not loader.load([write(tmp_path / "good.py", GOOD)]).errors
+        running = loader._worker
+        stale = threading.Timer(0.5, lambda: running._send(worker.CANCEL, b"1"))  # the first load's id
+        stale.start()
+        workspace = loader.load([slow])
+        stale.join()
+        assert not workspace.errors and workspace.datasets[0].abbr == "demo"
+
+
 def test_a_config_cannot_poison_the_next_load(tmp_path, loader):
     poison = write(tmp_path / "poison.py", (
         "import json, builtins\n"

@@ -175,8 +175,10 @@ class Loader:
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
-                  want_datasets: bool = True, timeout: float | None = None) -> dict[str, Any]:
-        """One config file as plain data (``load_config_file``'s shape)."""
+                  want_datasets: bool = True, timeout: float | None = None,
+                  epoch: int | None = None) -> dict[str, Any]:
+        """One config file as plain data (``load_config_file``'s shape). ``epoch``: the load's,
+        so a ``cancel()`` since it began stops this file even before the worker has it."""
         text_roots = [str(r) for r in roots]
         if not self.isolate:
             analysis.disk_cache = CodeCache(self.code_cache) if self.code_cache else None
@@ -186,8 +188,9 @@ class Loader:
                 self._worker = (worker.adopt_prestarted(self.memory_limit)
                                 or worker.ConfigWorker(self.memory_limit))
             running = self._worker
+        cancelled = None if epoch is None else (lambda: self._epoch != epoch)
         return running.load(os.path.abspath(path), text_roots, want_datasets,
-                            self.timeout if timeout is None else timeout, self.code_cache)
+                            self.timeout if timeout is None else timeout, self.code_cache, cancelled)
 
     @property
     def worker_pid(self) -> int | None:
@@ -245,7 +248,7 @@ class Loader:
                 self._add_task(path, data, workspace, timeout, chat_template)
                 dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
                 continue
-            result = self.load_file(path, root_dirs, timeout=timeout)
+            result = self.load_file(path, root_dirs, timeout=timeout, epoch=epoch)
             self._take(result, workspace)
             if result["error"]:
                 workspace.errors.append(_error(result["error"]))
@@ -261,7 +264,7 @@ class Loader:
             workspace.add_file(path)
             if self._cancelled(epoch, path, workspace):
                 return workspace
-            result = self.load_file(path, root_dirs, want_datasets=False, timeout=timeout)
+            result = self.load_file(path, root_dirs, want_datasets=False, timeout=timeout, epoch=epoch)
             self._take(result, workspace)
             if result["error"]:
                 workspace.errors.append(_error(result["error"]))

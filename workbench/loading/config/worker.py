@@ -43,6 +43,7 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -488,16 +489,20 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
             if remaining <= 0:
                 outcome = "timeout"
                 break
-            ready, _, _ = select.select([read_fd, requests.fd], [], [], remaining)
-            if requests.fd in ready:
-                message = requests.read()
-                if message is None:
-                    parent_alive = False
-                    outcome = "cancelled"
-                    break
-                if message[0] == CANCEL:
-                    outcome = "cancelled"
-                    break
+            message = requests.frame()  # (a cancel sent right behind the load was read with it)
+            ready: list[int] = []
+            if message is None:
+                ready, _, _ = select.select([read_fd, requests.fd], [], [], remaining)
+                if requests.fd in ready:
+                    message = requests.read()
+                    if message is None:
+                        parent_alive = False
+                        outcome = "cancelled"
+                        break
+            if message is not None and message[0] == CANCEL \
+                    and message[1] == str(request.get("id")).encode("ascii"):
+                outcome = "cancelled"
+                break  # (a cancel naming another request came after that one ended)
             if read_fd in ready:
                 reader._fill(None)
     finally:
@@ -669,6 +674,10 @@ class ConfigWorker:
         self.reused = 0  # entries the last answer did not resend (the parent held them)
         self._early: dict[str, Any] | None = None  # a request sent ahead, its answer not read yet
         self.early_taken = 0  # loads answered by a request sent ahead
+        # the id of the request whose answer a load waits for (under _write_lock): a cancel
+        # names it, so a cancel can neither be lost before the worker reads the load nor stop
+        # a later one
+        self._in_flight: int | None = None
 
     @property
     def pid(self) -> int | None:
@@ -746,9 +755,12 @@ class ConfigWorker:
         return early, time.monotonic() + timeout + GRACE + PARENT_GRACE + (START_TIMEOUT if fresh else 0)
 
     def load(self, path: str, roots: list[str], want_datasets: bool = True,
-             timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None) -> dict[str, Any]:
+             timeout: float = DEFAULT_TIMEOUT, code_cache: str | None = None,
+             cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
         """One config file's result (see ``load_config_file``); errors come back as data.
-        ``code_cache``: the folder compiled configs are kept in between processes (None: none)."""
+        ``code_cache``: the folder compiled configs are kept in between processes (None: none).
+        ``cancelled``: whether the caller's load was cancelled already (a cancel that came
+        before this request was sent then stops it at once)."""
         request = self._request(path, roots, want_datasets, timeout, code_cache)
         timeout = request["timeout"]
         key = answers.request_key(request)
@@ -766,9 +778,12 @@ class ConfigWorker:
                     kept = self._kept.pop(key, None)
                     request.update(id=self._requests, have=kept.id if kept is not None else None)
                     self._send(LOAD, json.dumps(request).encode("utf-8"))
+                self._awaiting(request["id"], cancelled)
                 got = self._reader.read(deadline)  # type: ignore[union-attr]
             except OSError:
                 got = None
+            finally:
+                self._awaiting(None)
             if got is None or got[0] != RESULT:
                 self._kill()
                 return plain_data.loads(_failed(request, _error(
@@ -787,7 +802,8 @@ class ConfigWorker:
                 self._kept[key] = answers.Kept(request["id"], result, {})
             return result
 
-    def run_task(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    def run_task(self, request: dict[str, Any], timeout: float = DEFAULT_TIMEOUT,
+                 cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
         """An lm-eval task's utilities and Jinja run over its docs in a child, bounded like a
         config (see :mod:`.lmeval_child`); errors come back as data."""
         path = request["path"]
@@ -802,9 +818,12 @@ class ConfigWorker:
                 self._requests += 1
                 full.update(id=self._requests, have=None)
                 self._send(LOAD, json.dumps(full).encode("utf-8"))
+                self._awaiting(full["id"], cancelled)
                 got = self._reader.read(deadline)  # type: ignore[union-attr]
             except OSError:
                 got = None
+            finally:
+                self._awaiting(None)
             if got is None or got[0] != RESULT:
                 self._kill()
                 return {"error": _error("the config worker stopped answering; it has been restarted",
@@ -815,11 +834,23 @@ class ConfigWorker:
                 return {"error": _error("the config worker sent malformed data", path), "files": [],
                         "warnings": []}
 
+    def _awaiting(self, request_id: int | None, cancelled: Callable[[], bool] | None = None) -> None:
+        """Mark the request a load now waits for (None: none); one its caller cancelled
+        before it was marked is cancelled now."""
+        with self._write_lock:
+            self._in_flight = request_id
+        if request_id is not None and cancelled is not None and cancelled():
+            self.cancel()
+
     def cancel(self) -> None:
-        """Stop the load that is running (its answer is then a 'cancelled' error)."""
-        if self._proc is not None and self._proc.poll() is None:
+        """Stop the load that is running (its answer is then a 'cancelled' error). The cancel
+        names the request, so the worker drops one that arrives after that load ended."""
+        with self._write_lock:
+            if self._in_flight is None or self._proc is None or self._proc.poll() is not None:
+                return
             with contextlib.suppress(OSError):
-                self._send(CANCEL, b"")
+                _write_frame(self._proc.stdin.fileno(), CANCEL,  # type: ignore[union-attr]
+                             str(self._in_flight).encode("ascii"))
 
     def ping(self, timeout: float = START_TIMEOUT) -> bool:
         with self._lock:
