@@ -72,11 +72,16 @@ def test_json_document(tmp_path):
     assert document["schema"] == "prompt-workbench/extract@1" and document["errors"] == []
     gsm8k, mcq = document["pairs"]
     assert (gsm8k["dataset"], gsm8k["model"]) == ("gsm8k", "m1")
-    assert gsm8k["samples"][0] == {"index": "0", "prediction": "She pays 1,234 dollars.", "extracted": "234",
-                                   "gold": "1234", "correct": False}
+    assert gsm8k["samples"][0] == {
+        "index": "0", "prediction": "She pays 1,234 dollars.", "extracted": "234", "gold": "1234",
+        "correct": False, "match": {"stage": "eval_cfg.pred_postprocessor", "function": "gsm8k_postprocess",
+                                    "rule": "the last number before 'Question:' (\\-?\\d+\\.\\d+|\\-?\\d+)",
+                                    "span": [11, 14], "matched": "234"}}
     assert gsm8k["accuracy"] == 50.0 and gsm8k["metric"] == "accuracy" and gsm8k["gold_from"] == "predictions"
     assert [s["extracted"] for s in mcq["samples"]] == ["B", "C", ""]  # "idea": no capital letter
     assert [s["correct"] for s in mcq["samples"]] == [True, True, False]
+    assert mcq["samples"][0]["match"]["rule"] == r"[Tt]he answer is:?\s+\(?([ABCD])\)?"
+    assert mcq["samples"][0]["match"]["span"] == [0, 17] and mcq["samples"][2]["match"] is None
     assert mcq["accuracy"] == 2 / 3 * 100  # AccEvaluator's order: the ratio, then times 100
     assert any("'1,234' is extracted as '234'" in w for w in document["warnings"])
 

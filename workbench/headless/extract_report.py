@@ -2,7 +2,8 @@
 
 Model output is untrusted: every value is shown through ``core.inert_text.visible`` (escapes and
 controls as visible stand-ins) on one line, cut at ``PREVIEW`` characters in the tables (the
-JSON keeps it whole).
+JSON keeps it whole). A sample's ``match`` (the rule that produced ``extracted``) is a line under
+it in text, a column in markdown.
 
 May import: the core and the other headless modules; not views, tui, commands or ``cli``.
 """
@@ -25,6 +26,20 @@ def shown(value: Any, limit: int | None = PREVIEW) -> str:
     if limit is not None and len(text) > limit:
         text = text[:limit - 1] + "…"
     return text
+
+
+def match_text(match: Mapping[str, Any] | None, limit: int = 60) -> str:
+    """What the rule matched, where, and the rule: ``"ANSWER: C" at 30–39, first_option_postprocess:
+    (?i)ANSWER…`` (the place in the recorded prediction, or "in the text the step read" when that
+    text was rewritten before it)."""
+    if not match:
+        return ""
+    rule = visible(match["rule"]).replace("\n", "↵")
+    if len(rule) > limit:
+        rule = rule[:limit - 1] + "…"
+    span = match.get("span")
+    where = f"at {span[0]}–{span[1]}" if span else "in the text the step read"
+    return f"{shown(match['matched'], 30)} {where}, {visible(match['function'])}: {rule}"
 
 
 def _score(pair: Mapping[str, Any]) -> str:
@@ -71,6 +86,8 @@ def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
             out.write(f"  {MARK[sample['correct']]} {visible(sample['index']):>5}  extracted "
                       f"{shown(sample['extracted'], 24):<24}  gold {shown(sample['gold'], 24):<24}  "
                       f"{shown(sample['prediction'])}{tail}\n")
+            if sample.get("match"):
+                out.write(f"          ↳ {match_text(sample['match'])}\n")
     out.write(f"\n{_summary(document)}\n")
 
 
@@ -94,14 +111,15 @@ def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = 
         if line:
             out.write(f"\n{line.strip()}\n")
         flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
-        out.write("\n| index | verdict | extracted | gold | prediction |" + (" against |" if flips else "")
-                  + "\n|---|---|---|---|---|" + ("---|" if flips else "") + "\n")
+        out.write("\n| index | verdict | extracted | gold | prediction | matched |"
+                  + (" against |" if flips else "") + "\n|---|---|---|---|---|---|"
+                  + ("---|" if flips else "") + "\n")
         for sample in pair["samples"]:
             if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
                 continue
             flip = flips.get(sample["index"])
             cells = [visible(sample["index"]), MARK[sample["correct"]], shown(sample["extracted"], 40),
-                     shown(sample["gold"], 40), shown(sample["prediction"])]
+                     shown(sample["gold"], 40), shown(sample["prediction"]), match_text(sample.get("match"))]
             if flips:
                 cells.append(_flip(flip, 40) if flip else "")
             out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n")

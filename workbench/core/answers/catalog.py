@@ -11,7 +11,7 @@ The registry's keys and the paths each function can be imported by are generated
 registry (``data/text_postprocessors.json``, written by ``tools/gen_answer_goldens.py``).
 
 May import: the standard library, ``workbench.core.errors``, ``workbench.core.package_data`` and
-the rewrites beside it.
+the rewrites (and ``trace``) beside it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..package_data import package_text
 from . import dataset_postprocessors as dp
 from . import math_answers as ma
 from . import text_postprocessors as tp
+from .trace import Traced
 
 _TEXT = "opencompass.utils.text_postprocessors."
 _DATA = "opencompass.datasets."
@@ -67,6 +68,33 @@ NATIVE: Mapping[str, Callable[..., Any]] = {
     _DATA + "humaneval.humaneval_postprocess_v3": dp.humaneval_postprocess_v3,
 }
 
+#: The rewrites that compute their value through a trace (the rule that matched, the span it read,
+#: where a cut value sits in its input), by the same dotted paths as :data:`NATIVE`.
+TRACED: Mapping[str, Callable[..., Traced]] = {
+    _TEXT + "first_capital_postprocess": tp.trace_first_capital,
+    _TEXT + "last_capital_postprocess": tp.trace_last_capital,
+    _TEXT + "think_pred_postprocess": tp.trace_think_pred,
+    _TEXT + "first_option_postprocess": tp.trace_first_option,
+    _TEXT + "first_capital_postprocess_multi": tp.trace_first_capital_multi,
+    _TEXT + "last_option_postprocess": tp.trace_last_option,
+    _TEXT + "first_number_postprocess": tp.trace_first_number,
+    _TEXT + "xml_tag_postprocessor": tp.trace_xml_tag,
+    _TEXT + "match_answer_pattern": tp.trace_match_answer_pattern,
+    _TEXT + "extract_non_reasoning_content": tp.trace_non_reasoning,
+    _DATA + "gsm8k.gsm8k_postprocess": dp.trace_gsm8k,
+    _DATA + "math.math_postprocess": ma.trace_math_postprocess,
+    _DATA + "math.math_postprocess_v2": ma.trace_math_postprocess_v2,
+    _DATA + "bbh.bbh_mcq_postprocess": dp.trace_bbh_mcq,
+    _DATA + "needlebench_v2.atc_elder_only.needlebench_atc_postprocess_v2": dp.trace_needlebench_atc_v2,
+    _DATA + "infinitebench.utils.InfiniteBench_first_number_postprocess": dp.trace_infinitebench_first_number,
+    _DATA + "TheoremQA.legacy.TheoremQA_postprocess": dp.trace_theoremqa,
+    _DATA + "humaneval.humaneval_postprocess_v2": dp.trace_humaneval_v2,
+    _DATA + "humaneval.humaneval_postprocess_v3": dp.trace_humaneval_v3,
+}
+#: Traced rewrites that cut the text without matching an answer (a ``<think>`` block removed): they
+#: say where their value sits, never a rule, so the rule a later step matched is placed through them.
+CUTTERS = frozenset({_TEXT + "extract_non_reasoning_content"})
+
 #: What a rewrite's use means for a score, said once per pair that uses it (the real function's
 #: own behaviour, not the workbench's).
 QUIRKS: Mapping[str, str] = {
@@ -90,6 +118,8 @@ class Resolved:
     written: str
     path: str
     function: Callable[..., Any]
+    #: The same function's trace (:data:`TRACED`), None for a rewrite with no notion of a match.
+    traced: Callable[..., Traced] | None = None
 
 
 class Unresolved(WorkbenchError):
@@ -144,4 +174,4 @@ def resolve(written: object) -> Resolved:
     if function is None:
         raise Unresolved(f"no native rewrite of {written!r}: the framework scores it",
                          hint="docs/answers.md lists the postprocessors extract rewrites")
-    return Resolved(written, path, function)
+    return Resolved(written, path, function, TRACED.get(path))

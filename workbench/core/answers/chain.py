@@ -30,8 +30,9 @@ from typing import Any
 
 from ..errors import WorkbenchError
 from ..models.model_classes import lookup_model_class
-from .catalog import QUIRKS, RealFailure, Unresolved, resolve
+from .catalog import CUTTERS, QUIRKS, RealFailure, Unresolved, resolve
 from .evaluators import PlainEvaluator, plain_evaluator
+from .trace import Runs, Traced, compose, place, whole
 
 EXTRACT_ROLE_PRED_BUG = (
     "eval_cfg.pred_role={role!r}: OpenCompass 0.5.4's extract_role_pred strips nothing (its "
@@ -68,6 +69,8 @@ class Step:
     function: Callable[..., Any] | None
     kwargs: Mapping[str, Any]
     batch: Callable[[Sequence[Any]], list[Any]] | None = None
+    #: The rewrite's trace (``catalog.TRACED``): the same value, with the rule that matched.
+    traced: Callable[..., Traced] | None = None
 
 
 class StepRaised(Exception):
@@ -106,6 +109,9 @@ class SampleAnswer:
     extracted: Any
     gold: Any
     correct: bool | None
+    #: The rule of the last matching step that produced ``extracted`` (:func:`match_of`); None
+    #: where that step has no notion of a match, or nothing matched.
+    match: dict[str, Any] | None = None
 
 
 @dataclass
@@ -136,7 +142,7 @@ def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
         except Unresolved as unavailable:
             raise Unresolved(f"{stage}: {exc.message}; {unavailable.message}", hint=unavailable.hint) from exc
         return Step(stage, str(written), str(written), None, kwargs, batch)
-    return Step(stage, str(written), found.path, found.function, kwargs)
+    return Step(stage, str(written), found.path, found.function, kwargs, traced=found.traced)
 
 
 def _role_bounds(meta: Any, role: Any) -> tuple[str, str]:
@@ -239,11 +245,13 @@ def _pred_role(role: Any, model: Mapping[str, Any]) -> list[str]:
     return [EXTRACT_ROLE_PRED_BUG.format(role=role, what=what)]
 
 
-def _call(step: Step, text: Any, index: str) -> Any:
+def _call(step: Step, text: Any, index: str) -> Traced:
     if step.function is None:  # a batch step is applied by apply_step, never a text at a time
         raise PairFailure(f"{step.stage} {step.written} has no rewrite", stage=step.stage, sample=index)
     try:
-        return step.function(text, **step.kwargs)
+        if step.traced is not None:
+            return step.traced(text, **step.kwargs)
+        return Traced(step.function(text, **step.kwargs))
     except RecursionError as exc:  # pragma: no cover - a pattern the interpreter cannot hold
         raise PairFailure(f"{step.stage} {step.written}: too deep for the interpreter", stage=step.stage,
                           sample=index) from exc
@@ -264,11 +272,17 @@ def _hint(step: Step, exc: Exception) -> str | None:
 def apply_step(step: Step, values: Sequence[Any], indices: Sequence[str],
                progress: Callable[[str], None] | None = None) -> list[Any]:
     """``step`` over every value, as the task maps a postprocessor over the whole list."""
+    return [t.value for t in trace_step(step, values, indices, progress)]
+
+
+def trace_step(step: Step, values: Sequence[Any], indices: Sequence[str],
+               progress: Callable[[str], None] | None = None) -> list[Traced]:
+    """:func:`apply_step` with each value's trace (the value alone for a step with none)."""
     if step.batch is not None:
         if progress is not None:
             progress(f"{step.stage} (the framework's {step.written})")
         try:
-            return step.batch(values)
+            return [Traced(v) for v in step.batch(values)]
         except StepRaised as exc:
             raise PairFailure(f"{step.stage} {step.written} raised {exc.detail}", stage=step.stage,
                               sample=indices[exc.position]) from exc
@@ -278,6 +292,28 @@ def apply_step(step: Step, values: Sequence[Any], indices: Sequence[str],
             progress(f"{step.stage} {index}")
         out.append(_call(step, value, index))
     return out
+
+
+def match_of(step: Step, read: Any, traced: Traced, runs: Runs | None) -> dict[str, Any] | None:
+    """The rule a step matched on the text it read, as the document's ``match``: the stage, the
+    function, the rule, the span placed in the recorded prediction (None when the text it read
+    cannot be placed there) and the text it matched."""
+    if traced.rule is None or traced.span is None or not isinstance(read, str):
+        return None
+    return {"stage": step.stage, "function": step.path.rsplit(".", 1)[-1], "rule": traced.rule,
+            "span": list(placed) if runs is not None and (placed := place(runs, traced.span)) else None,
+            "matched": read[traced.span[0]:traced.span[1]]}
+
+
+def _follow(runs: Runs | None, read: Any, traced: Traced) -> Runs | None:
+    """Where the step's value sits in the prediction, from where the text it read sat."""
+    if runs is None:
+        return None
+    if traced.source is not None:
+        return compose(runs, traced.source)
+    if isinstance(traced.value, str) and traced.value == read:
+        return runs
+    return None
 
 
 def _apply_listed(step: Step, values: Sequence[Any], indices: Sequence[str],
@@ -316,14 +352,25 @@ def extract_pair(plan: PairPlan, records: Sequence[tuple[str, Mapping[str, Any]]
         golds = apply_step(plan.gold_step, golds, indices, progress)
     predictions = [record.get("prediction") for _, record in records]
     extracted = list(predictions)
+    matches: list[dict[str, Any] | None] = [None] * len(records)
     listed = isinstance(first.get("prediction"), list)
-    for step in plan.pred_steps:
-        extracted = (_apply_listed if listed else apply_step)(step, extracted, indices, progress)
+    if listed:
+        for step in plan.pred_steps:
+            extracted = _apply_listed(step, extracted, indices, progress)
+    else:
+        runs = [whole(p) if isinstance(p, str) else None for p in predictions]
+        for step in plan.pred_steps:
+            traced = trace_step(step, extracted, indices, progress)
+            for i, (read, t) in enumerate(zip(extracted, traced, strict=True)):
+                if step.traced is not None and step.path not in CUTTERS:
+                    matches[i] = match_of(step, read, t, runs[i])  # the last matching step's rule
+                runs[i] = _follow(runs[i], read, t)
+            extracted = [t.value for t in traced]
     answers = PairAnswers()
-    for index, prediction, value, gold, (_, record) in zip(indices, predictions, extracted, golds, records,
-                                                           strict=True):
+    for index, prediction, value, gold, match, (_, record) in zip(indices, predictions, extracted, golds,
+                                                                  matches, records, strict=True):
         answers.samples.append(SampleAnswer(index, prediction, value, gold if "gold" in record else None,
-                                            None))
+                                            None, match))
     if plan.evaluator is not None and plan.unscored is None and not listed and has_gold:
         correct = 0
         for sample in answers.samples:
