@@ -62,7 +62,9 @@ def _against_line(pair: Mapping[str, Any]) -> str | None:
 def _summary(document: Mapping[str, Any]) -> str:
     pairs = [p for p in document["pairs"] if not p.get("error")]
     samples = sum(len(p["samples"]) for p in pairs)
-    return f"{len(pairs)} pairs extracted ({samples} samples), {len(document['errors'])} errors"
+    errors = len(document["errors"])
+    return (f"{len(pairs)} pair{'s' * (len(pairs) != 1)} extracted ({samples} sample{'s' * (samples != 1)}), "
+            f"{errors} error{'s' * (errors != 1)}")
 
 
 def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
