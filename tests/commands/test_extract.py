@@ -318,3 +318,23 @@ def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
     assert "cmrc raised ValueError: no b" in error["message"]
     without = json.loads(extract(run, "--framework-python", str(tmp_path / "no-such-python")).out)
     assert all(e["kind"] == "not-rewritten" and "cannot run" in e["message"] for e in without["errors"])
+
+
+def test_html_is_one_inert_page_with_the_matched_span_marked(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ_PATTERN}, {"mcq": records(
+        ("<script>alert(1)</script> Answer: B", "B"), ("\x1b[31mANSWER: C\x1b[0m \u202e", "C"), ("no idea", "D"))})
+    result = extract(run, "-f", "html")
+    assert result.code == 0, result.err
+    page = result.out
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "\x1b" not in page and "\u202e" not in page and "␛</span>[31m" in page  # a visible stand-in
+    marked = re.findall(r'<span class="(s\d+)">Answer: B</span>', page)
+    assert marked, "the span the pattern read is drawn in a class of its own"
+    assert re.search(rf"\.{marked[0]} {{[^}}]*background-color", page)  # the palette's `matched` look
+    assert "mcq × m1" in page and "accuracy 66.67 · 1 wrong of 3" in page
+    assert "<th>against</th>" not in page  # no --against: no such column
+    wrong = extract(run, "-f", "html", "--wrong").out
+    assert "no idea" in wrong and "Answer: B</span>" not in wrong
+    refused = run_cli("extract", str(run), "--self-test", "-f", "html")
+    assert refused.code == 2 and "--format html is a run's report" in refused.err

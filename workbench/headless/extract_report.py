@@ -59,7 +59,7 @@ def _against_line(pair: Mapping[str, Any]) -> str | None:
             f"{len(other['flips'])} verdicts flip, {other['extracted_changed']} extractions change")
 
 
-def _summary(document: Mapping[str, Any]) -> str:
+def summary(document: Mapping[str, Any]) -> str:
     pairs = [p for p in document["pairs"] if not p.get("error")]
     samples = sum(len(p["samples"]) for p in pairs)
     errors = len(document["errors"])
@@ -90,7 +90,7 @@ def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
                       f"{shown(sample['prediction'])}{tail}\n")
             if sample.get("match"):
                 out.write(f"          ↳ {match_text(sample['match'])}\n")
-    out.write(f"\n{_summary(document)}\n")
+    out.write(f"\n{summary(document)}\n")
 
 
 def _flip(flip: Mapping[str, Any], limit: int) -> str:
@@ -103,7 +103,7 @@ def _cell(text: str) -> str:
 
 def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
     out.write(f"# extract · `{_cell(visible(document['run']))}`\n\n"
-              f"config `{_cell(visible(document['config']))}` · {_summary(document)}\n")
+              f"config `{_cell(visible(document['config']))}` · {summary(document)}\n")
     for pair in document["pairs"]:
         if pair.get("error"):
             continue  # listed under Errors
