@@ -284,7 +284,7 @@ STAND_IN = {
         "print('noise on stdout')\n"
         "def shout(text, suffix='!'):\n    return text.upper() + suffix\n"
         "def boom(text):\n    if text == 'b':\n        raise ValueError('no b')\n    return None\n"
-        "TEXT_POSTPROCESSORS['general_cn'] = shout\nTEXT_POSTPROCESSORS['cmrc'] = boom\n"),
+        "TEXT_POSTPROCESSORS['lcsts'] = shout\nTEXT_POSTPROCESSORS['cmrc'] = boom\n"),
 }
 
 
@@ -302,7 +302,7 @@ def stand_in_python(root: Path) -> str:
 
 
 def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
-    acc = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='general_cn', suffix='?'))"
+    acc = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='lcsts', suffix='?'))"
     raising = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='cmrc'))"
     run = write_run(tmp_path, {"cn": acc, "raising": raising},
                     {"cn": records(("a", "A?"), ("b", "B!")), "raising": records(("a", "A"), ("b", "B"))})
@@ -312,7 +312,7 @@ def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
     document = json.loads(result.out)
     cn = next(p for p in document["pairs"] if p["dataset"] == "cn")
     assert [s["extracted"] for s in cn["samples"]] == ["A?", "B?"] and cn["accuracy"] == 50.0
-    assert cn["framework_steps"] == ["eval_cfg.pred_postprocessor general_cn"]
+    assert cn["framework_steps"] == ["eval_cfg.pred_postprocessor lcsts"]
     (error,) = document["errors"]
     assert (error["dataset"], error["sample"], error["kind"]) == ("raising", "1", "fails")
     assert "cmrc raised ValueError: no b" in error["message"]

@@ -25,6 +25,7 @@ from ..core.answers.chain import Fallback, PairFailure, PairPlan, extract_pair, 
 from ..loading.config.config_file import load_config_file
 from ..loading.predictions import PairPredictions, read_pair_predictions, record_line
 from .bounded_call import run_bounded
+from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract@1"
 GOLD_FROM = "predictions"
@@ -102,7 +103,7 @@ def _config_line(entry: Mapping[str, Any], stage: str | None) -> tuple[str | Non
 def _plan(dataset: dict[str, Any], model: dict[str, Any], names: tuple[str, str],
           fallback: Fallback | None = None) -> PairPlan | dict[str, Any]:
     try:
-        return plan_pair(dataset["cfg"], model["cfg"], fallback)
+        return plan_pair(dataset["cfg"], model["cfg"], fallback, jieba_segmenter)
     except PairFailure as exc:
         entry = model if exc.stage.startswith("model.") or (exc.stage == "eval_cfg.pred_role" and \
             "meta_template" in exc.message) else dataset

@@ -10,8 +10,8 @@ as a refusal with the name, as for a function the workbench has no rewrite of.
 The registry's keys and the paths each function can be imported by are generated from the real
 registry (``data/text_postprocessors.json``, written by ``tools/gen_answer_goldens.py``).
 
-May import: the standard library, ``workbench.core.errors``, ``workbench.core.package_data`` and
-the rewrites (and ``trace``) beside it.
+May import: the standard library, ``workbench.core.errors``, ``workbench.core.extras``,
+``workbench.core.package_data`` and the rewrites (and ``trace``) beside it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import WorkbenchError
+from ..extras import install_hint
 from ..package_data import package_text
 from . import dataset_postprocessors as dp
 from . import math_answers as ma
@@ -95,6 +96,10 @@ TRACED: Mapping[str, Callable[..., Traced]] = {
 #: say where their value sits, never a rule, so the rule a later step matched is placed through them.
 CUTTERS = frozenset({_TEXT + "extract_non_reasoning_content"})
 
+#: Rewrites that need a word segmenter (jieba), handed to them as ``segment``: the chain binds it
+#: when the front end has one (the ``chinese`` extra), else the function is not rewritten here.
+SEGMENTED: Mapping[str, Callable[..., Any]] = {_TEXT + "general_cn_postprocess": tp.general_cn_postprocess}
+
 #: What a rewrite's use means for a score, said once per pair that uses it (the real function's
 #: own behaviour, not the workbench's).
 QUIRKS: Mapping[str, str] = {
@@ -104,6 +109,10 @@ QUIRKS: Mapping[str, str] = {
         "its '(?i)ANSWER\\s*:' and '1.\\s?(.*?)$' patterns read an option letter out of words "
         "(\"Answer: Let's think step by step\" gives 'L' when L is an option, #1933): check "
         "`extracted` against the predictions"),
+    _TEXT + "general_cn_postprocess": (
+        "general_cn_postprocess (OpenCompass 0.5.4) cleans the first clause (as general_postprocess) and "
+        "then throws it away: it returns the whole output segmented by jieba, punctuation, later lines "
+        "and English articles included, so the evaluator compares the full answer's words"),
     _DATA + "gsm8k.gsm8k_postprocess": (
         "gsm8k_postprocess takes the last number before 'Question:' and reads no thousands "
         "separator: '1,234' is extracted as '234' (and '$29.00' as '29.00', which Gsm8kEvaluator "
@@ -124,6 +133,15 @@ class Resolved:
 
 class Unresolved(WorkbenchError):
     """A ``type`` with no rewrite: the framework scores it (the message names the function)."""
+
+
+class NeedsSegmenter(Unresolved):
+    """A rewrite that needs a word segmenter (:data:`SEGMENTED`); ``path`` is the function's."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path.rsplit('.', 1)[-1]} segments Chinese with jieba, which is not installed: "
+                         "the framework scores it", hint=install_hint("chinese"))
+        self.path = path
 
 
 class RealFailure(Unresolved):
@@ -151,7 +169,8 @@ def _imported(path: str) -> str:
 def resolve(written: object) -> Resolved:
     """The function ``TEXT_POSTPROCESSORS.get(written)`` returns, as its rewrite.
 
-    Raises RealFailure when the real task would call None, Unresolved when there is no rewrite."""
+    Raises RealFailure when the real task would call None, NeedsSegmenter for a rewrite that needs
+    a segmenter, Unresolved when there is no rewrite."""
     if not isinstance(written, str):
         raise RealFailure(f"postprocessor type {written!r} is not a name: OpenCompass's registry "
                          "takes a string (the run's dumped config writes functions as dotted names)")
@@ -170,6 +189,8 @@ def resolve(written: object) -> Resolved:
                 "None and the evaluation fails with \"'NoneType' object is not callable\"", hint=hint)
     else:
         path = _imported(written)
+    if path in SEGMENTED:
+        raise NeedsSegmenter(path)
     function = NATIVE.get(path)
     if function is None:
         raise Unresolved(f"no native rewrite of {written!r}: the framework scores it",

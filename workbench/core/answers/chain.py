@@ -26,12 +26,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..errors import WorkbenchError
 from ..models.model_classes import lookup_model_class
-from .catalog import CUTTERS, QUIRKS, RealFailure, Unresolved, resolve
+from .catalog import CUTTERS, QUIRKS, SEGMENTED, NeedsSegmenter, RealFailure, Unresolved, resolve
 from .evaluators import PlainEvaluator, plain_evaluator
+from .text_postprocessors import Segment
 from .trace import Runs, Traced, compose, place, whole
 
 EXTRACT_ROLE_PRED_BUG = (
@@ -87,6 +89,10 @@ class StepRaised(Exception):
 #: or Unresolved when the framework cannot be asked.
 Fallback = Callable[[str, str, Mapping[str, Any]], Callable[[Sequence[Any]], list[Any]]]
 
+#: Gives the word segmenter a rewrite needs (jieba's, built once), or raises Unresolved saying
+#: what to install.
+Segmenter = Callable[[], Segment]
+
 
 @dataclass(frozen=True)
 class PairPlan:
@@ -122,7 +128,7 @@ class PairAnswers:
     metric: str | None = None
 
 
-def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
+def _step(stage: str, cfg: Any, fallback: Fallback | None = None, segmenter: Segmenter | None = None) -> Step:
     if not isinstance(cfg, Mapping):
         raise PairFailure(f"{stage} must be a dict with a `type`, got {type(cfg).__name__}", stage=stage)
     kwargs = dict(copy.deepcopy(cfg))
@@ -131,7 +137,14 @@ def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
                           stage=stage, hint="type='gsm8k' (a TEXT_POSTPROCESSORS key) or a function")
     written = kwargs.pop("type")
     try:
-        found = resolve(written)
+        try:
+            found = resolve(written)
+        except NeedsSegmenter as needs:
+            if segmenter is None:
+                raise
+            segment = segmenter()  # Unresolved when jieba is not installed: as if there were no rewrite
+            bound = partial(SEGMENTED[needs.path], segment=segment)
+            return Step(stage, str(written), needs.path, bound, kwargs)
     except RealFailure as exc:
         raise PairFailure(f"{stage}: {exc.message}", stage=stage, hint=exc.hint) from exc
     except Unresolved as exc:
@@ -172,9 +185,10 @@ def _role_bounds(meta: Any, role: Any) -> tuple[str, str]:
 
 
 def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
-              fallback: Fallback | None = None) -> PairPlan:
+              fallback: Fallback | None = None, segmenter: Segmenter | None = None) -> PairPlan:
     """The chain for one pair, from the dataset's and the model's config dicts; ``fallback``
-    stands in for a function with no rewrite (the framework route), if given.
+    stands in for a function with no rewrite (the framework route), if given; ``segmenter``
+    gives the word segmenter ``general_cn_postprocess`` needs.
 
     Raises PairFailure where the real task would fail before reading a prediction, Unresolved
     where a step has no rewrite (and no fallback)."""
@@ -188,15 +202,16 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
         raise PairFailure("reader_cfg has no output_column: the task's reader_cfg['output_column'] raises "
                           "KeyError", stage="reader_cfg")
     warnings: list[str] = []
-    gold_step = (_step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"], fallback)
+    step = partial(_step, fallback=fallback, segmenter=segmenter)
+    gold_step = (step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"])
                  if "dataset_postprocessor" in eval_cfg else None)
     steps: list[Step] = []
     if "pred_role" in eval_cfg and "meta_template" in model:
         warnings += _pred_role(eval_cfg["pred_role"], model)
     if "pred_postprocessor" in model:
-        steps.append(_step("model.pred_postprocessor", model["pred_postprocessor"], fallback))
+        steps.append(step("model.pred_postprocessor", model["pred_postprocessor"]))
     if "pred_postprocessor" in eval_cfg:
-        steps.append(_step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"], fallback))
+        steps.append(step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"]))
     evaluator_cfg = eval_cfg.get("evaluator") or {}
     evaluator = plain_evaluator(evaluator_cfg) if isinstance(evaluator_cfg, Mapping) else None
     name = evaluator_cfg.get("type") if isinstance(evaluator_cfg, Mapping) else None
@@ -210,8 +225,7 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
             raise PairFailure(f"MATHEvaluator version={evaluator_cfg.get('version')!r}: it asserts 'v1' or "
                               "'v2'", stage="eval_cfg.evaluator")
         if evaluator_cfg.get("pred_postprocessor") is not None:
-            steps.append(_step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"],
-                               fallback))
+            steps.append(step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"]))
         if dataset.get("n", 1) != 1:
             unscored = f"n={dataset.get('n')} replicas: the framework scores it"
         elif reader["output_column"] is None:

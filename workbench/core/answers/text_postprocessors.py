@@ -8,7 +8,8 @@ None where the real one gives None). Quirks are kept and said where they change 
   pattern, so neither matches alone (OpenCompass PR #2600); ``1.\\s?(.*?)$`` and ``(?i)ANSWER``
   make "Answer: Let's think step by step" read as an option letter when the options include
   it (#1933); and the function is not registered under its own name (see ``catalog``).
-- ``general_cn_postprocess`` segments with jieba: see ``chinese``.
+- ``general_cn_postprocess`` cleans the text's first clause and throws it away: it returns the
+  whole text segmented by jieba, which reaches it as ``segment`` (the core reads no dictionary).
 
 The functions with a notion of matching compute their value through a ``trace_*`` function
 (:class:`~.trace.Traced`: the pattern that matched and the span it read); the plain function is
@@ -20,6 +21,7 @@ May import: the standard library and ``.trace``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 from .trace import Traced, cut, joined, last_match, stripped, whole
 
@@ -179,6 +181,17 @@ def general_postprocess(text: str) -> str:
     head = re.sub(r"[^\w\s]", "", head)
     head = re.sub(r"\b(a|an|the)\b", "", head, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", head).strip()
+
+
+#: A word segmenter: jieba's ``cut`` with its shipped dictionary (``headless/chinese_segmenter``).
+Segment = Callable[[str], Iterable[str]]
+
+
+def general_cn_postprocess(text: str, segment: Segment) -> str:
+    """The whole text's words joined by spaces. The real one first computes what
+    general_postprocess would (which raises on a non-string, as here) and then overwrites it."""
+    general_postprocess(text)
+    return " ".join(segment(text))
 
 
 def _group_stripped(match: re.Match[str], rule: str) -> Traced:
