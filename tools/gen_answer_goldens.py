@@ -121,6 +121,10 @@ CALLS[_TEXT + "extract_non_reasoning_content"] = [{}, {"think_start_token": "<re
                                                       "think_end_token": "</reason>"}]
 CALLS["opencompass.datasets.mathbench.mathbench_postprocess"] = [{"name": "college"}, {"name": "college_cn"}]
 
+#: What a recorded prediction can be besides a string (a number, null, a list of turns, an object):
+#: the real functions raise on most, and the pair's error quotes the exception.
+ODD_INPUTS = [None, 5, 3.5, True, {"a": 1}, ["A", "B"]]
+
 EQUIV_REFS = ["5", "\\frac{1}{2}", "72", "1234", "29", "3.5", "(3,4)", "\\sqrt{3}/2", "\\frac{\\sqrt{3}}{2}",
               "x^2+1", "10", "90", "7", "\\infty", "-0.5", "2/3", "42", "A", "0", ""]
 
@@ -136,6 +140,14 @@ def call(function, *args, **kwargs):
         return typed(function(*args, **kwargs))
     except Exception as exc:  # the golden records which exception the real one raised
         return {"raises": type(exc).__name__}
+
+
+def call_said(function, *args, **kwargs):
+    """:func:`call`, with the exception's message too (what the pair's error quotes)."""
+    try:
+        return typed(function(*args, **kwargs))
+    except Exception as exc:
+        return {"raises": type(exc).__name__, "message": str(exc)}
 
 
 def texts() -> list[str]:
@@ -179,7 +191,8 @@ def goldens() -> dict:
         function = getattr(importlib.import_module(module), name)
         for kwargs in variants:
             cases.append({"function": path, "kwargs": kwargs,
-                          "results": [call(function, text, **kwargs) for text in corpus]})
+                          "results": [call(function, text, **kwargs) for text in corpus],
+                          "odd_results": [call_said(function, odd, **kwargs) for odd in ODD_INPUTS]})
     extracted = sorted({r["value"] for c in cases if "math_postprocess" in c["function"]
                         for r in c["results"] if isinstance(r.get("value"), str)})[:400]
     equiv = []
@@ -192,8 +205,8 @@ def goldens() -> dict:
                       for r in c["results"] if isinstance(r.get("value"), str)})
     is_equal = [[pred, ref, call(gsm.is_equal, pred, ref)] for pred in numbers for ref in
                 ["72", "1234", "29", "5", "-5", "3.5", "0"]]
-    return {"opencompass": importlib.metadata.version("opencompass"), "texts": corpus, "cases": cases,
-            "math_equiv": equiv, "gsm8k_is_equal": is_equal}
+    return {"opencompass": importlib.metadata.version("opencompass"), "texts": corpus,
+            "odd_inputs": ODD_INPUTS, "cases": cases, "math_equiv": equiv, "gsm8k_is_equal": is_equal}
 
 
 def general_cn_goldens() -> dict:

@@ -184,6 +184,35 @@ def test_a_config_that_cannot_load(tmp_path):
     assert missing.code == 3 and "run folder not found" in missing.err
 
 
+def test_a_config_that_loops_is_stopped_at_the_timeout(tmp_path):
+    run = good_run(tmp_path)
+    (run / "configs" / "20261127_120000_1.py").write_text("while True:\n    pass\n", encoding="utf-8")
+    result = extract(run, "--timeout", "2")
+    assert result.code == 3 and len(result.err.splitlines()) == 1
+    assert re.match(r"^\S+20261127_120000_1\.py(:\d+)?: the config cannot be loaded", result.err)
+    assert json.loads(result.out)["pairs"] == []
+
+
+def test_more_bad_predictions_are_one_located_error_each(tmp_path):
+    plain = "dict(evaluator=dict(type='AccEvaluator'))"
+    run = write_run(tmp_path, {"ok": MCQ, "deep": plain, "alist": plain, "notdict": plain, "bytes": plain,
+                               "number": MCQ}, {
+        "ok": records(("A", "A")), "deep": "[" * 100_000 + "]" * 100_000, "alist": '["A", "B"]',
+        "notdict": '{"0": "just text"}', "number": '{"0": {"prediction": 5, "gold": "A"}}'})
+    (run / "predictions" / "m1" / "bytes.json").write_bytes(b'{"0": {"prediction": "\xff\xfe", "gold": "A"}}')
+    result = extract(run)
+    assert result.code == 3
+    document = json.loads(result.out)
+    assert [p["dataset"] for p in document["pairs"] if p["error"] is None] == ["ok"]
+    errors = {e["dataset"]: e["message"] for e in document["errors"]}
+    assert set(errors) == {"deep", "alist", "notdict", "bytes", "number"}
+    assert "nested too deep" in errors["deep"] and "holds a list" in errors["alist"]
+    assert "record '0' is a str" in errors["notdict"] and "not UTF-8" in errors["bytes"]
+    # what the real first_option_postprocess raises on a number (tests/core/answers/goldens.json)
+    assert errors["number"].endswith("raised AttributeError: 'int' object has no attribute 'strip'")
+    assert len([line for line in result.err.splitlines() if not line.startswith("warning:")]) == 5
+
+
 def test_against_lists_flips_and_the_score_delta(tmp_path):
     run = write_run(tmp_path, {"mcq": MCQ}, {"mcq": records(
         ("Answer: Let's think step by step. The answer is (B)", "B"), ("ANSWER: C", "C"), ("It is D", "A"))})

@@ -202,16 +202,16 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
         raise PairFailure("reader_cfg has no output_column: the task's reader_cfg['output_column'] raises "
                           "KeyError", stage="reader_cfg")
     warnings: list[str] = []
-    step = partial(_step, fallback=fallback, segmenter=segmenter)
-    gold_step = (step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"])
+    make = partial(_step, fallback=fallback, segmenter=segmenter)
+    gold_step = (make("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"])
                  if "dataset_postprocessor" in eval_cfg else None)
     steps: list[Step] = []
     if "pred_role" in eval_cfg and "meta_template" in model:
         warnings += _pred_role(eval_cfg["pred_role"], model)
     if "pred_postprocessor" in model:
-        steps.append(step("model.pred_postprocessor", model["pred_postprocessor"]))
+        steps.append(make("model.pred_postprocessor", model["pred_postprocessor"]))
     if "pred_postprocessor" in eval_cfg:
-        steps.append(step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"]))
+        steps.append(make("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"]))
     evaluator_cfg = eval_cfg.get("evaluator") or {}
     evaluator = plain_evaluator(evaluator_cfg) if isinstance(evaluator_cfg, Mapping) else None
     name = evaluator_cfg.get("type") if isinstance(evaluator_cfg, Mapping) else None
@@ -225,7 +225,7 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
             raise PairFailure(f"MATHEvaluator version={evaluator_cfg.get('version')!r}: it asserts 'v1' or "
                               "'v2'", stage="eval_cfg.evaluator")
         if evaluator_cfg.get("pred_postprocessor") is not None:
-            steps.append(step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"]))
+            steps.append(make("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"]))
         if dataset.get("n", 1) != 1:
             unscored = f"n={dataset.get('n')} replicas: the framework scores it"
         elif reader["output_column"] is None:

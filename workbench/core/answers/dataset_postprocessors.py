@@ -143,8 +143,9 @@ def strategyqa_dataset_postprocess(text: object) -> str:
 
 
 def trace_theoremqa(text: str) -> Traced:
+    stripped = text.strip()
     lead = len(text) - len(text.lstrip())
-    text = text.strip()
+    text = stripped
     pattern = r"answer is ([^\s]+)"
     match = re.search(pattern, text)  # findall's first
     if not match:

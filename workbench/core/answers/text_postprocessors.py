@@ -86,8 +86,9 @@ _CUSHION = (r"([§]):", r"([§])")
 def trace_first_option(text: str, options: str, cushion: bool = True) -> Traced:
     """The first option letter the first matching pattern yields ('' when none does)."""
     patterns = _FIRST_OPTION + (_CUSHION if cushion else ())
+    stripped = text.strip()  # the real one strips in every round of its loop: once is the same
     lead = len(text) - len(text.lstrip())
-    text = text.strip()  # the real one strips in every round of its loop: once is the same
+    text = stripped
     for pattern in patterns:
         written = pattern.replace("§", options)
         match = re.search(written, text, re.DOTALL)
@@ -132,7 +133,8 @@ def first_capital_postprocess(text: str) -> str:
 
 
 def trace_last_capital(text: str) -> Traced:
-    at = next((i for i in range(len(text) - 1, -1, -1) if text[i].isupper()), None)
+    backwards = text[::-1]  # as the real one walks it (and fails where that fails)
+    at = next((len(text) - 1 - i for i, c in enumerate(backwards) if c.isupper()), None)
     return Traced(text[at], "the last uppercase letter", (at, at + 1), cut(at, at + 1)) if at is not None \
         else Traced("")
 
