@@ -79,7 +79,8 @@ def test_a_span_is_placed_only_where_its_characters_sit_side_by_side():
     runs = compose(whole("ab<x>cd"), ((0, 0, 2), (2, 5, 2)))  # "abcd": "<x>" removed
     assert place(runs, (0, 2)) == (0, 2) and place(runs, (2, 4)) == (5, 7)
     assert place(runs, (1, 3)) is None  # "bc" straddles the removed part
-    assert place(runs, (4, 4)) is None and place(runs, (3, 3)) == (6, 6)
+    assert place(runs, (4, 4)) == (7, 7) and place(runs, (3, 3)) == (6, 6)  # empty: where it sits
+    assert place(runs, (5, 6)) is None and place(whole(""), (0, 0)) == (0, 0)
 
 
 def _pair(*steps):

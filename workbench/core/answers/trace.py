@@ -35,13 +35,13 @@ class Traced:
 
 
 def whole(text: str) -> Runs:
-    """The runs of a text that is its own source."""
-    return ((0, 0, len(text)),) if text else ()
+    """The runs of a text that is its own source (one run, empty for an empty text)."""
+    return ((0, 0, len(text)),)
 
 
 def cut(start: int, end: int) -> Runs:
-    """The runs of ``text[start:end]``."""
-    return ((0, start, end - start),) if end > start else ()
+    """The runs of ``text[start:end]`` (an empty cut still has its place)."""
+    return ((0, start, max(end - start, 0)),)
 
 
 def stripped(runs: Runs, text: str) -> tuple[str, Runs]:
@@ -83,19 +83,12 @@ def compose(outer: Runs, inner: Runs) -> Runs:
     return tuple(out)
 
 
-def _at(runs: Runs, position: int) -> int | None:
-    for v, t, n in runs:
-        if v <= position < v + n:
-            return t + position - v
-    return None
-
-
 def place(runs: Runs, span: tuple[int, int]) -> tuple[int, int] | None:
     """``span`` of a text placed in the original through ``runs``: None unless its characters
     lie there side by side (so the original's slice is the span's text)."""
     start, end = span
-    if end <= start:
-        at = _at(runs, start)
+    if end <= start:  # an empty span: where it sits, also at a run's end
+        at = next((t + start - v for v, t, n in runs if v <= start <= v + n), None)
         return (at, at) if at is not None else None
     covered, expected, first = start, None, None
     for v, t, n in runs:
