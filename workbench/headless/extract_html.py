@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from ..core.inert_text import visible
 from ..views.options import LONG_TEXT, ViewOptions
 from ..views.styled import styled
-from .extract_report import MARK, error_text, shown, summary
+from .extract_report import MARK, against_line, error_text, flips_of, shown, summary
 from .formats.html_report import HtmlOf, StyleClasses, page_head, page_tail
 from .formats.svg_export import CUT_NOTE
 
@@ -56,17 +56,6 @@ def _score(pair: Mapping[str, Any]) -> str:
     return f"{_esc(pair['metric'])} {pair['accuracy']:.2f} · {wrong} wrong of {len(pair['samples'])}"
 
 
-def _against(pair: Mapping[str, Any]) -> str:
-    other = pair.get("against")
-    if not other:
-        return ""
-    if other["accuracy"] is None or other["delta"] is None:
-        return (f"against: not scored ({_esc(other.get('note') or 'the framework scores it')}); "
-                f"{other['extracted_changed']} extractions change")
-    return (f"against: {_esc(other['metric'])} {other['accuracy']:.2f} ({other['delta']:+.2f}), "
-            f"{len(other['flips'])} verdicts flip, {other['extracted_changed']} extractions change")
-
-
 def write_html(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
     """The page of ``document`` (``wrong_only``: only the samples scored wrong and those that flip)."""
     styles = StyleClasses()
@@ -81,10 +70,10 @@ def write_html(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
         out.write(f'<details class="pair" id="p{n}" data-name="{_name(pair)}"><summary>'
                   f"{_esc(pair['dataset'])} × {_esc(pair['model'])} <span class='faint'>· {_score(pair)}"
                   f"</span></summary>\n")
-        line = _against(pair)
+        line = against_line(pair)
         if line:
-            out.write(f"<p>{line}</p>\n")
-        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+            out.write(f"<p>{_esc(line.strip())}</p>\n")
+        flips = flips_of(pair)
         out.write("<table class='samples'><tr><th>index</th><th></th><th>extracted</th><th>gold</th>"
                   "<th>matched</th><th>prediction</th>" + ("<th>against</th>" if flips else "") + "</tr>\n")
         for sample in pair["samples"]:
@@ -163,5 +152,5 @@ def _write_toc(out: TextIO, document: Mapping[str, Any], title: str) -> None:
         evaluator = _esc(str(pair.get("evaluator") or "").rsplit(".", 1)[-1])
         out.write(f'<tr data-name="{_name(pair)}"><td>{link}</td><td>{_esc(pair["model"])}</td>'
                   f"<td>{evaluator}</td><td>{_score(pair)}</td>"
-                  + (f"<td>{_against(pair)}</td>" if against else "") + "</tr>\n")
+                  + (f"<td>{_esc((against_line(pair) or '').strip())}</td>" if against else "") + "</tr>\n")
     out.write("</table></nav>\n")

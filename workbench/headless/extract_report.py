@@ -48,7 +48,8 @@ def _score(pair: Mapping[str, Any]) -> str:
     return f"{pair['metric']} {pair['accuracy']:.2f} ({pair.get('evaluator') or ''})"
 
 
-def _against_line(pair: Mapping[str, Any]) -> str | None:
+def against_line(pair: Mapping[str, Any]) -> str | None:
+    """The ``--against`` summary of a pair (its score, the delta, the flips), None without one."""
     other = pair.get("against")
     if other is None:
         return None
@@ -57,6 +58,11 @@ def _against_line(pair: Mapping[str, Any]) -> str | None:
                f"{other['extracted_changed']} extractions change"
     return (f"  against: {other['metric']} {other['accuracy']:.2f} ({other['delta']:+.2f}), "
             f"{len(other['flips'])} verdicts flip, {other['extracted_changed']} extractions change")
+
+
+def flips_of(pair: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The pair's ``--against`` flips by sample index (none without ``--against``)."""
+    return {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
 
 
 def summary(document: Mapping[str, Any]) -> str:
@@ -76,10 +82,10 @@ def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
             continue
         out.write(f"\n{visible(pair['dataset'])} × {visible(pair['model'])}: {len(pair['samples'])} samples, "
                   f"{visible(_score(pair))}\n")
-        line = _against_line(pair)
+        line = against_line(pair)
         if line:
             out.write(line + "\n")
-        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+        flips = flips_of(pair)
         for sample in pair["samples"]:
             if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
                 continue
@@ -109,10 +115,10 @@ def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = 
             continue  # listed under Errors
         out.write(f"\n## {_cell(visible(pair['dataset']))} × {_cell(visible(pair['model']))}\n\n"
                   f"{_cell(visible(_score(pair)))}\n")
-        line = _against_line(pair)
+        line = against_line(pair)
         if line:
             out.write(f"\n{line.strip()}\n")
-        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+        flips = flips_of(pair)
         out.write("\n| index | verdict | extracted | gold | prediction | matched |"
                   + (" against |" if flips else "") + "\n|---|---|---|---|---|---|"
                   + ("---|" if flips else "") + "\n")

@@ -13,18 +13,14 @@ from workbench.core.answers.catalog import CUTTERS, NATIVE, TRACED
 from workbench.core.answers.chain import extract_pair, plan_pair
 from workbench.core.answers.trace import compose, place, whole
 
+from .test_goldens import _typed as typed
+
 GOLDENS = json.loads((Path(__file__).parent / "goldens.json").read_text(encoding="utf-8"))
 TRACED_CASES = [c for c in GOLDENS["cases"] if c["function"] in TRACED]
 
 
-def _typed(function, *args, **kwargs):
-    try:
-        value = function(*args, **kwargs).value
-    except Exception as exc:
-        return {"raises": type(exc).__name__}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return {"type": type(value).__name__, "value": value}
-    return {"type": type(value).__name__, "value": repr(value)}
+def _typed(trace, *args, **kwargs):
+    return typed(lambda *a, **k: trace(*a, **k).value, *args, **kwargs)
 
 
 def test_every_trace_is_of_a_rewrite_and_every_goldens_case_of_it_is_run():
