@@ -11,7 +11,12 @@ Writes two files:
   outputs (realistic and adversarial: reasoning, ``<think>`` blocks, full-width colons,
   ``\\boxed{}`` with nested braces, numbers with commas, "Answer: Let's think step by step"),
   with its kwargs; the result with its type, or the exception's type; and ``MATHEvaluator``'s
-  ``is_equiv`` (v1, v2) and ``Gsm8kEvaluator.is_equal`` on pairs.
+  ``is_equiv`` (v1, v2) and ``Gsm8kEvaluator.is_equal`` on pairs;
+- ``tests/headless/goldens_general_cn.json``: ``general_cn_postprocess`` (which segments with
+  jieba) on Chinese model outputs, realistic (QA answers, summaries, translations) and
+  adversarial (mixed scripts, full-width punctuation, ``<think>`` blocks, numbers with commas,
+  emoji, controls), with jieba's version. jieba's cache goes to a fresh folder, so the words come
+  from the dictionary its package ships (a stale ``/tmp/jieba.cache`` would be read instead).
 
     $FWENV/bin/python tools/gen_answer_goldens.py
 """
@@ -26,10 +31,34 @@ from _shared import REPO, quiet, write_json
 
 sys.path.insert(0, str(REPO))
 
-from workbench.core.answers.catalog import NATIVE
+from workbench.core.answers.catalog import NATIVE, SEGMENTED
 
 DATA_OUT = REPO / "workbench" / "core" / "answers" / "data" / "text_postprocessors.json"
 GOLDEN_OUT = REPO / "tests" / "core" / "answers" / "goldens.json"
+CN_OUT = REPO / "tests" / "headless" / "goldens_general_cn.json"
+
+#: Chinese outputs for general_cn_postprocess (each also wrapped in CN_WRAPS).
+CN_BASE = [
+    "", " ", "\n", "北京", "答案是北京。", "答案：北京", "答案: 上海市", "我认为答案是长江。",
+    "中华人民共和国成立于1949年10月1日。", "他在2008年北京奥运会上获得了金牌。",
+    "根据文章，小明最后去了图书馆，因为他想借一本关于人工智能的书。",
+    "这篇文章主要讲述了气候变化对农业生产的影响，并提出了应对措施。",
+    "总结：会议讨论了预算、人员安排和下一季度的目标。\n第二，确定了负责人。",
+    "The answer is 北京.", "答案是 Beijing, the capital.", "I think 答案是 A。", "是", "不是", "对", "错",
+    "共有1,234人参加了比赛。", "价格是$29.00元。", "约为3.14159", "百分之五十（50%）",
+    "第一名：张三；第二名：李四",
+    "“你好，”他说，“今天天气很好。”", "《红楼梦》的作者是曹雪芹。", "他说：\u201c我不知道。\u201d",
+    "<think>\n先想一想：北京还是上海？\n</think>\n答案是北京。", "推理过程</think>最终答案：南京",
+    "答案是北京😀", "\x1b[31m北京\x1b[0m", "北\u200b京", "\u202e京北", "ＡＢＣ全角字母１２３", "　全角空格　",
+    "台北市是臺灣的首都。", "研究生命的起源", "结婚的和尚未结婚的", "南京市长江大桥", "乒乓球拍卖完了",
+    "他说的确实在理", "一次性交多少钱", "小明硕士毕业于中国科学院计算所，后在日本京都大学深造",
+    "我来到北京清华大学", "他来到了网易杭研大厦",
+    "工信处女干事每月经过下属科室都要亲口交代24口交换机等技术性器件的安装工作",
+    "a, b. c\nd", "the answer, an apple. The end", "1. 北京\n2. 上海\n3. 广州", "答案：\t北京\t",
+    "(A) 北京 (B) 上海",
+    "北京" * 50,
+]
+CN_WRAPS = ["{}", "让我想想。{}", "{}\n\n以上是我的回答。", "<think>\n嗯，1,000还是100？\n</think>\n{}"]
 
 #: Answers a model writes, as they are (each also wrapped below).
 BASE = [
@@ -92,6 +121,10 @@ CALLS[_TEXT + "extract_non_reasoning_content"] = [{}, {"think_start_token": "<re
                                                       "think_end_token": "</reason>"}]
 CALLS["opencompass.datasets.mathbench.mathbench_postprocess"] = [{"name": "college"}, {"name": "college_cn"}]
 
+#: What a recorded prediction can be besides a string (a number, null, a list of turns, an object):
+#: the real functions raise on most, and the pair's error quotes the exception.
+ODD_INPUTS = [None, 5, 3.5, True, {"a": 1}, ["A", "B"]]
+
 EQUIV_REFS = ["5", "\\frac{1}{2}", "72", "1234", "29", "3.5", "(3,4)", "\\sqrt{3}/2", "\\frac{\\sqrt{3}}{2}",
               "x^2+1", "10", "90", "7", "\\infty", "-0.5", "2/3", "42", "A", "0", ""]
 
@@ -109,6 +142,14 @@ def call(function, *args, **kwargs):
         return {"raises": type(exc).__name__}
 
 
+def call_said(function, *args, **kwargs):
+    """:func:`call`, with the exception's message too (what the pair's error quotes)."""
+    try:
+        return typed(function(*args, **kwargs))
+    except Exception as exc:
+        return {"raises": type(exc).__name__, "message": str(exc)}
+
+
 def texts() -> list[str]:
     out = []
     for wrap in WRAPS:
@@ -124,7 +165,7 @@ def registry_table() -> dict:
     registry = {key: f"{fn.__module__}.{fn.__qualname__}"
                 for key, fn in sorted(TEXT_POSTPROCESSORS.module_dict.items())}
     aliases = {}
-    for path in NATIVE:
+    for path in [*NATIVE, *SEGMENTED]:
         module, name = path.rsplit(".", 1)
         function = getattr(importlib.import_module(module), name)
         parts = module.split(".")
@@ -150,7 +191,8 @@ def goldens() -> dict:
         function = getattr(importlib.import_module(module), name)
         for kwargs in variants:
             cases.append({"function": path, "kwargs": kwargs,
-                          "results": [call(function, text, **kwargs) for text in corpus]})
+                          "results": [call(function, text, **kwargs) for text in corpus],
+                          "odd_results": [call_said(function, odd, **kwargs) for odd in ODD_INPUTS]})
     extracted = sorted({r["value"] for c in cases if "math_postprocess" in c["function"]
                         for r in c["results"] if isinstance(r.get("value"), str)})[:400]
     equiv = []
@@ -163,8 +205,23 @@ def goldens() -> dict:
                       for r in c["results"] if isinstance(r.get("value"), str)})
     is_equal = [[pred, ref, call(gsm.is_equal, pred, ref)] for pred in numbers for ref in
                 ["72", "1234", "29", "5", "-5", "3.5", "0"]]
-    return {"opencompass": importlib.metadata.version("opencompass"), "texts": corpus, "cases": cases,
-            "math_equiv": equiv, "gsm8k_is_equal": is_equal}
+    return {"opencompass": importlib.metadata.version("opencompass"), "texts": corpus,
+            "odd_inputs": ODD_INPUTS, "cases": cases, "math_equiv": equiv, "gsm8k_is_equal": is_equal}
+
+
+def general_cn_goldens() -> dict:
+    import tempfile
+
+    import jieba
+    from opencompass.utils.text_postprocessors import general_cn_postprocess
+
+    jieba.setLogLevel(60)
+    jieba.dt.tmp_dir = tempfile.mkdtemp(prefix="jieba-")  # not a cache another run left in /tmp
+    corpus = list(dict.fromkeys(wrap.format(base) for wrap in CN_WRAPS for base in CN_BASE))
+    results = [call(general_cn_postprocess, text) for text in corpus]
+    results.append(call(general_cn_postprocess, None))
+    return {"opencompass": importlib.metadata.version("opencompass"),
+            "jieba": importlib.metadata.version("jieba"), "texts": [*corpus, None], "results": results}
 
 
 def main() -> int:
@@ -172,10 +229,13 @@ def main() -> int:
     with quiet():
         table = registry_table()
         data = goldens()
+        chinese = general_cn_goldens()
     write_json(DATA_OUT, table)
     write_json(GOLDEN_OUT, data)
+    write_json(CN_OUT, chinese)
     print(f"{len(table['registry'])} registry keys -> {DATA_OUT.relative_to(REPO)}; "
-          f"{len(data['texts'])} texts x {len(data['cases'])} calls -> {GOLDEN_OUT.relative_to(REPO)}",
+          f"{len(data['texts'])} texts x {len(data['cases'])} calls -> {GOLDEN_OUT.relative_to(REPO)}; "
+          f"{len(chinese['texts'])} Chinese texts -> {CN_OUT.relative_to(REPO)}",
           file=sys.stderr)
     return 0
 

@@ -25,7 +25,7 @@ from rank_dataset_classes import _dict_items, _imported_files, _type_name, defau
 
 sys.path.insert(0, str(REPO))
 
-from workbench.core.answers.catalog import NATIVE, registry_keys
+from workbench.core.answers.catalog import NATIVE, SEGMENTED, registry_keys
 
 OUT = REPO / "docs" / "data" / "postprocessor_ranking.json"
 KINDS = ("pred_postprocessor", "dataset_postprocessor", "evaluator")
@@ -55,7 +55,7 @@ def make_ranker(root: Path):
 def rewritten(name: str) -> bool:
     """Whether ``extract`` has a native rewrite of the function a config's ``type`` names."""
     path = registry_keys().get(name, name)
-    return any(p.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1] for p in NATIVE)
+    return any(p.rsplit(".", 1)[-1] == path.rsplit(".", 1)[-1] for p in [*NATIVE, *SEGMENTED])
 
 
 def rank(root: Path) -> dict:

@@ -104,7 +104,7 @@ def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
 
         for module in ("workbench.commands.render", "workbench.commands.diff"):
             monkeypatch.setattr(f"{module}.load_and_render", stop)
-        monkeypatch.setattr("workbench.headless.extract_run.load_config_file", stop)
+        monkeypatch.setattr("workbench.headless.extract_run.shared_loader", stop)
         return {"render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
                 "snapshot --check": lambda: check(tmp), "diff": lambda: diff(tmp),
                 "verify": lambda: verify(tmp, RUN_DIR), "extract": lambda: extract(tmp), "lint": lambda: lint(tmp)}[command]()

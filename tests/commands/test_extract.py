@@ -72,11 +72,16 @@ def test_json_document(tmp_path):
     assert document["schema"] == "prompt-workbench/extract@1" and document["errors"] == []
     gsm8k, mcq = document["pairs"]
     assert (gsm8k["dataset"], gsm8k["model"]) == ("gsm8k", "m1")
-    assert gsm8k["samples"][0] == {"index": "0", "prediction": "She pays 1,234 dollars.", "extracted": "234",
-                                   "gold": "1234", "correct": False}
+    assert gsm8k["samples"][0] == {
+        "index": "0", "prediction": "She pays 1,234 dollars.", "extracted": "234", "gold": "1234",
+        "correct": False, "match": {"stage": "eval_cfg.pred_postprocessor", "function": "gsm8k_postprocess",
+                                    "rule": "the last number before 'Question:' (\\-?\\d+\\.\\d+|\\-?\\d+)",
+                                    "span": [11, 14], "matched": "234"}}
     assert gsm8k["accuracy"] == 50.0 and gsm8k["metric"] == "accuracy" and gsm8k["gold_from"] == "predictions"
     assert [s["extracted"] for s in mcq["samples"]] == ["B", "C", ""]  # "idea": no capital letter
     assert [s["correct"] for s in mcq["samples"]] == [True, True, False]
+    assert mcq["samples"][0]["match"]["rule"] == r"[Tt]he answer is:?\s+\(?([ABCD])\)?"
+    assert mcq["samples"][0]["match"]["span"] == [0, 17] and mcq["samples"][2]["match"] is None
     assert mcq["accuracy"] == 2 / 3 * 100  # AccEvaluator's order: the ratio, then times 100
     assert any("'1,234' is extracted as '234'" in w for w in document["warnings"])
 
@@ -179,6 +184,35 @@ def test_a_config_that_cannot_load(tmp_path):
     assert missing.code == 3 and "run folder not found" in missing.err
 
 
+def test_a_config_that_loops_is_stopped_at_the_timeout(tmp_path):
+    run = good_run(tmp_path)
+    (run / "configs" / "20261127_120000_1.py").write_text("while True:\n    pass\n", encoding="utf-8")
+    result = extract(run, "--timeout", "2")
+    assert result.code == 3 and len(result.err.splitlines()) == 1
+    assert re.match(r"^\S+20261127_120000_1\.py(:\d+)?: the config cannot be loaded", result.err)
+    assert json.loads(result.out)["pairs"] == []
+
+
+def test_more_bad_predictions_are_one_located_error_each(tmp_path):
+    plain = "dict(evaluator=dict(type='AccEvaluator'))"
+    run = write_run(tmp_path, {"ok": MCQ, "deep": plain, "alist": plain, "notdict": plain, "bytes": plain,
+                               "number": MCQ}, {
+        "ok": records(("A", "A")), "deep": "[" * 100_000 + "]" * 100_000, "alist": '["A", "B"]',
+        "notdict": '{"0": "just text"}', "number": '{"0": {"prediction": 5, "gold": "A"}}'})
+    (run / "predictions" / "m1" / "bytes.json").write_bytes(b'{"0": {"prediction": "\xff\xfe", "gold": "A"}}')
+    result = extract(run)
+    assert result.code == 3
+    document = json.loads(result.out)
+    assert [p["dataset"] for p in document["pairs"] if p["error"] is None] == ["ok"]
+    errors = {e["dataset"]: e["message"] for e in document["errors"]}
+    assert set(errors) == {"deep", "alist", "notdict", "bytes", "number"}
+    assert "nested too deep" in errors["deep"] and "holds a list" in errors["alist"]
+    assert "record '0' is a str" in errors["notdict"] and "not UTF-8" in errors["bytes"]
+    # what the real first_option_postprocess raises on a number (tests/core/answers/goldens.json)
+    assert errors["number"].endswith("raised AttributeError: 'int' object has no attribute 'strip'")
+    assert len([line for line in result.err.splitlines() if not line.startswith("warning:")]) == 5
+
+
 def test_against_lists_flips_and_the_score_delta(tmp_path):
     run = write_run(tmp_path, {"mcq": MCQ}, {"mcq": records(
         ("Answer: Let's think step by step. The answer is (B)", "B"), ("ANSWER: C", "C"), ("It is D", "A"))})
@@ -279,7 +313,7 @@ STAND_IN = {
         "print('noise on stdout')\n"
         "def shout(text, suffix='!'):\n    return text.upper() + suffix\n"
         "def boom(text):\n    if text == 'b':\n        raise ValueError('no b')\n    return None\n"
-        "TEXT_POSTPROCESSORS['general_cn'] = shout\nTEXT_POSTPROCESSORS['cmrc'] = boom\n"),
+        "TEXT_POSTPROCESSORS['lcsts'] = shout\nTEXT_POSTPROCESSORS['cmrc'] = boom\n"),
 }
 
 
@@ -297,7 +331,7 @@ def stand_in_python(root: Path) -> str:
 
 
 def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
-    acc = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='general_cn', suffix='?'))"
+    acc = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='lcsts', suffix='?'))"
     raising = "dict(evaluator=dict(type='AccEvaluator'), pred_postprocessor=dict(type='cmrc'))"
     run = write_run(tmp_path, {"cn": acc, "raising": raising},
                     {"cn": records(("a", "A?"), ("b", "B!")), "raising": records(("a", "A"), ("b", "B"))})
@@ -307,9 +341,29 @@ def test_the_framework_route_applies_what_has_no_rewrite(tmp_path):
     document = json.loads(result.out)
     cn = next(p for p in document["pairs"] if p["dataset"] == "cn")
     assert [s["extracted"] for s in cn["samples"]] == ["A?", "B?"] and cn["accuracy"] == 50.0
-    assert cn["framework_steps"] == ["eval_cfg.pred_postprocessor general_cn"]
+    assert cn["framework_steps"] == ["eval_cfg.pred_postprocessor lcsts"]
     (error,) = document["errors"]
     assert (error["dataset"], error["sample"], error["kind"]) == ("raising", "1", "fails")
     assert "cmrc raised ValueError: no b" in error["message"]
     without = json.loads(extract(run, "--framework-python", str(tmp_path / "no-such-python")).out)
     assert all(e["kind"] == "not-rewritten" and "cannot run" in e["message"] for e in without["errors"])
+
+
+def test_html_is_one_inert_page_with_the_matched_span_marked(tmp_path):
+    run = write_run(tmp_path, {"mcq": MCQ_PATTERN}, {"mcq": records(
+        ("<script>alert(1)</script> Answer: B", "B"), ("\x1b[31mANSWER: C\x1b[0m \u202e", "C"), ("no idea", "D"))})
+    result = extract(run, "-f", "html")
+    assert result.code == 0, result.err
+    page = result.out
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "\x1b" not in page and "\u202e" not in page and "␛</span>[31m" in page  # a visible stand-in
+    marked = re.findall(r'<span class="(s\d+)">Answer: B</span>', page)
+    assert marked, "the span the pattern read is drawn in a class of its own"
+    assert re.search(rf"\.{marked[0]} {{[^}}]*background-color", page)  # the palette's `matched` look
+    assert "mcq × m1" in page and "accuracy 66.67 · 1 wrong of 3" in page
+    assert "<th>against</th>" not in page  # no --against: no such column
+    wrong = extract(run, "-f", "html", "--wrong").out
+    assert "no idea" in wrong and "Answer: B</span>" not in wrong
+    refused = run_cli("extract", str(run), "--self-test", "-f", "html")
+    assert refused.code == 2 and "--format html is a run's report" in refused.err

@@ -61,3 +61,20 @@ def test_quirks_are_said(document):
     assert "'1,234' is extracted as '234'" in text
     assert "extract_role_pred strips nothing" in text  # arc_c / bbh: pred_role with a non-API model
     assert "[arc_c × api] eval_cfg.pred_role" not in text  # an API model: the task skips the role
+
+
+def test_the_pattern_that_matched_is_on_the_prediction_s_own_characters(document):
+    matched = 0
+    for pair in _pairs(document).values():
+        for sample in pair["samples"]:
+            match = sample["match"]
+            if match is None:
+                continue
+            assert match["stage"].endswith("pred_postprocessor") and match["rule"]
+            if match["span"] is not None:
+                start, end = match["span"]
+                assert sample["prediction"][start:end] == match["matched"]
+                matched += 1
+    assert matched > 40
+    mmlu = _pairs(document)["mmlu_pro × api"]["samples"]
+    assert mmlu[3]["extracted"] == "L" or mmlu[3]["match"]["matched"].lower().startswith("answer")

@@ -85,3 +85,46 @@ async def test_v_shows_the_judge_s_prompt_filled_with_the_run_s_prediction(in_fo
         text = pane_text(app, "final-input")
         assert "the judge's prompt · judge-7b · columns-cascade@judge+m" in text
         assert "Pred: answer 1" in text
+
+
+ANSWERS_RUN = ROOT / "tui" / "fixtures" / "answers_run"
+
+
+def _highlighted(app) -> list[str]:
+    """The pieces of the final-input pane drawn in the palette's `matched` style."""
+    from rich.console import Console
+
+    console = Console(width=160, color_system="truecolor", file=open(os.devnull, "w"))  # noqa: SIM115
+    matched = app.options.palette.style("matched")
+    pieces = [s.text for s in console.render(app.frame.final_input) if s.style and matched.bgcolor
+              and s.style.bgcolor == matched.bgcolor]
+    console.file.close()
+    return pieces
+
+
+async def test_v_shows_the_rule_that_matched_and_highlights_what_it_read(in_folder):
+    shutil.copytree(ANSWERS_RUN / "run", in_folder / "run")
+    shutil.copytree(ANSWERS_RUN / "data", in_folder / "data")
+    inputs = Inputs(configs=("run/configs/20261127_120000_4242.py",), run="run")
+    app = create_app(inputs, watch=False, deterministic=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await press(pilot, "v")
+        text = pane_text(app, "final-input")
+        # through the model's extract_non_reasoning_content: placed on the raw output's own characters
+        assert "matched   'ANSWER: C' at 42–51 · match_answer_pattern (eval_cfg.pred_postprocessor)" in text
+        assert r"(?i)ANSWER\s*:\s*([A-P])" in text and "✔ correct" in text
+        assert _highlighted(app) == ["ANSWER: C", "'ANSWER: C'"]  # in the raw output, and the row
+        await press(pilot, "V", "n")
+        assert app.wrong_only and app.selection.sample == 1
+        text = pane_text(app, "final-input")
+        assert "extracted 'L'" in text and "matched   'Answer: L' at 0–9" in text and "✘ wrong" in text
+        assert _highlighted(app) == ["Answer: L", "'Answer: L'"]
+        await press(pilot, "n")
+        assert app.selection.sample == 2  # the <think> block said ANSWER: B, but it is removed first
+        text = pane_text(app, "final-input")
+        assert "extracted ''" in text and "(no rule matched" in text and _highlighted(app) == []
+        await press(pilot, "p")
+        assert app.selection.sample == 1  # back, through the wrong ones only
+        await press(pilot, "V", "p")
+        assert not app.wrong_only and app.selection.sample == 0  # every sample again

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from workbench.tui.app import create_app
+from workbench.tui.session import Inputs
+
 from .conftest import FIXTURE, make_app, settle
 
 # The SVGs are Textual's own drawing; another Textual draws them differently. Re-record
@@ -61,6 +64,23 @@ SCENES = {
 def test_scene(snap_compare, scene, size):
     presses, settings = SCENES[scene]
     assert snap_compare(make_app(**settings), terminal_size=SIZES[size], run_before=keys(*presses))
+
+
+ANSWERS_RUN = Path(__file__).parent / "fixtures" / "answers_run"
+# The answers view over a run: sample 1's "Answer: Let's think…" read as 'L', the span the
+# pattern read highlighted in the raw output; then the pane maximised. (V's toast would time out
+# on its own clock: its keys are held by tests/tui/test_answers.py.)
+ANSWER_SCENES = {"answers": ("v", "n"), "answers_zoomed": ("v", "n", "3", "z")}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scene", ANSWER_SCENES)
+def test_answers_scene(snap_compare, scene, size, tmp_path, monkeypatch):
+    shutil.copytree(ANSWERS_RUN, tmp_path / "answers")
+    monkeypatch.chdir(tmp_path / "answers")
+    app = create_app(Inputs(configs=("run/configs/20261127_120000_4242.py",), run="run"), watch=False,
+                     deterministic=True)
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=keys(*ANSWER_SCENES[scene]))
 
 
 @pytest.fixture

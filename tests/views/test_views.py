@@ -169,3 +169,19 @@ def test_a_findings_error_shows_its_id_before_the_message():
     text = problem_text(Problem.of(error), ViewOptions()).plain
     assert "eval.py:7" in text and "PW101 unknown-key: model: X.__init__()" in text
     assert "did you mean 'z'?" in text
+
+
+def _marked(text, opts):
+    matched = opts.palette.style("matched")
+    return [text.plain[s.start:s.end] for s in text.spans if Style.parse(str(s.style)) == matched or
+            (isinstance(s.style, Style) and s.style.bgcolor == matched.bgcolor)]
+
+
+def test_styled_marks_a_span_whatever_else_cuts_the_text():
+    opts = ViewOptions(whitespace=True)
+    text = styled("So\tthe answer is (B).  ", opts, marks=[(7, 19)])
+    assert "".join(_marked(text, opts)) == "answer is (B"  # a tab before it, trailing spaces after
+    long = "x" * 5000 + "ANSWER: C"
+    cut = styled(long, ViewOptions(max_chars=1000), marks=[(5000, 5009)])
+    assert "".join(_marked(cut, ViewOptions())) == "ANSWER: C"  # in the tail a long text keeps
+    assert _marked(styled("abc", opts, marks=[(5, 9), (2, 2)]), opts) == []  # outside, or empty

@@ -48,11 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "and list the verdicts that flip, with the score delta per pair")
     parser.add_argument("--rev", metavar="REV", default=None,
                         help="with --against: the CONFIG as committed at this git revision")
-    parser.add_argument("--format", "-f", choices=("json", "text", "markdown"), default="json",
+    parser.add_argument("--format", "-f", choices=("json", "text", "markdown", "html"), default="json",
                         help="json: the prompt-workbench/extract@1 document (default); text, markdown: "
-                        "a table per pair")
+                        "a table per pair; html: the same as one self-contained page")
     parser.add_argument("--wrong", action="store_true",
-                        help="text/markdown: show only the samples scored wrong (and those that flip)")
+                        help="text/markdown/html: show only the samples scored wrong (and those that flip)")
     parser.add_argument("--self-test", action="store_true",
                         help="RUN_DIR is a config: check that its evaluator reads its own exemplars' answers "
                         "and the answer format its prompt asks for")
@@ -78,6 +78,8 @@ def run(argv: Sequence[str]) -> int:
     if args.self_test:
         if args.against or args.config:
             parser.error("--self-test checks a config on its own: no --against or --config")
+        if args.format == "html":
+            parser.error("--format html is a run's report: --self-test writes json, text or markdown")
         return _self_test(args)
     if args.data:
         parser.error("--data is for --self-test (a run's predictions carry their gold)")
@@ -123,6 +125,10 @@ def run(argv: Sequence[str]) -> int:
             tree.cleanup()
     if args.format == "json":
         sys.stdout.write(dumps(document, indent=1) + "\n")
+    elif args.format == "html":
+        from ..headless.extract_html import write_html
+
+        write_html(document, sys.stdout, args.wrong)
     elif args.format == "markdown":
         write_markdown(document, sys.stdout, args.wrong)
     else:

@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "parquet": ("pyarrow>=12",),
     "serve": ("textual-serve>=1.1", "aiohttp>=3.8", "aiohttp-jinja2>=1.5"),
     "lmeval": ("pyyaml>=6", "datasets>=2.14"),
+    "chinese": ("jieba==0.42.1",),
 }
 
 

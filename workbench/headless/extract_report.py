@@ -2,7 +2,8 @@
 
 Model output is untrusted: every value is shown through ``core.inert_text.visible`` (escapes and
 controls as visible stand-ins) on one line, cut at ``PREVIEW`` characters in the tables (the
-JSON keeps it whole).
+JSON keeps it whole). A sample's ``match`` (the rule that produced ``extracted``) is a line under
+it in text, a column in markdown.
 
 May import: the core and the other headless modules; not views, tui, commands or ``cli``.
 """
@@ -27,13 +28,28 @@ def shown(value: Any, limit: int | None = PREVIEW) -> str:
     return text
 
 
+def match_text(match: Mapping[str, Any] | None, limit: int = 60) -> str:
+    """What the rule matched, where, and the rule: ``"ANSWER: C" at 30–39, first_option_postprocess:
+    (?i)ANSWER…`` (the place in the recorded prediction, or "in the text the step read" when that
+    text was rewritten before it)."""
+    if not match:
+        return ""
+    rule = visible(match["rule"]).replace("\n", "↵")
+    if len(rule) > limit:
+        rule = rule[:limit - 1] + "…"
+    span = match.get("span")
+    where = f"at {span[0]}–{span[1]}" if span else "in the text the step read"
+    return f"{shown(match['matched'], 30)} {where}, {visible(match['function'])}: {rule}"
+
+
 def _score(pair: Mapping[str, Any]) -> str:
     if pair.get("accuracy") is None:
         return f"not scored ({pair.get('note') or 'the framework scores it'})"
     return f"{pair['metric']} {pair['accuracy']:.2f} ({pair.get('evaluator') or ''})"
 
 
-def _against_line(pair: Mapping[str, Any]) -> str | None:
+def against_line(pair: Mapping[str, Any]) -> str | None:
+    """The ``--against`` summary of a pair (its score, the delta, the flips), None without one."""
     other = pair.get("against")
     if other is None:
         return None
@@ -44,10 +60,17 @@ def _against_line(pair: Mapping[str, Any]) -> str | None:
             f"{len(other['flips'])} verdicts flip, {other['extracted_changed']} extractions change")
 
 
-def _summary(document: Mapping[str, Any]) -> str:
+def flips_of(pair: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The pair's ``--against`` flips by sample index (none without ``--against``)."""
+    return {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+
+
+def summary(document: Mapping[str, Any]) -> str:
     pairs = [p for p in document["pairs"] if not p.get("error")]
     samples = sum(len(p["samples"]) for p in pairs)
-    return f"{len(pairs)} pairs extracted ({samples} samples), {len(document['errors'])} errors"
+    errors = len(document["errors"])
+    return (f"{len(pairs)} pair{'s' * (len(pairs) != 1)} extracted ({samples} sample{'s' * (samples != 1)}), "
+            f"{errors} error{'s' * (errors != 1)}")
 
 
 def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
@@ -59,10 +82,10 @@ def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
             continue
         out.write(f"\n{visible(pair['dataset'])} × {visible(pair['model'])}: {len(pair['samples'])} samples, "
                   f"{visible(_score(pair))}\n")
-        line = _against_line(pair)
+        line = against_line(pair)
         if line:
             out.write(line + "\n")
-        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
+        flips = flips_of(pair)
         for sample in pair["samples"]:
             if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
                 continue
@@ -71,7 +94,9 @@ def write_text(document: Mapping[str, Any], out: TextIO, wrong_only: bool = Fals
             out.write(f"  {MARK[sample['correct']]} {visible(sample['index']):>5}  extracted "
                       f"{shown(sample['extracted'], 24):<24}  gold {shown(sample['gold'], 24):<24}  "
                       f"{shown(sample['prediction'])}{tail}\n")
-    out.write(f"\n{_summary(document)}\n")
+            if sample.get("match"):
+                out.write(f"          ↳ {match_text(sample['match'])}\n")
+    out.write(f"\n{summary(document)}\n")
 
 
 def _flip(flip: Mapping[str, Any], limit: int) -> str:
@@ -84,24 +109,25 @@ def _cell(text: str) -> str:
 
 def write_markdown(document: Mapping[str, Any], out: TextIO, wrong_only: bool = False) -> None:
     out.write(f"# extract · `{_cell(visible(document['run']))}`\n\n"
-              f"config `{_cell(visible(document['config']))}` · {_summary(document)}\n")
+              f"config `{_cell(visible(document['config']))}` · {summary(document)}\n")
     for pair in document["pairs"]:
         if pair.get("error"):
             continue  # listed under Errors
         out.write(f"\n## {_cell(visible(pair['dataset']))} × {_cell(visible(pair['model']))}\n\n"
                   f"{_cell(visible(_score(pair)))}\n")
-        line = _against_line(pair)
+        line = against_line(pair)
         if line:
             out.write(f"\n{line.strip()}\n")
-        flips = {f["index"]: f for f in (pair.get("against") or {}).get("flips", [])}
-        out.write("\n| index | verdict | extracted | gold | prediction |" + (" against |" if flips else "")
-                  + "\n|---|---|---|---|---|" + ("---|" if flips else "") + "\n")
+        flips = flips_of(pair)
+        out.write("\n| index | verdict | extracted | gold | prediction | matched |"
+                  + (" against |" if flips else "") + "\n|---|---|---|---|---|---|"
+                  + ("---|" if flips else "") + "\n")
         for sample in pair["samples"]:
             if wrong_only and sample["correct"] is not False and sample["index"] not in flips:
                 continue
             flip = flips.get(sample["index"])
             cells = [visible(sample["index"]), MARK[sample["correct"]], shown(sample["extracted"], 40),
-                     shown(sample["gold"], 40), shown(sample["prediction"])]
+                     shown(sample["gold"], 40), shown(sample["prediction"]), match_text(sample.get("match"))]
             if flips:
                 cells.append(_flip(flip, 40) if flip else "")
             out.write("| " + " | ".join(_cell(c) for c in cells) + " |\n")

@@ -22,9 +22,10 @@ from typing import Any
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.answers.catalog import Unresolved
 from ..core.answers.chain import Fallback, PairFailure, PairPlan, extract_pair, plan_pair, unscored_reason
-from ..loading.config.config_file import load_config_file
 from ..loading.predictions import PairPredictions, read_pair_predictions, record_line
+from ..loading.workspace import shared_loader
 from .bounded_call import run_bounded
+from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract@1"
 GOLD_FROM = "predictions"
@@ -55,12 +56,19 @@ def _error(message: str, *, file: str | None = None, line: int | None = None, hi
 def load_config(path: str, timeout: float | None, shown: str | None = None,
                 display: Callable[[str | None], str | None] = lambda p: p,
                 roots: Sequence[str] = ()) -> LoadedConfig:
-    loaded = load_config_file(path, roots=roots, timeout=timeout)
+    """The config's entries, run in the loader's worker process (bounded in time and memory as
+    every load is: a config that loops or eats memory is an error, not a hang)."""
+    loaded = shared_loader().load_file(path, [Path(r) for r in roots], timeout=timeout)
+    given = os.path.abspath(path)
+
+    def located(file: str | None) -> str | None:  # the config itself as it was named
+        return display(path if file is not None and os.path.abspath(file) == given else file)
+
     config = LoadedConfig(path, shown or path)
     if loaded["error"]:
         error = loaded["error"]
         config.errors.append(_error(f"the config cannot be loaded: {error['message']}",
-                                    file=display(error["file"]), line=error["line"], hint=error["hint"],
+                                    file=located(error["file"]), line=error["line"], hint=error["hint"],
                                     kind="unreadable"))
         return config
     config.warnings += loaded["warnings"]
@@ -69,17 +77,17 @@ def load_config(path: str, timeout: float | None, shown: str | None = None,
         for entry in loaded[f"{kind}s"]:
             if entry["error"]:
                 error = entry["error"]
-                config.errors.append(_error(error["message"], file=display(error["file"]), line=error["line"],
+                config.errors.append(_error(error["message"], file=located(error["file"]), line=error["line"],
                                             hint=error["hint"], kind="unreadable"))
                 continue
             try:
                 abbr = str(abbr_of(entry["cfg"]))
             except (KeyError, TypeError) as exc:
                 config.errors.append(_error(f"the {kind} has no abbr the framework can derive ({exc})",
-                                            file=display(entry["file"]), line=entry["line"],
+                                            file=located(entry["file"]), line=entry["line"],
                                             kind="unreadable"))
                 continue
-            entry["file"] = display(entry["file"])
+            entry["file"] = located(entry["file"])
             target.setdefault(abbr, entry)
     return config
 
@@ -102,7 +110,7 @@ def _config_line(entry: Mapping[str, Any], stage: str | None) -> tuple[str | Non
 def _plan(dataset: dict[str, Any], model: dict[str, Any], names: tuple[str, str],
           fallback: Fallback | None = None) -> PairPlan | dict[str, Any]:
     try:
-        return plan_pair(dataset["cfg"], model["cfg"], fallback)
+        return plan_pair(dataset["cfg"], model["cfg"], fallback, jieba_segmenter)
     except PairFailure as exc:
         entry = model if exc.stage.startswith("model.") or (exc.stage == "eval_cfg.pred_role" and \
             "meta_template" in exc.message) else dataset

@@ -17,6 +17,7 @@ from ..core.answers.self_test import self_test
 from ..core.dataset_reader import ReaderConfig, build_splits
 from ..core.errors import WorkbenchError
 from .bounded_call import run_bounded
+from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
 
@@ -27,7 +28,8 @@ def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
         try:
             splits = build_splits(spec.rows, ReaderConfig.from_cfg(spec.cfg.get("reader_cfg")), spec.abbr,
                                   spec.framework)
-            checks = self_test(spec.cfg, model.cfg if model is not None else {}, splits.train, splits.test)
+            checks = self_test(spec.cfg, model.cfg if model is not None else {}, splits.train, splits.test,
+                               jieba_segmenter)
         except PairFailure as exc:
             return {"error": exc.message, "hint": exc.hint, "kind": "fails"}
         except Unresolved as exc:

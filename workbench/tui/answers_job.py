@@ -95,7 +95,8 @@ def answers_of(document: Mapping[str, Any]) -> RunAnswers:
             index = sample.get("index")
             number = int(index) if isinstance(index, str) and index.isdigit() else position
             samples[number] = SampleVerdict(sample.get("extracted"), sample.get("gold"),
-                                            sample.get("correct"))
+                                            sample.get("correct"), sample.get("match"),
+                                            sample.get("prediction"))
         pairs[key] = PairVerdicts(samples, pair.get("accuracy"), pair.get("metric"), pair.get("evaluator"),
                                   pair.get("note"), warnings=tuple(warnings.get(key, ())))
     for error in document.get("errors") or ():

@@ -122,8 +122,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         Binding("b", "toggle_wire", "wire", show=False,
                 tooltip="an API model's request as sent: endpoint and JSON body"),
         Binding("v", "toggle_answers", "answers", show=False,
-                tooltip="the model's answer a run recorded, what was extracted, the gold, the verdict and "
-                "the judge's prompt, below the final input (--run RUN_DIR)"),
+                tooltip="the model's answer a run recorded, what was extracted (the rule that matched, "
+                "highlighted), the gold, the verdict and the judge's prompt, below the final input "
+                "(--run RUN_DIR)"),
         Binding("V", "toggle_wrong_only", "wrong only", show=False,
                 tooltip="n / p step through the samples the run scored wrong only (--run RUN_DIR)"),
         Binding("a", "toggle_long_texts", "all text", show=False,

@@ -3,8 +3,9 @@
 ``workbench extract`` (core/answers) applies OpenCompass 0.5.4's postprocessors to a run's
 predictions; the app hands its answers here (:class:`RunAnswers`, by dataset × model and
 sample), and the answers view (``v``) shows, under the raw output, what was extracted, the
-gold and the verdict. Values keep the type the real function returned (``None`` stays
-``None``): they are shown as Python writes them, inert.
+gold, the verdict and the rule that matched (its span highlighted in the raw output). Values
+keep the type the real function returned (``None`` stays ``None``): they are shown as Python
+writes them, inert.
 
 May import: rich, the core and the other view modules; not loading, Textual or a front end.
 """
@@ -29,6 +30,21 @@ class SampleVerdict:
     extracted: Any
     gold: Any
     correct: bool | None  # None: the framework scores it (not a plain evaluator)
+    #: The rule that produced ``extracted`` (extract@1's ``match``: stage, function, rule, span in
+    #: ``prediction``, matched), and the prediction it was read from; None when there is none.
+    match: Mapping[str, Any] | None = None
+    prediction: Any = None
+
+    def marks(self, recorded: str | None) -> tuple[tuple[int, int], ...]:
+        """The matched span, to highlight in ``recorded`` (the answer the app shows): only when
+        that is the very text extract read, so the span falls on the same characters."""
+        span = (self.match or {}).get("span")
+        if recorded is None or recorded != self.prediction or not isinstance(span, list) or len(span) != 2:
+            return ()
+        start, end = span
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(recorded)):
+            return ()
+        return ((start, end),)
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,24 @@ def _value(value: Any) -> str:
     return one_line(repr(value), 300)
 
 
+def _match(found: SampleVerdict, opts: ViewOptions) -> Text:
+    """What the evaluator's rule read (highlighted in the answer above), where, and the rule."""
+    match = found.match
+    if not match:
+        return faint("(no rule matched: the step that extracts has no pattern, or none of its patterns "
+                     "matched)", opts)
+    out = Text()
+    out.append(_value(match.get("matched")), style=opts.palette.style("matched"))
+    span = match.get("span")
+    where = f" at {span[0]}–{span[1]}" if isinstance(span, list) and len(span) == 2 else \
+        " (in the text an earlier step rewrote: not placed in the answer)"
+    out.append(one_line(f"{where} · {match.get('function')} ({match.get('stage')})", 200),
+               style=opts.palette.style("faint"))
+    out.append("\n")
+    out.append(one_line(str(match.get("rule")), 300))
+    return out
+
+
 def verdict_view(answers: RunAnswers | None, dataset: str | None, model: str | None, index: int,
                  opts: ViewOptions) -> RenderableType | None:
     """Extracted → gold → verdict for one sample (None: no run was given)."""
@@ -90,6 +124,7 @@ def verdict_view(answers: RunAnswers | None, dataset: str | None, model: str | N
     table.add_column()
     table.add_row(faint("extracted", opts), Text(_value(found.extracted)))
     table.add_row(faint("gold", opts), Text(_value(found.gold)))
+    table.add_row(faint("matched", opts), _match(found, opts))
     if found.correct is None:
         verdict = faint(one_line(pair.note or "the framework scores it", 300), opts)
     else:

@@ -121,15 +121,16 @@ def recorded_output(request: Request) -> str | None:
     return None
 
 
-def answer_view(request: Request, opts: ViewOptions) -> RenderableType:
-    """The model's recorded answer, under a rule, so prompt and answer read together."""
+def answer_view(request: Request, opts: ViewOptions, marks: Sequence[tuple[int, int]] = ()) -> RenderableType:
+    """The model's recorded answer, under a rule, so prompt and answer read together; ``marks``
+    the spans the evaluator's rule read (highlighted)."""
     answer = recorded_output(request)
     rule = Rule("the model's answer, as the run recorded it", style=opts.palette.style("faint"),
                 characters="┄", align="left")
     if answer is None:
         return Group(rule, faint("(no recorded answer: start the app with --run RUN_DIR, or the run has "
                                  "none for this request)", opts))
-    return Group(rule, styled(answer, opts) if answer else faint("(empty string)", opts))
+    return Group(rule, styled(answer, opts, marks=marks) if answer else faint("(empty string)", opts))
 
 
 def judge_view(request: Request | None, judge: str, opts: ViewOptions, problem: str | None = None,
@@ -144,14 +145,17 @@ def judge_view(request: Request | None, judge: str, opts: ViewOptions, problem: 
     return Group(rule, *said, final_input_body(request, opts))
 
 
-def final_input_view(request: Request, opts: ViewOptions, wire_notes: Sequence[str] = ()) -> RenderableType:
+def final_input_view(request: Request, opts: ViewOptions, wire_notes: Sequence[str] = (),
+                     marks: Sequence[tuple[int, int]] = ()) -> RenderableType:
+    """The request's final input; with ``opts.answers`` the recorded answer under it (``marks``
+    highlighted in it)."""
     if opts.wire:
         view = wire_view(request, opts, wire_notes)
     elif opts.provenance:
         view = Group(legend(opts), final_input_body(request, opts))
     else:
         view = final_input_body(request, opts)
-    return Group(view, answer_view(request, opts)) if opts.answers else view
+    return Group(view, answer_view(request, opts, marks)) if opts.answers else view
 
 
 MIN_COLUMN = 28  # cells a model's column needs to keep words whole; narrower, the models stack

@@ -23,7 +23,7 @@ from ..core.findings import tag
 from ..core.models.wire import model_wire_warnings
 from ..core.result import PairError, PairWarning, Request, Sample
 from ..core.warning_groups import elsewhere
-from .answers import verdict_view
+from .answers import RunAnswers, verdict_view
 from .errors import Problem, problem_text
 from .final_input import (
     final_input_body,
@@ -31,6 +31,7 @@ from .final_input import (
     input_length,
     judge_view,
     legend,
+    recorded_output,
     side_by_side_view,
 )
 from .fragments import faint
@@ -114,6 +115,13 @@ def _judge_part(catalog: Catalog, sel: Selection, opts: ViewOptions) -> Renderab
     return judge_view(sample.requests[0], title, jopts, notes=judge.notes.messages)
 
 
+def answer_marks(answers: RunAnswers | None, sel: Selection, request: Request) -> tuple[tuple[int, int], ...]:
+    """The span of the recorded answer the evaluator's rule read (``extract``'s ``match``)."""
+    pair = answers.of(sel.dataset, sel.model) if answers is not None else None
+    found = pair.samples.get(sel.sample) if pair is not None else None
+    return found.marks(recorded_output(request)) if found is not None else ()
+
+
 def model_options(catalog: Catalog, model: str | None, opts: ViewOptions) -> ViewOptions:
     """``opts`` with the model's own special tokens added."""
     spec = catalog.model_spec(model)
@@ -172,7 +180,8 @@ def build_frame(catalog: Catalog, selection: Selection, opts: ViewOptions) -> Fr
         final, final_title = _side_by_side(catalog, sel, opts)
     else:
         wire_notes = model_wire_warnings(pair.model_spec) if opts.wire and pair.model_spec else []
-        final = final_input_view(request, mopts, wire_notes)
+        marks = answer_marks(catalog.answers, sel, request) if opts.answers else ()
+        final = final_input_view(request, mopts, wire_notes, marks)
         if opts.answers:
             parts = [verdict_view(catalog.answers, sel.dataset, sel.model, sel.sample, opts),
                      _judge_part(catalog, sel, opts)]

@@ -47,6 +47,7 @@ class Palette:
     hint: str = "#d7af5f"
     location: str = "underline"
     selected: str = "bold #ffaf00"
+    matched: str = "bold #000000 on #ffd75f"  # the span of a model's answer the evaluator's rule read
 
     @classmethod
     def from_variables(cls, variables: Mapping[str, str], base: Palette | None = None) -> Palette:

@@ -11,6 +11,7 @@ already loaded), not textual (the exports draw them without an app), and no fron
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 
 from rich.style import Style
@@ -30,19 +31,22 @@ from .safe import (
 from .tokens import find_tokens
 
 
-def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Text:
-    """``value`` as a rich Text; with ``opts.provenance``, coloured by where each run came from."""
+def styled(value: str, opts: ViewOptions, base: Style | str | None = None,
+           marks: Sequence[tuple[int, int]] = ()) -> Text:
+    """``value`` as a rich Text; with ``opts.provenance``, coloured by where each run came from;
+    ``marks`` (``[start, end)`` spans of ``value``) drawn in the palette's ``matched`` style."""
     out = Text(overflow="fold")
     if not value:
         return out
     limit = opts.max_chars
     if limit is not None and len(value) > limit:
         head, tail = value[: limit * 3 // 4], value[len(value) - limit // 4:]  # PStr slices keep origins
-        out = styled(head, opts, base)
+        out = styled(head, opts, base, marks)
         hidden = len(value) - len(head) - len(tail)
         out.append(f"\n┄┄ {hidden:,} more characters not shown here ({opts.cut_note}) ┄┄\n",
                    style=opts.palette.style("faint"))
-        return out.append_text(styled(tail, opts, base))
+        shift = len(value) - len(tail)
+        return out.append_text(styled(tail, opts, base, [(a - shift, b - shift) for a, b in marks]))
     palette = opts.palette
     base_style = Style.parse(base) if isinstance(base, str) else (base or Style.null())
     cuts = {0, len(value)}
@@ -57,6 +61,9 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
     tokens = find_tokens(value, opts.tokens)
     for start, end in tokens:
         cuts.update((start, end))
+    marked = sorted((max(a, 0), min(b, len(value))) for a, b in marks if b > 0 and a < len(value) and b > a)
+    for start, end in marked:
+        cuts.update((start, end))
     trailing: list[tuple[int, int]] = []
     if opts.whitespace:
         trailing = [m.span() for m in TRAILING_SPACES.finditer(value)]
@@ -65,6 +72,7 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
     token_style = palette.style("token")
     marker = palette.style("whitespace")
     escape = palette.style("escape")
+    highlight = palette.style("matched")
     bounds = sorted(c for c in cuts if 0 <= c <= len(value))
     text = str.__str__(value)  # the characters alone: slicing a PStr would re-slice its origins
     run_i = tok_i = trail_i = 0
@@ -72,6 +80,8 @@ def styled(value: str, opts: ViewOptions, base: Style | str | None = None) -> Te
         if a == b:
             continue
         style = base_style
+        if any(start <= a < end for start, end in marked):
+            style = style + highlight
         while run_i < len(runs) and runs[run_i][1] <= a:
             run_i += 1
         if run_i < len(runs) and runs[run_i][0] <= a:

@@ -60,3 +60,22 @@ def test_em_reads_a_string_reference_by_character():
     assert verdict("", "Paris") is True  # '' is a substring of every string reference
     assert verdict("The Paris", ["paris", "Paris"]) is True  # general_postprocess drops the article
     assert verdict("Rome", ["Paris"]) is False
+
+
+def _said(function, *args, **kwargs):
+    """:func:`_typed`, with the exception's message."""
+    try:
+        function(*args, **kwargs)
+    except Exception as exc:
+        return {"raises": type(exc).__name__, "message": str(exc)}
+    return _typed(function, *args, **kwargs)
+
+
+@pytest.mark.parametrize("case", GOLDENS["cases"],
+                         ids=lambda c: c["function"].rsplit(".", 1)[-1] + json.dumps(c["kwargs"]))
+def test_a_prediction_that_is_not_a_string_fails_as_the_real_one_fails(case):
+    """None, a number, a list of turns, an object: the same exception and message (the pair's error
+    quotes it), or the same value."""
+    function = NATIVE[case["function"]]
+    for odd, expected in zip(GOLDENS["odd_inputs"], case["odd_results"], strict=True):
+        assert _said(function, odd, **case["kwargs"]) == expected, odd

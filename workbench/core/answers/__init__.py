@@ -10,6 +10,9 @@ behaviour, bugs included, checked against goldens the real functions wrote
   ``MATHEvaluator``'s equivalence (v1 and v2);
 - ``dataset_postprocessors``: the dataset modules' postprocessors (gsm8k, bbh, needlebench,
   mathbench, TheoremQA, InfiniteBench, strategyqa, humaneval);
+- ``trace``: the rule a rewrite matched and the span it read (its ``trace_*`` functions compute the
+  value: the plain function is that value), placed in the recorded prediction through the steps
+  that cut it;
 - ``catalog``: a config's ``type`` (a function's dotted path, a dotted string or a
   ``TEXT_POSTPROCESSORS`` key) to its native rewrite, or a refusal naming what is missing;
 - ``evaluators``: the per-sample verdicts and the score of the plain evaluators;
@@ -19,7 +22,7 @@ behaviour, bugs included, checked against goldens the real functions wrote
   ``plan_pair(dataset_cfg, model_cfg, fallback=None) -> PairPlan`` once per pair (PairFailure
   where the real task fails before reading a prediction, Unresolved for a function with no
   rewrite unless ``fallback`` stands in for it), then ``extract_pair(plan, [(index, record)])
-  -> PairAnswers`` (``samples``: index, prediction, extracted, gold, correct; ``accuracy``,
+  -> PairAnswers`` (``samples``: index, prediction, extracted, gold, correct, match; ``accuracy``,
   ``metric``); ``apply_step`` runs one step over a list of texts;
 - ``self_test``: the config's own exemplars and asked answer format through its chain.
 

@@ -26,12 +26,15 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..errors import WorkbenchError
 from ..models.model_classes import lookup_model_class
-from .catalog import QUIRKS, RealFailure, Unresolved, resolve
+from .catalog import CUTTERS, QUIRKS, SEGMENTED, NeedsSegmenter, RealFailure, Unresolved, resolve
 from .evaluators import PlainEvaluator, plain_evaluator
+from .text_postprocessors import Segment
+from .trace import Runs, Traced, compose, place, whole
 
 EXTRACT_ROLE_PRED_BUG = (
     "eval_cfg.pred_role={role!r}: OpenCompass 0.5.4's extract_role_pred strips nothing (its "
@@ -68,6 +71,8 @@ class Step:
     function: Callable[..., Any] | None
     kwargs: Mapping[str, Any]
     batch: Callable[[Sequence[Any]], list[Any]] | None = None
+    #: The rewrite's trace (``catalog.TRACED``): the same value, with the rule that matched.
+    traced: Callable[..., Traced] | None = None
 
 
 class StepRaised(Exception):
@@ -83,6 +88,10 @@ class StepRaised(Exception):
 #: applies the framework's own function to a list of texts (raising StepRaised where it raises),
 #: or Unresolved when the framework cannot be asked.
 Fallback = Callable[[str, str, Mapping[str, Any]], Callable[[Sequence[Any]], list[Any]]]
+
+#: Gives the word segmenter a rewrite needs (jieba's, built once), or raises Unresolved saying
+#: what to install.
+Segmenter = Callable[[], Segment]
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,9 @@ class SampleAnswer:
     extracted: Any
     gold: Any
     correct: bool | None
+    #: The rule of the last matching step that produced ``extracted`` (:func:`match_of`); None
+    #: where that step has no notion of a match, or nothing matched.
+    match: dict[str, Any] | None = None
 
 
 @dataclass
@@ -116,7 +128,7 @@ class PairAnswers:
     metric: str | None = None
 
 
-def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
+def _step(stage: str, cfg: Any, fallback: Fallback | None = None, segmenter: Segmenter | None = None) -> Step:
     if not isinstance(cfg, Mapping):
         raise PairFailure(f"{stage} must be a dict with a `type`, got {type(cfg).__name__}", stage=stage)
     kwargs = dict(copy.deepcopy(cfg))
@@ -125,7 +137,14 @@ def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
                           stage=stage, hint="type='gsm8k' (a TEXT_POSTPROCESSORS key) or a function")
     written = kwargs.pop("type")
     try:
-        found = resolve(written)
+        try:
+            found = resolve(written)
+        except NeedsSegmenter as needs:
+            if segmenter is None:
+                raise
+            segment = segmenter()  # Unresolved when jieba is not installed: as if there were no rewrite
+            bound = partial(SEGMENTED[needs.path], segment=segment)
+            return Step(stage, str(written), needs.path, bound, kwargs)
     except RealFailure as exc:
         raise PairFailure(f"{stage}: {exc.message}", stage=stage, hint=exc.hint) from exc
     except Unresolved as exc:
@@ -136,7 +155,7 @@ def _step(stage: str, cfg: Any, fallback: Fallback | None = None) -> Step:
         except Unresolved as unavailable:
             raise Unresolved(f"{stage}: {exc.message}; {unavailable.message}", hint=unavailable.hint) from exc
         return Step(stage, str(written), str(written), None, kwargs, batch)
-    return Step(stage, str(written), found.path, found.function, kwargs)
+    return Step(stage, str(written), found.path, found.function, kwargs, traced=found.traced)
 
 
 def _role_bounds(meta: Any, role: Any) -> tuple[str, str]:
@@ -166,9 +185,10 @@ def _role_bounds(meta: Any, role: Any) -> tuple[str, str]:
 
 
 def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
-              fallback: Fallback | None = None) -> PairPlan:
+              fallback: Fallback | None = None, segmenter: Segmenter | None = None) -> PairPlan:
     """The chain for one pair, from the dataset's and the model's config dicts; ``fallback``
-    stands in for a function with no rewrite (the framework route), if given.
+    stands in for a function with no rewrite (the framework route), if given; ``segmenter``
+    gives the word segmenter ``general_cn_postprocess`` needs.
 
     Raises PairFailure where the real task would fail before reading a prediction, Unresolved
     where a step has no rewrite (and no fallback)."""
@@ -182,15 +202,16 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
         raise PairFailure("reader_cfg has no output_column: the task's reader_cfg['output_column'] raises "
                           "KeyError", stage="reader_cfg")
     warnings: list[str] = []
-    gold_step = (_step("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"], fallback)
+    make = partial(_step, fallback=fallback, segmenter=segmenter)
+    gold_step = (make("eval_cfg.dataset_postprocessor", eval_cfg["dataset_postprocessor"])
                  if "dataset_postprocessor" in eval_cfg else None)
     steps: list[Step] = []
     if "pred_role" in eval_cfg and "meta_template" in model:
         warnings += _pred_role(eval_cfg["pred_role"], model)
     if "pred_postprocessor" in model:
-        steps.append(_step("model.pred_postprocessor", model["pred_postprocessor"], fallback))
+        steps.append(make("model.pred_postprocessor", model["pred_postprocessor"]))
     if "pred_postprocessor" in eval_cfg:
-        steps.append(_step("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"], fallback))
+        steps.append(make("eval_cfg.pred_postprocessor", eval_cfg["pred_postprocessor"]))
     evaluator_cfg = eval_cfg.get("evaluator") or {}
     evaluator = plain_evaluator(evaluator_cfg) if isinstance(evaluator_cfg, Mapping) else None
     name = evaluator_cfg.get("type") if isinstance(evaluator_cfg, Mapping) else None
@@ -204,8 +225,7 @@ def plan_pair(dataset: Mapping[str, Any], model: Mapping[str, Any],
             raise PairFailure(f"MATHEvaluator version={evaluator_cfg.get('version')!r}: it asserts 'v1' or "
                               "'v2'", stage="eval_cfg.evaluator")
         if evaluator_cfg.get("pred_postprocessor") is not None:
-            steps.append(_step("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"],
-                               fallback))
+            steps.append(make("eval_cfg.evaluator.pred_postprocessor", evaluator_cfg["pred_postprocessor"]))
         if dataset.get("n", 1) != 1:
             unscored = f"n={dataset.get('n')} replicas: the framework scores it"
         elif reader["output_column"] is None:
@@ -239,11 +259,13 @@ def _pred_role(role: Any, model: Mapping[str, Any]) -> list[str]:
     return [EXTRACT_ROLE_PRED_BUG.format(role=role, what=what)]
 
 
-def _call(step: Step, text: Any, index: str) -> Any:
+def _call(step: Step, text: Any, index: str) -> Traced:
     if step.function is None:  # a batch step is applied by apply_step, never a text at a time
         raise PairFailure(f"{step.stage} {step.written} has no rewrite", stage=step.stage, sample=index)
     try:
-        return step.function(text, **step.kwargs)
+        if step.traced is not None:
+            return step.traced(text, **step.kwargs)
+        return Traced(step.function(text, **step.kwargs))
     except RecursionError as exc:  # pragma: no cover - a pattern the interpreter cannot hold
         raise PairFailure(f"{step.stage} {step.written}: too deep for the interpreter", stage=step.stage,
                           sample=index) from exc
@@ -264,11 +286,17 @@ def _hint(step: Step, exc: Exception) -> str | None:
 def apply_step(step: Step, values: Sequence[Any], indices: Sequence[str],
                progress: Callable[[str], None] | None = None) -> list[Any]:
     """``step`` over every value, as the task maps a postprocessor over the whole list."""
+    return [t.value for t in trace_step(step, values, indices, progress)]
+
+
+def trace_step(step: Step, values: Sequence[Any], indices: Sequence[str],
+               progress: Callable[[str], None] | None = None) -> list[Traced]:
+    """:func:`apply_step` with each value's trace (the value alone for a step with none)."""
     if step.batch is not None:
         if progress is not None:
             progress(f"{step.stage} (the framework's {step.written})")
         try:
-            return step.batch(values)
+            return [Traced(v) for v in step.batch(values)]
         except StepRaised as exc:
             raise PairFailure(f"{step.stage} {step.written} raised {exc.detail}", stage=step.stage,
                               sample=indices[exc.position]) from exc
@@ -278,6 +306,28 @@ def apply_step(step: Step, values: Sequence[Any], indices: Sequence[str],
             progress(f"{step.stage} {index}")
         out.append(_call(step, value, index))
     return out
+
+
+def match_of(step: Step, read: Any, traced: Traced, runs: Runs | None) -> dict[str, Any] | None:
+    """The rule a step matched on the text it read, as the document's ``match``: the stage, the
+    function, the rule, the span placed in the recorded prediction (None when the text it read
+    cannot be placed there) and the text it matched."""
+    if traced.rule is None or traced.span is None or not isinstance(read, str):
+        return None
+    return {"stage": step.stage, "function": step.path.rsplit(".", 1)[-1], "rule": traced.rule,
+            "span": list(placed) if runs is not None and (placed := place(runs, traced.span)) else None,
+            "matched": read[traced.span[0]:traced.span[1]]}
+
+
+def _follow(runs: Runs | None, read: Any, traced: Traced) -> Runs | None:
+    """Where the step's value sits in the prediction, from where the text it read sat."""
+    if runs is None:
+        return None
+    if traced.source is not None:
+        return compose(runs, traced.source)
+    if isinstance(traced.value, str) and traced.value == read:
+        return runs
+    return None
 
 
 def _apply_listed(step: Step, values: Sequence[Any], indices: Sequence[str],
@@ -316,14 +366,25 @@ def extract_pair(plan: PairPlan, records: Sequence[tuple[str, Mapping[str, Any]]
         golds = apply_step(plan.gold_step, golds, indices, progress)
     predictions = [record.get("prediction") for _, record in records]
     extracted = list(predictions)
+    matches: list[dict[str, Any] | None] = [None] * len(records)
     listed = isinstance(first.get("prediction"), list)
-    for step in plan.pred_steps:
-        extracted = (_apply_listed if listed else apply_step)(step, extracted, indices, progress)
+    if listed:
+        for step in plan.pred_steps:
+            extracted = _apply_listed(step, extracted, indices, progress)
+    else:
+        runs = [whole(p) if isinstance(p, str) else None for p in predictions]
+        for step in plan.pred_steps:
+            traced = trace_step(step, extracted, indices, progress)
+            for i, (read, t) in enumerate(zip(extracted, traced, strict=True)):
+                if step.traced is not None and step.path not in CUTTERS:
+                    matches[i] = match_of(step, read, t, runs[i])  # the last matching step's rule
+                runs[i] = _follow(runs[i], read, t)
+            extracted = [t.value for t in traced]
     answers = PairAnswers()
-    for index, prediction, value, gold, (_, record) in zip(indices, predictions, extracted, golds, records,
-                                                           strict=True):
+    for index, prediction, value, gold, match, (_, record) in zip(indices, predictions, extracted, golds,
+                                                                  matches, records, strict=True):
         answers.samples.append(SampleAnswer(index, prediction, value, gold if "gold" in record else None,
-                                            None))
+                                            None, match))
     if plan.evaluator is not None and plan.unscored is None and not listed and has_gold:
         correct = 0
         for sample in answers.samples:

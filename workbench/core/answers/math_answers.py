@@ -1,14 +1,18 @@
 """``opencompass.datasets.math`` (OpenCompass 0.5.4), rewritten: the last ``\\boxed{}`` (braces
 counted), ``normalize_final_answer``, ``math_postprocess`` (v1, v2) and ``MATHEvaluator``'s
 equivalence (``version='v1'`` / ``'v2'``), exceptions and all: where the real code raises inside
-a ``try``, the rewrite raises too, so the same branch is taken.
+a ``try``, the rewrite raises too, so the same branch is taken. ``trace_math_postprocess`` (v1,
+v2) says which rule produced the answer (the last ``\\boxed{}``, the sentence with "final answer",
+the first sentence) and where it read it.
 
-May import: the standard library only.
+May import: the standard library and ``.trace``.
 """
 
 from __future__ import annotations
 
 import re
+
+from .trace import Traced
 
 _SUBSTITUTIONS = (("an ", ""), ("a ", ""), (".$", "$"), ("\\$", ""), (r"\ ", ""), (" ", ""),
                   ("mbox", "text"), (",\\text{and}", ","), ("\\text{and}", ","),
@@ -21,8 +25,8 @@ _REMOVED = ("square", "ways", "integers", "dollars", "mph", "inches", "ft", "hou
             "\n", "\r", "\f")
 
 
-def last_boxed_only_string(text: str) -> str | None:
-    """From the last ``\\boxed`` (else ``\\fbox``) to the brace that closes its first one."""
+def _last_boxed(text: str) -> tuple[int, int] | None:
+    """The span from the last ``\\boxed`` (else ``\\fbox``) to the brace that closes its first one."""
     start = text.rfind("\\boxed")
     if start < 0:
         start = text.rfind("\\fbox")
@@ -35,8 +39,14 @@ def last_boxed_only_string(text: str) -> str | None:
         elif text[i] == "}":
             depth -= 1
             if depth == 0:
-                return text[start:i + 1]
+                return start, i + 1
     return None
+
+
+def last_boxed_only_string(text: str) -> str | None:
+    """From the last ``\\boxed`` (else ``\\fbox``) to the brace that closes its first one."""
+    span = _last_boxed(text)
+    return text[span[0]:span[1]] if span is not None else None
 
 
 def _remove_boxed(text: str) -> str | None:
@@ -46,16 +56,22 @@ def _remove_boxed(text: str) -> str | None:
     return None
 
 
-def extract_boxed_answer(text: str, strip_double_curly_brace: bool = False) -> str | None:
-    boxed = last_boxed_only_string(text)
-    answer = _remove_boxed(boxed) if boxed is not None else None
-    if answer is None:
-        return None
+def trace_boxed_answer(text: str, strip_double_curly_brace: bool = False) -> Traced:
+    """``extract_boxed_answer``'s value, with the last box's span as what it read."""
+    span = _last_boxed(text)
+    answer = _remove_boxed(text[span[0]:span[1]]) if span is not None else None
+    if answer is None or span is None:
+        return Traced(None)
     if strip_double_curly_brace:
         match = re.match("^\\{(.*)\\}$", answer)
         if match:
             answer = match.group(1)
-    return answer
+    return Traced(answer, "the last \\boxed{…}", span)
+
+
+def extract_boxed_answer(text: str, strip_double_curly_brace: bool = False) -> str | None:
+    value: str | None = trace_boxed_answer(text, strip_double_curly_brace).value
+    return value
 
 
 def normalize_final_answer(final_answer: str) -> str:
@@ -85,21 +101,39 @@ def normalize_final_answer(final_answer: str) -> str:
     return final_answer
 
 
+def _sentence(text: str, said: str, v2: bool) -> Traced:
+    """The first '.'-separated piece that says the answer (else the first piece), normalised."""
+    at = 0
+    pieces = text.split(".")
+    for piece in pieces:
+        found = re.search("final answer|answer is", piece.lower()) if v2 else "final answer" in piece.lower()
+        if found:
+            return Traced(normalize_final_answer(piece), f"the first sentence with {said}",
+                          (at, at + len(piece)))
+        at += len(piece) + 1
+    first = pieces[0]
+    return Traced(normalize_final_answer(first), f"the first sentence (none has {said})", (0, len(first)))
+
+
+def trace_math_postprocess(text: str) -> Traced:
+    return _sentence(text, "'final answer'", v2=False)
+
+
 def math_postprocess(text: str) -> str:
-    for piece in text.split("."):
-        if "final answer" in piece.lower():
-            return normalize_final_answer(piece)
-    return normalize_final_answer(text.split(".")[0])
+    value: str = trace_math_postprocess(text).value
+    return value
+
+
+def trace_math_postprocess_v2(text: str) -> Traced:
+    boxed = trace_boxed_answer(text, strip_double_curly_brace=True)
+    if boxed.value:
+        return boxed
+    return _sentence(text, "'final answer' or 'answer is'", v2=True)
 
 
 def math_postprocess_v2(text: str) -> str:
-    boxed = extract_boxed_answer(text, strip_double_curly_brace=True)
-    if boxed:
-        return boxed
-    for piece in text.split("."):
-        if re.search("final answer|answer is", piece.lower()):
-            return normalize_final_answer(piece)
-    return normalize_final_answer(text.split(".")[0])
+    value: str = trace_math_postprocess_v2(text).value
+    return value
 
 
 def _fix_fracs(string: str) -> str:

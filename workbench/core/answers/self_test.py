@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .chain import PairFailure, PairPlan, apply_step, extract_pair, plan_pair
+from .chain import PairFailure, PairPlan, Segmenter, apply_step, extract_pair, plan_pair
 
 MAX_EXEMPLARS = 5
 
@@ -123,12 +123,13 @@ def _run(plan: PairPlan, source: str, text: str, gold: Any = None, known: bool =
 
 
 def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Sequence[Mapping[str, Any]],
-              test: Sequence[Mapping[str, Any]]) -> list[Check]:
-    """Every check of one dataset (with ``model``'s postprocessor, if any).
+              test: Sequence[Mapping[str, Any]], segmenter: Segmenter | None = None) -> list[Check]:
+    """Every check of one dataset (with ``model``'s postprocessor, if any; ``segmenter`` as for
+    :func:`~.chain.plan_pair`).
 
     Raises PairFailure / Unresolved as :func:`~.chain.plan_pair` does; a check the real code
     fails on is a PairFailure naming it."""
-    plan = plan_pair(dataset, model)
+    plan = plan_pair(dataset, model, segmenter=segmenter)
     reader = dataset.get("reader_cfg") or {}
     column = reader.get("output_column")
     infer = dataset.get("infer_cfg") or {}

@@ -241,13 +241,7 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
                        max_chars=None if full_text else LONG_TEXT, cut_note=CUT_NOTE)
     catalog = Catalog(result)
     title = html.escape(visible(result.config))
-    fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
-    link = THEME.ansi_colors[6].hex  # the theme's cyan: 5:1 on its background (a browser's blue was 2:1)
-    css = PAGE_CSS % {"fg": fg, "bg": bg, "link": link}
-    out.write(f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n'
-              f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-              f"<title>{title} · Prompt Workbench</title>\n<style>{css}</style>\n"
-              f"</head>\n<body>\n<main>\n")
+    out.write(page_head(title))
     rows: list[PairRow] = []
     same = SaidBefore()
     for n, entry in enumerate(entries):
@@ -295,8 +289,25 @@ def write_html_report(result: RenderResult, out: TextIO, entries: Iterable[Any],
     _write_problems(out, result, groups)
     _write_toc(out, rows, title, note)
     out.write(lengths_html(lengths))  # after the table of contents (both come first: CSS order)
-    out.write(f"</main>\n<style>\n{styles.stylesheet()}\n</style>\n{FILTER_JS}</body>\n</html>\n")
+    out.write(page_tail(styles))
     return result
+
+
+def page_head(title: str, css: str = "") -> str:
+    """The page's start up to ``<main>``: its title (already escaped) and the shared stylesheet
+    (with ``css`` after it); every HTML report of the workbench starts so."""
+    fg, bg = THEME.foreground_color.hex, THEME.background_color.hex
+    link = THEME.ansi_colors[6].hex  # the theme's cyan: 5:1 on its background (a browser's blue was 2:1)
+    page_css = PAGE_CSS % {"fg": fg, "bg": bg, "link": link} + css
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{title} · Prompt Workbench</title>\n<style>{page_css}</style>\n"
+            f"</head>\n<body>\n<main>\n")
+
+
+def page_tail(styles: StyleClasses) -> str:
+    """The page's end: the looks its texts used (one class each) and the filter box's script."""
+    return f"</main>\n<style>\n{styles.stylesheet()}\n</style>\n{FILTER_JS}</body>\n</html>\n"
 
 
 def _count_problems(rows: list[PairRow], result: RenderResult, groups: list[WarningGroup]) -> None:
