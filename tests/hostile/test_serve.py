@@ -129,7 +129,9 @@ def test_beyond_max_apps_a_page_says_so_and_starts_nothing(tmp_path):
         assert server.said("workbench serve: refused an app to 127.0.0.1: 1 app already, the limit "
                            "(--max-apps 1)")
         assert wait_for(lambda: not server.left()), f"left behind: {server.left()}"
-        assert _get(server.port)[0] == 200  # its tab closed: a new one gets an app again
+        # its tab closed: a new one gets an app again, once the server has reaped the app's
+        # process (its place is given back then, a moment after the process is seen gone)
+        assert wait_for(lambda: _get(server.port)[0] == 200)
         assert _get(server.port, "/?full")[0] == 503  # where a refused tab is sent: never an app (no loop)
 
 
