@@ -32,6 +32,7 @@ from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .judges import Predictions, attach_judges
+from .lmeval_settings import TaskSettings
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import file_version, recording_reads
 from .rows.sample_rows import (
@@ -219,11 +220,13 @@ class Loader:
     def load(self, configs: Sequence[str | os.PathLike], data: Sequence[str] = (),
              model_files: Sequence[str | os.PathLike] = (),
              roots: Iterable[str | os.PathLike] = (), timeout: float | None = None,
-             chat_template: str | None = None, framework_python: str | None = None) -> Workspace:
+             chat_template: str | None = None, framework_python: str | None = None,
+             lmeval: TaskSettings | None = None) -> Workspace:
         """Load configs into a Workspace; problems become errors, never exceptions.
 
         ``timeout`` overrides the loader's time limit (per config file) for this load;
-        ``chat_template`` is ``--chat-template FILE|NAME`` for every model.
+        ``chat_template`` is ``--chat-template FILE|NAME`` for every model; ``lmeval``, the lm-eval
+        options every lm-eval task renders with (default: none given).
         """
         workspace = Workspace(configs=[str(c) for c in configs])
         epoch = self._epoch
@@ -234,15 +237,15 @@ class Loader:
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
         dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
-        tasks = 0
+        tasks: list[str] = []  # the lm-eval tasks, by name
+        lmeval = lmeval or TaskSettings()
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
             if self._cancelled(epoch, path, workspace):
                 return workspace
             if looks_like_task(path):
-                tasks += 1
-                self._add_task(path, data, workspace, timeout, chat_template)
+                tasks.append(self._add_task(path, data, workspace, timeout, chat_template, lmeval))
                 dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
                 continue
             result = self.load_file(path, root_dirs, timeout=timeout)
@@ -280,6 +283,9 @@ class Loader:
                                         workspace.warnings.append)
         if not workspace.errors and not tasks:  # a task's --data names its splits, not abbrs
             workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
+        unapplied = lmeval.unapplied_chat(chat_template, tasks)
+        if unapplied:
+            workspace.warnings.append(unapplied)
         return workspace
 
     def add_judges(self, workspace: Workspace, judge_model_files: Sequence[str | os.PathLike] = (),
@@ -323,24 +329,18 @@ class Loader:
         workspace.judges = found.pairs
 
     def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
-                  timeout: float | None, chat_template: str | None) -> None:
-        """An lm-eval task YAML: rendered as lm-eval renders it (its own num_fewshot; with
-        ``--chat-template``, applied as ``--apply_chat_template`` does), one dataset whose rows are
-        its requests (:func:`lmeval_tasks.task_dataset`)."""
+                  timeout: float | None, chat_template: str | None, settings: TaskSettings) -> str:
+        """An lm-eval task YAML, rendered with the lm-eval options as lm-eval renders it: one
+        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`); its name."""
         # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
         from ..core.errors import WorkbenchError
-        from ..core.lmeval.prompt import Options
-        from .lmeval_tasks import chat_path, render_tasks, task_dataset
+        from .lmeval_tasks import render_tasks, task_dataset
 
-        options = Options()
-        if chat_template:
-            try:
-                options = Options(chat=chat_path(chat_template), fewshot_as_multiturn=True)
-            except WorkbenchError as exc:
-                workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line,
-                                                    hint=exc.hint))
-                return
-
+        try:
+            options = settings.options(chat_template)
+        except WorkbenchError as exc:
+            workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line, hint=exc.hint))
+            return path.stem
         running = None
         if self.isolate:
             with self._lock:
@@ -348,7 +348,7 @@ class Loader:
                     self._worker = (worker.adopt_prestarted(self.memory_limit)
                                     or worker.ConfigWorker(self.memory_limit))
                 running = self._worker
-        [task] = render_tasks([str(path)], list(data), options, None,
+        [task] = render_tasks([str(path)], list(data), options, settings.num_fewshot,
                               timeout=self.timeout if timeout is None else timeout,
                               isolate=self.isolate, config_worker=running)
         for file in task.files:
@@ -360,8 +360,9 @@ class Loader:
             workspace.errors.append(error)
             if not task.samples:
                 workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
-                return
-        workspace.datasets.append(task_dataset(task))
+                return task.name
+        workspace.datasets.append(task_dataset(task, options))
+        return task.name
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:
@@ -548,12 +549,13 @@ def load_workspace(
     loader: Loader | None = None,
     chat_template: str | None = None,
     framework_python: str | None = None,
+    lmeval: TaskSettings | None = None,
 ) -> Workspace:
     """Load configs into a Workspace; problems become errors, never exceptions.
 
     Uses ``loader`` (or the process's shared one, whose worker stays warm); ``timeout``
     overrides its time limit per config file for this call; ``chat_template`` is
-    ``--chat-template FILE|NAME`` for every model.
+    ``--chat-template FILE|NAME`` for every model; ``lmeval``, the lm-eval options for its tasks.
     """
     return (loader or shared_loader()).load(configs, data, model_files, roots, timeout, chat_template,
-                                            framework_python)
+                                            framework_python, lmeval)

@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.lazy_pairs import LazyPairs, in_place
@@ -29,11 +29,14 @@ from ..views.selection import Catalog
 from ..views.template_tree import TreeNode, template_tree
 from .answers_job import run_answers
 
+if TYPE_CHECKING:
+    from ..loading.lmeval_settings import TaskSettings
+
 
 @dataclass(frozen=True)
 class Inputs:
     """What ``workbench [CONFIG...] --data --models --config-root --chat-template --timeout
-    --embedding-model`` asked for."""
+    --embedding-model`` and the lm-eval options asked for."""
 
     configs: tuple[str, ...]
     data: tuple[str, ...] = ()
@@ -46,6 +49,7 @@ class Inputs:
     embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
     judge: bool = False  # --judge: the LLM judges' requests, shown in the answers view
     judge_models: tuple[str, ...] = ()  # --judge-model FILE: the judge instead of the configs'
+    lmeval: TaskSettings | None = None  # --num-fewshot, --apply-chat-template ... for lm-eval tasks
 
     def wants_judges(self) -> bool:
         """The answers view shows the judge's prompt with a run, or when asked for."""
@@ -205,7 +209,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template,
-                                   framework_python=inputs.framework_python)
+                                   framework_python=inputs.framework_python, lmeval=inputs.lmeval)
         judge_problems = _judges(inputs, workspace, loader, outputs) if inputs.wants_judges() else []
         # pairs are rendered when first shown: opening a suite costs one pair, not all of them
         pairs = LazyPairs(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
