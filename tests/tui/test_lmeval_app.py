@@ -25,9 +25,30 @@ async def test_the_app_opens_an_lm_eval_task():
         assert "The following are questions." in final and "What is 0+0?" in final
         assert "continuation, scored after the input" in final
         tree = pane_text(app, "tree")
-        assert "lm-eval task" in tree and "doc_to_choice" in tree and "{{choices.text}}" in tree
+        assert "lm-eval · multiple_choice" in tree and "doc_to_choice" in tree and "{{choices.text}}" in tree
+        assert "include chain" in tree and "prompt_template" not in tree
         for pane in ("#tree", "#prompt-list", "#final-input", "#timeline"):
             assert app.query_one(pane).region.area > 0, pane
+
+
+async def test_the_app_renders_a_task_with_the_lm_eval_options():
+    from workbench.commands import open as open_command
+    from workbench.tui.app import create_app
+
+    chat = TASKS.parent / "chat" / "chatml"
+    args = open_command.build_parser().parse_args([
+        str(TASKS / "mc.yaml"), "--data", f"test={TASKS / 'arc_test.jsonl'}",
+        "--data", f"train={TASKS / 'arc_train.jsonl'}", "--num-fewshot", "2", "--apply-chat-template",
+        "--chat-template", str(chat), "--system-instruction", "Be brief."])
+    app = create_app(open_command.inputs_of(args), watch=False, deterministic=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        final = pane_text(app, "final-input")
+        # shots as turns (lm-eval's default with a chat template), the instruction first
+        assert "<|im_start|>system" in final and "Be brief." in final
+        assert final.count("<|im_start|>assistant") == 3
+        tree = pane_text(app, "tree")
+        assert "shots  2  --num-fewshot" in tree and "system instruction" in tree
 
 
 async def test_a_task_folder_reloads_when_its_base_yaml_or_utility_is_saved(tmp_path: Path):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -413,14 +414,15 @@ def _as_written(value: Any) -> Any:
     return value
 
 
-def task_dataset(task: LoadedTask, options: Options | None = None) -> DatasetSpec:
+def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequence[str] = ()) -> DatasetSpec:
     """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
     request (``context`` exactly as lm-eval passes it, ``cont`` its continuation, ``doc_id``,
     ``request``, ``label``, ``until``), rendered by a template of the context alone, which puts
     the context in the model input unchanged (``{context}`` is replaced once, never rescanned).
     The template tree draws the task from ``lm_eval`` (the fields as merged), ``lm_eval_chain``,
     ``lm_eval_functions``, ``lm_eval_render`` (what ``options``, the ones it was rendered with,
-    and lm-eval's defaults decided) and ``lm_eval_rows``."""
+    and lm-eval's defaults decided; ``given``, the flags given on the command line) and
+    ``lm_eval_rows``."""
     rows = []
     for sample in task.samples:
         for n, request in enumerate(sample.requests):
@@ -435,7 +437,7 @@ def task_dataset(task: LoadedTask, options: Options | None = None) -> DatasetSpe
            "lm_eval_chain": [{"file": file, "included_at": list(at) if at else None}
                              for file, at in task.chain],
            "lm_eval_functions": {name: list(at) for name, at in task.functions.items()},
-           "lm_eval_render": render_choices(task, options or Options()),
+           "lm_eval_render": render_choices(task, options or Options(), given),
            "lm_eval_rows": dict(task.split_files),
            "reader_cfg": {"input_columns": ["context"], "output_column": "cont"},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
@@ -451,9 +453,10 @@ def task_dataset(task: LoadedTask, options: Options | None = None) -> DatasetSpe
                                               source.get("data_id")))
 
 
-def render_choices(task: LoadedTask, options: Options) -> dict[str, list[Any]]:
+def render_choices(task: LoadedTask, options: Options, given: Sequence[str] = ()) -> dict[str, list[Any]]:
     """What decided the task's prompts beside its fields, each ``[value, where from]``: a YAML
-    field's name (the tree locates it), a command-line flag, or ``default`` (lm-eval 0.4.13's)."""
+    field's name (the tree locates it), a command-line flag (``given``: the ones given), or
+    ``default`` (lm-eval 0.4.13's)."""
     resolved, fields = task.resolved, task.fields
     if not resolved:
         return {}
@@ -488,7 +491,9 @@ def render_choices(task: LoadedTask, options: Options) -> dict[str, list[Any]]:
     out["chat template"] = [chat.template.origin if chat else None,
                             "--apply-chat-template" if chat else "default"]
     if chat is not None:
-        out["fewshot_as_multiturn"] = [options.fewshot_as_multiturn, "--fewshot-as-multiturn or default"]
+        flag = "--fewshot-as-multiturn"
+        out["fewshot_as_multiturn"] = [options.fewshot_as_multiturn,
+                                       flag if flag in given else "default: on with a chat template"]
     if options.system_instruction is not None:
         out["system instruction"] = [options.system_instruction, "--system-instruction"]
     return out

@@ -361,7 +361,7 @@ class Loader:
             if not task.samples:
                 workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
                 return task.name
-        workspace.datasets.append(task_dataset(task, options))
+        workspace.datasets.append(task_dataset(task, options, settings.given()))
         return task.name
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
