@@ -13,7 +13,8 @@ the evaluator's steps are taken as ``simple_evaluate`` takes them (num_fewshot, 
 line makes of the case's flags (``--apply_chat_template`` with a chat template, and
 ``--fewshot_as_multiturn BOOL`` only when the case gives it), so a case without it is a default
 run. A chat template is applied by the case's tokenizer folder (AutoTokenizer, offline), through
-the same call and retry as ``HFLM.apply_chat_template`` (HFLM itself needs torch). A golden records every Instance's doc id, index and arguments, or the exception.
+the same call and retry as ``HFLM.apply_chat_template`` (HFLM itself needs torch). A golden
+records every Instance's doc id, index and arguments, or the exception.
 """
 
 from __future__ import annotations

@@ -79,3 +79,16 @@ def test_the_template_tree_shows_the_yaml_fields_where_they_were_written():
     assert (Path(choice.location.file).name, choice.location.line) == ("base.yaml", 7)
     name = nodes[("dataset", "arcish", "lm_eval", "task")]
     assert (Path(name.location.file).name, name.location.line) == ("mc.yaml", 2)
+
+
+def test_a_task_that_fails_on_a_later_doc_keeps_the_docs_before_and_owns_its_error(tmp_path: Path):
+    (tmp_path / "test.jsonl").write_text('{"q": "a", "meta": {"name": "n"}}\n{"q": "b", "meta": {}}\n')
+    (tmp_path / "t.yaml").write_text('task: t\ntest_split: test\ndoc_to_text: "{{q}} {{meta.name}}"\n'
+                                     "doc_to_target: q\n")
+    ws = load_workspace([str(tmp_path / "t.yaml"), str(TASKS / "mc.yaml")],
+                        data=[f"t:test={tmp_path / 'test.jsonl'}", *(f"arcish:{d}" for d in ARC)])
+    assert [d.abbr for d in ws.datasets] == ["t", "arcish"]
+    assert [row["context"] for row in ws.datasets[0].rows["test"]] == ["a n"]
+    [error] = ws.errors
+    assert ws.task_errors == [("t", error)] and ws.failed_datasets == []
+    assert ws.failed_dataset_of(error) == "t" and error.line == 3

@@ -73,13 +73,19 @@ class Workspace:
     # datasets whose rows could not be read: (where they sit among `datasets`, abbr, the
     # error, which is in `errors` too), so a suite can open with the others and list these
     failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
+    #: errors of one lm-eval task each (abbr, the error, which is in `errors` too): a task that
+    #: failed (also in `failed_datasets`) or stopped at a doc (its docs before it are rendered);
+    #: each is that task's alone, so the others render beside it
+    task_errors: list[tuple[str, ConfigError]] = field(default_factory=list)
     #: ``--judge``: each LLM-judged dataset × its judge model (loading/judges.py)
     judges: list[JudgePair] = field(default_factory=list)
     _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
     def failed_dataset_of(self, error: ConfigError) -> str | None:
-        """The dataset whose rows ``error`` is about (None: an error of the load itself)."""
-        return next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
+        """The dataset whose rows (or lm-eval task) ``error`` is about (None: an error of the
+        load itself)."""
+        found = next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
+        return found or next((abbr for abbr, failed in self.task_errors if failed is error), None)
 
     def add_file(self, path: str | os.PathLike) -> None:
         self.add_resolved(real_path(path))
@@ -173,6 +179,8 @@ class Loader:
         # datasets whose rows were read from a named file, by entry identity (see _NamedRows)
         self._named: dict[int, _NamedRows] = {}
         self.rows_reused = 0  # datasets of the last load that reused their spec and rows
+        # each lm-eval task's name (its `task:`) by file, as the last load that could read it saw it
+        self._task_names: dict[str, str] = {}
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -351,6 +359,11 @@ class Loader:
         [task] = render_tasks([str(path)], list(data), options, settings.num_fewshot,
                               timeout=self.timeout if timeout is None else timeout,
                               isolate=self.isolate, config_worker=running)
+        if task.fields:
+            self._task_names[task.file] = task.name
+        else:  # its YAML could not be read (a cycle, a syntax error): the name it had, so a task
+            # broken mid-edit stays the task on screen, its last good render under the error
+            task.name = self._task_names.get(task.file, task.name)
         for file in task.files:
             workspace.add_file(file)
         workspace.warnings += [f"{task.name}: {message}" for message in task.warnings]
@@ -358,6 +371,7 @@ class Loader:
             error = ConfigError(task.error.message, file=task.error.file, line=task.error.line,
                                 hint=task.error.hint)
             workspace.errors.append(error)
+            workspace.task_errors.append((task.name, error))
             if not task.samples:
                 workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
                 return task.name

@@ -145,11 +145,15 @@ def _judges(inputs: Inputs, workspace: Any, loader: Any, outputs: Any) -> list[P
 def _problems(workspace: Any, listed: set[int]) -> list[Problem]:
     """The load's errors and warnings. The datasets listed as not loaded are named, the first in
     full and the rest once with their count: a half-copied data folder is one cause, not 56
-    banners (each dataset's own error shows in the panes when it is selected)."""
+    banners (each dataset's own error shows in the panes when it is selected). An lm-eval task's
+    error is its own cause: each is said in full, scoped to its task."""
     problems: list[Problem] = []
+    tasks = {id(error): abbr for abbr, error in workspace.task_errors}
     more = -1  # how many listed datasets past the first (-1: none yet)
     for error in workspace.errors:
-        if id(error) not in listed:
+        if id(error) in tasks:
+            problems.append(Problem.of(error, scope=tasks[id(error)]))
+        elif id(error) not in listed:
             problems.append(Problem.of(error))
         elif more < 0:
             problems.append(Problem.of(error, scope=workspace.failed_dataset_of(error)))
@@ -237,6 +241,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
     shown = frozenset(shown)
     listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
+    # an lm-eval task's error is the task's: the others render (unless it is the task on screen)
+    listed |= {id(error) for abbr, error in workspace.task_errors if abbr not in shown}
     problems = _problems(workspace, listed) + judge_problems
     # a listed dataset's missing data file is watched (it renders when the file comes), but it is
     # that dataset's failure, not a file gone mid-save that must hold the whole load back (a
