@@ -467,7 +467,8 @@ def render_choices(task: LoadedTask, options: Options, given: Sequence[str] = ()
         shots_from = "num_fewshot" if own is not None else "default"
     out: dict[str, list[Any]] = {"shots": [resolved.get("shots", 0), shots_from]}
     fewshot = resolved.get("fewshot") or {}
-    fewshot_cfg = fields.get("fewshot_config") if isinstance(fields.get("fewshot_config"), dict) else {}
+    given_cfg = fields.get("fewshot_config")
+    fewshot_cfg: dict[str, Any] = given_cfg if isinstance(given_cfg, dict) else {}
     if out["shots"][0]:
         out["seed"] = [options.seed, "default" if options.seed == DEFAULT_SEED else "--fewshot-seed"]
         out["sampler"] = [fewshot.get("sampler"), "fewshot_config" if "sampler" in fewshot_cfg else "default"]
