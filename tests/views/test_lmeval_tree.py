@@ -79,3 +79,19 @@ def test_what_the_command_line_decided_is_in_effect():
     assert decided["system instruction"] == "system instruction  Be brief.  --system-instruction"
     zero, _, _ = nodes("zero.yaml", ARC, TaskSettings(num_fewshot=3))
     assert zero[("lm_eval_render", "shots")].label.plain.startswith("shots  0  num_fewshot: 0 wins over --num-fewshot")
+
+
+def test_a_generation_task_under_a_chat_template_says_how_its_shots_were_sent():
+    chat = str(TASKS.parent / "chat" / "chatml")
+    for settings, said in ((TaskSettings(num_fewshot=1, apply_chat_template=True),
+                            "fewshot_as_multiturn  true  default: on with a chat template"),
+                           (TaskSettings(num_fewshot=1, apply_chat_template=True, fewshot_as_multiturn=False),
+                            "fewshot_as_multiturn  false  --fewshot-as-multiturn")):
+        ws = load_workspace([str(TASKS / "gen.yaml")], data=GSM, chat_template=chat, lmeval=settings)
+        assert ws.errors == []
+        found = {n.key[2:]: n for root in template_tree(ws.datasets, ws.models, ViewOptions(root=TASKS))
+                 for n in root.walk()}
+        assert found[("lm_eval_render", "fewshot_as_multiturn")].label.plain == said
+        assert found[("lm_eval_render", "chat template")].label.plain == \
+            "chat template  chatml/tokenizer_config.json (chat_template)  --apply-chat-template"
+        assert found[("lm_eval_render", "until")].label.plain.endswith("generation_kwargs gen.yaml:9")

@@ -485,9 +485,9 @@ def render_choices(task: LoadedTask, options: Options, given: Sequence[str] = ()
         out[key] = [resolved.get(key), key if key in fields else "default"]
     if resolved.get("output_type") == "generate_until":
         gen = fields.get("generation_kwargs")
-        given = isinstance(gen, dict) and "until" in gen
+        written = isinstance(gen, dict) and "until" in gen
         out["until"] = [resolved.get("until"),
-                        "generation_kwargs" if given else "default: the fewshot_delimiter"]
+                        "generation_kwargs" if written else "default: the fewshot_delimiter"]
     chat = options.chat
     out["chat template"] = [chat.template.origin if chat else None,
                             "--apply-chat-template" if chat else "default"]
