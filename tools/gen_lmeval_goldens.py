@@ -9,9 +9,12 @@ For every case of tests/parity/lmeval/cases.py the task is built from its YAML (
 loader: include chain, !function), its docs come from the local JSONL files
 (``custom_dataset``: ``load_dataset("json")``, as lm-eval's download() reads local files),
 the evaluator's steps are taken as ``simple_evaluate`` takes them (num_fewshot, the seed 1234) and
-``build_all_requests`` makes the Instances. A chat template is applied by the case's tokenizer folder
-(AutoTokenizer, offline), through the same call and retry as ``HFLM.apply_chat_template`` (HFLM itself
-needs torch). A golden records every Instance's doc id, index and arguments, or the exception.
+``build_all_requests`` makes the Instances. ``fewshot_as_multiturn`` is what lm-eval's own command
+line makes of the case's flags (``--apply_chat_template`` with a chat template, and
+``--fewshot_as_multiturn BOOL`` only when the case gives it), so a case without it is a default
+run. A chat template is applied by the case's tokenizer folder (AutoTokenizer, offline), through
+the same call and retry as ``HFLM.apply_chat_template`` (HFLM itself needs torch). A golden
+records every Instance's doc id, index and arguments, or the exception.
 """
 
 from __future__ import annotations
@@ -47,6 +50,19 @@ def _chat(folder: Path):
     return apply
 
 
+def _multiturn(case: dict) -> bool:
+    """``fewshot_as_multiturn`` as lm-eval 0.4.13's command line resolves the case's flags."""
+    from lm_eval._cli import HarnessCLI
+    from lm_eval.config.evaluate_config import EvaluatorConfig
+
+    argv = ["run", "--model", "hf", "--tasks", "case"]
+    if case["chat"]:
+        argv.append("--apply_chat_template")
+    if case["multiturn"] is not None:
+        argv += ["--fewshot_as_multiturn", str(case["multiturn"]).lower()]
+    return bool(EvaluatorConfig.from_cli(HarnessCLI()._parser.parse_args(argv)).fewshot_as_multiturn)
+
+
 def golden(case: dict) -> dict:
     cfg = load_yaml(HERE / case["task"])
     # as lm-eval's download() reads local JSONL: datasets' JSON builder (every key of every row)
@@ -62,7 +78,7 @@ def golden(case: dict) -> dict:
         task.set_fewshot_seed(seed=1234)
         chat = _chat(HERE / case["chat"]) if case["chat"] else None
         task.build_all_requests(system_instruction=case["system"], apply_chat_template=chat is not None,
-                                fewshot_as_multiturn=bool(case["multiturn"]), chat_template=chat)
+                                fewshot_as_multiturn=_multiturn(case), chat_template=chat)
     except Exception as exc:  # the cases where lm-eval raises
         return {"case": case, "error": type(exc).__name__, "message": str(exc)[:300]}
     requests = [{"doc_id": inst.doc_id, "idx": inst.idx,

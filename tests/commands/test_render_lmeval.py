@@ -82,7 +82,7 @@ def test_a_tokenizer_folder_as_chat_template():
 def test_usage_errors():
     assert render(str(TASKS / "mc.yaml"), *ARC, "--apply-chat-template")[0] == 2
     assert render(str(TASKS / "mc.yaml"), *ARC, "--fewshot-as-multiturn")[0] == 2
-    assert render(str(TASKS / "mc.yaml"), *ARC, "-f", "text", "--num-fewshot", "2")[0] == 2
+    assert render(str(TASKS / "mc.yaml"), *ARC, "--fewshot-as-multiturn", "maybe")[0] == 2
 
 
 def test_text_shows_a_task_as_lm_eval_renders_it_by_default():
@@ -229,11 +229,22 @@ def test_a_group_is_said_to_be_one(tmp_path: Path):
     assert "is an lm-eval group" in doc["errors"][0]["message"] and doc["errors"][0]["line"] == 1
 
 
-@pytest.mark.parametrize(("flag", "turns"), [((), 2), (("--fewshot-as-multiturn",), 6),
+@pytest.mark.parametrize(("flag", "turns"), [((), 6), (("--fewshot-as-multiturn",), 6),
                                              (("--fewshot-as-multiturn", "false"), 2)])
-def test_fewshot_as_multiturn_only_when_asked(flag, turns):
+def test_fewshot_as_multiturn_is_on_with_a_chat_template_unless_turned_off(flag, turns):
     code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--num-fewshot", "2", "--apply-chat-template",
                           "--chat-template", str(CHAT / "chatml"), *flag)
     assert code == 0
     request = doc["renders"][0]["samples"][0]["requests"][0]
     assert len(request["messages"]) == turns  # system, then the shots as turns or folded
+
+
+def test_a_chat_template_without_apply_chat_template_is_not_applied_and_said_once():
+    code, doc, err = render(str(TASKS / "mc.yaml"), *ARC, "--chat-template", str(CHAT / "chatml"))
+    assert code == 0
+    [task] = doc["renders"]
+    assert task["model_kind"] == "lm"
+    assert "<|im_start|>" not in task["samples"][0]["requests"][0]["model_input"]
+    [warning] = [w for w in doc["warnings"] if "--apply-chat-template" in w["message"]]
+    assert "arcish renders without a chat template" in warning["message"]
+    assert err.count("is not applied to lm-eval tasks") == 1

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from workbench.core.lazy_pairs import render_workspace
+from workbench.loading.lmeval_settings import TaskSettings
 from workbench.loading.workspace import load_workspace
 
 LMEVAL = Path(__file__).resolve().parent.parent / "parity" / "lmeval"
 TASKS = LMEVAL / "tasks"
 ARC = [f"test={TASKS / 'arc_test.jsonl'}", f"train={TASKS / 'arc_train.jsonl'}"]
+SYSTEM = "You are a careful assistant."  # (cases.py's)
 
 
 def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
@@ -40,12 +44,29 @@ def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):
     assert ws.failed_dataset_of(error) == "bad"
 
 
-def test_chat_template_applies_to_a_task_as_lm_eval_applies_it():
-    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=str(LMEVAL / "chat" / "chatml"))
-    golden = json.loads((LMEVAL / "goldens" / "mc-0shot-chat-mt.json").read_text())["requests"]
+@pytest.mark.parametrize(("settings", "golden"), [
+    (TaskSettings(apply_chat_template=True), "mc-0shot-chat-mt"),
+    (TaskSettings(num_fewshot=2, apply_chat_template=True), "mc-2shot-chat-default"),
+    (TaskSettings(num_fewshot=2, apply_chat_template=True, fewshot_as_multiturn=False), "mc-2shot-chat-st"),
+    (TaskSettings(num_fewshot=1, apply_chat_template=True, system_instruction=SYSTEM), "mc-system"),
+    (TaskSettings(num_fewshot=1, system_instruction=SYSTEM), "mc-system-plain"),
+])
+def test_the_lm_eval_options_render_a_task_as_lm_eval_renders_it(settings, golden):
+    chat = str(LMEVAL / "chat" / "chatml") if settings.apply_chat_template else None
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=chat, lmeval=settings)
+    assert ws.errors == [] and ws.warnings == []
+    expected = json.loads((LMEVAL / "goldens" / f"{golden}.json").read_text())["requests"]
     [dataset] = ws.datasets
-    assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in golden]
-    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
+    assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in expected]
+    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in expected]
+
+
+def test_a_chat_template_is_applied_to_a_task_only_with_apply_chat_template():
+    ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=str(LMEVAL / "chat" / "chatml"))
+    expected = json.loads((LMEVAL / "goldens" / "mc-0shot.json").read_text())["requests"]
+    assert [row["context"] for row in ws.datasets[0].rows["test"]] == [g["arguments"][0] for g in expected]
+    [warning] = ws.warnings
+    assert "not applied to lm-eval tasks without --apply-chat-template" in warning and "arcish" in warning
 
 
 def test_the_template_tree_shows_the_yaml_fields_where_they_were_written():
@@ -58,3 +79,16 @@ def test_the_template_tree_shows_the_yaml_fields_where_they_were_written():
     assert (Path(choice.location.file).name, choice.location.line) == ("base.yaml", 7)
     name = nodes[("dataset", "arcish", "lm_eval", "task")]
     assert (Path(name.location.file).name, name.location.line) == ("mc.yaml", 2)
+
+
+def test_a_task_that_fails_on_a_later_doc_keeps_the_docs_before_and_owns_its_error(tmp_path: Path):
+    (tmp_path / "test.jsonl").write_text('{"q": "a", "meta": {"name": "n"}}\n{"q": "b", "meta": {}}\n')
+    (tmp_path / "t.yaml").write_text('task: t\ntest_split: test\ndoc_to_text: "{{q}} {{meta.name}}"\n'
+                                     "doc_to_target: q\n")
+    ws = load_workspace([str(tmp_path / "t.yaml"), str(TASKS / "mc.yaml")],
+                        data=[f"t:test={tmp_path / 'test.jsonl'}", *(f"arcish:{d}" for d in ARC)])
+    assert [d.abbr for d in ws.datasets] == ["t", "arcish"]
+    assert [row["context"] for row in ws.datasets[0].rows["test"]] == ["a n"]
+    [error] = ws.errors
+    assert ws.task_errors == [("t", error)] and ws.failed_datasets == []
+    assert ws.failed_dataset_of(error) == "t" and error.line == 3

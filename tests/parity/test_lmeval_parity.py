@@ -3,7 +3,9 @@
 The goldens (tests/parity/lmeval/goldens, written by tools/gen_lmeval_goldens.py with the real
 lm_eval package) hold every Instance's doc id, index and arguments; each request of the
 workbench's render must carry the same context and continuation (or ``until``), byte for byte,
-in the same order, and a case where lm-eval raises must be an error here.
+in the same order, and a case where lm-eval raises must be an error here. A case without
+``multiturn`` is a default run (lm-eval's command line decides it): its options go through the
+same settings every command uses, and the default cases also through ``workbench render`` itself.
 """
 
 from __future__ import annotations
@@ -14,21 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.lmeval.prompt import Options
+from tests.headless.helpers import run_cli
 from workbench.loading.config.worker import ConfigWorker
-from workbench.loading.lmeval_tasks import chat_path, render_tasks
+from workbench.loading.lmeval_settings import TaskSettings
+from workbench.loading.lmeval_tasks import render_tasks
 
 HERE = Path(__file__).parent / "lmeval"
 
 
-def _cases() -> list[dict]:
+def _cases():
     spec = importlib.util.spec_from_file_location("lmeval_cases", HERE / "cases.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.CASES
+    return module
 
 
-CASES = _cases()
+CASES = _cases().CASES
+DEFAULTS = _cases().DEFAULTS
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +43,10 @@ def config_worker():
 
 
 def _render(case: dict, config_worker: ConfigWorker):
-    chat = chat_path(str(HERE / case["chat"])) if case["chat"] else None
-    options = Options(num_fewshot=case["num_fewshot"], system_instruction=case["system"], chat=chat,
-                      fewshot_as_multiturn=bool(case["multiturn"]))
+    settings = TaskSettings(num_fewshot=case["num_fewshot"], system_instruction=case["system"],
+                            apply_chat_template=case["chat"] is not None,
+                            fewshot_as_multiturn=case["multiturn"])
+    options = settings.options(str(HERE / case["chat"]) if case["chat"] else None)
     data = [f"{split}={HERE / file}" for split, file in case["data"].items()]
     [task] = render_tasks([str(HERE / case["task"])], data, options, case["num_fewshot"],
                           config_worker=config_worker)
@@ -76,6 +81,37 @@ def test_requests_match_lm_eval(case, config_worker):
     assert len(got) == len(golden["requests"])
     for mine, theirs in zip(got, golden["requests"]):
         assert mine == theirs
+
+
+def _argv(case: dict) -> list[str]:
+    argv = [str(HERE / case["task"])]
+    for split, file in case["data"].items():
+        argv += ["--data", f"{split}={HERE / file}"]
+    if case["num_fewshot"] is not None:
+        argv += ["--num-fewshot", str(case["num_fewshot"])]
+    if case["chat"]:
+        argv += ["--apply-chat-template", "--chat-template", str(HERE / case["chat"])]
+    if case["multiturn"] is not None:
+        argv += ["--fewshot-as-multiturn", str(case["multiturn"]).lower()]
+    if case["system"]:
+        argv += ["--system-instruction", case["system"]]
+    return argv
+
+
+@pytest.mark.parametrize("case", DEFAULTS, ids=[c["name"] for c in DEFAULTS])
+def test_a_default_chat_run_through_the_command_line(case):
+    """``workbench render TASK --apply-chat-template --chat-template DIR`` sends what a default
+    ``lm_eval --apply_chat_template`` run sends: the shots as turns."""
+    golden = json.loads((HERE / "goldens" / f"{case['name']}.json").read_text())["requests"]
+    run = run_cli("render", *_argv(case))
+    assert run.code == 0, run.err
+    [render] = json.loads(run.out)["renders"]
+    rolling = render["inferencer"] == "loglikelihood_rolling"  # (the text scored, alone)
+    got = [{"doc_id": s["index"], "idx": i,
+            "arguments": [r["model_input"]] if rolling else
+            [r["model_input"], {"until": r["until"]} if "until" in r else r["continuation"]]}
+           for s in render["samples"] for i, r in enumerate(s["requests"])]
+    assert got == golden
 
 
 def test_goldens_cover_every_case():

@@ -36,7 +36,8 @@ def workspace(tmp_path) -> Path:
 
 def make_app(*configs: str | Path, watch: bool = False, **settings) -> WorkbenchApp:
     inputs = Inputs(configs=tuple(str(c) for c in (configs or (FIXTURE_CONFIG,))),
-                    data=tuple(settings.pop("data", ())))
+                    data=tuple(settings.pop("data", ())), chat_template=settings.pop("chat_template", None),
+                    lmeval=settings.pop("lmeval", None))
     settings.setdefault("deterministic", True)
     return create_app(inputs, watch=watch, **settings)
 

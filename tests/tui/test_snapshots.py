@@ -123,3 +123,20 @@ def test_hostile_row_is_inert(snap_compare, snapshot_workspace, size):
     rows.write_text(json.dumps(hostile) + "\n" + rows.read_text())
     assert snap_compare(make_app(snapshot_workspace / "eval_fixture.py"), terminal_size=SIZES[size],
                         run_before=keys("w"))
+
+
+LMEVAL = Path(__file__).resolve().parent.parent / "parity" / "lmeval"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lmeval_task(snap_compare, size):
+    """An lm-eval task with two shots under a chat template: the tree shows its include chain,
+    its fields where the chain set them and what the command line decided; the final input is
+    lm-eval's context, the continuation after its seam."""
+    from workbench.loading.lmeval_settings import TaskSettings
+
+    tasks = LMEVAL / "tasks"
+    app = make_app(tasks / "firstn.yaml", data=(f"test={tasks / 'arc_test.jsonl'}", f"train={tasks / 'arc_train.jsonl'}"),
+                   chat_template=str(LMEVAL / "chat" / "chatml"),
+                   lmeval=TaskSettings(num_fewshot=2, apply_chat_template=True))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=keys())

@@ -14,6 +14,7 @@ from pathlib import Path
 TYPE_CHECKING = False  # (not typing's: `workbench --help` loads this module, and no more than it)
 if TYPE_CHECKING:  # the types of what the commands import when they run
     from ..core.render import PredictionLookup, RenderOptions
+    from ..loading.lmeval_settings import TaskSettings
     from ..loading.workspace import Workspace
 
 
@@ -159,6 +160,68 @@ def add_inputs(parser: argparse.ArgumentParser, configs: bool = True, run: bool 
                         "VotekRetriever (default: the config's sentence_transformers_model_name when "
                         "it is a folder; needs the embeddings extra, pip install '.[embeddings]' in "
                         "a checkout of the workbench; never downloads)")
+    if configs:
+        add_lmeval_options(parser)
+
+
+def _multiturn(text: str) -> bool:
+    from ..loading.lmeval_settings import parse_bool
+
+    try:
+        return parse_bool(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
+    """What lm-eval's command line decides about an lm-eval task's prompts: one set for every
+    command that loads configs (docs/lm-eval.md)."""
+    group = parser.add_argument_group(
+        "lm-eval tasks (a CONFIG that is a task YAML; --data [TASK:]SPLIT=FILE names its splits)")
+    group.add_argument("--num-fewshot", type=counted(0), default=None, metavar="K",
+                       help="shots per doc (lm-eval's --num_fewshot; a task YAML's num_fewshot: 0 wins, "
+                       "as in lm-eval; default: the YAML's, else 0)")
+    group.add_argument("--fewshot-seed", type=int, default=None, metavar="N",
+                       help="the few-shot sampler's seed (lm-eval's fewshot_random_seed; default 1234)")
+    group.add_argument("--system-instruction", default=None, metavar="TEXT",
+                       help="a system message before the task's description (lm-eval's --system_instruction)")
+    group.add_argument("--apply-chat-template", action="store_true",
+                       help="apply --chat-template (a tokenizer folder, a Jinja file or a built-in) as "
+                       "lm-eval's --apply_chat_template applies the model's; without it a task gets none")
+    group.add_argument("--fewshot-as-multiturn", nargs="?", type=_multiturn, const=True, default=None,
+                       metavar="BOOL",
+                       help="shots as user/assistant turns, or with 'false' folded into one user message "
+                       "(default: on with --apply-chat-template, as lm-eval 0.4.13's command line has it)")
+
+
+def lmeval_settings(args: argparse.Namespace) -> TaskSettings:
+    """The lm-eval options as the loading layer takes them (a command without them: defaults)."""
+    from ..loading.lmeval_settings import TaskSettings
+
+    return TaskSettings(num_fewshot=getattr(args, "num_fewshot", None),
+                        seed=getattr(args, "fewshot_seed", None),
+                        system_instruction=getattr(args, "system_instruction", None),
+                        apply_chat_template=bool(getattr(args, "apply_chat_template", False)),
+                        fewshot_as_multiturn=getattr(args, "fewshot_as_multiturn", None))
+
+
+def lmeval_problem(args: argparse.Namespace) -> str | None:
+    """Why the lm-eval options cannot be used as given (a usage error): as lm-eval refuses
+    them, or given where no CONFIG is an lm-eval task (they would change nothing)."""
+    settings = lmeval_settings(args)
+    given = settings.given()
+    if not given:
+        return None
+    from ..loading.config.lmeval_yaml import looks_like_task
+
+    configs = list(args.configs or [])
+    # a CONFIG that is no file may be a task's name, found under a config root
+    if all(os.path.isfile(c) for c in configs) and not any(looks_like_task(c) for c in configs):
+        what = ("the bundled demo is not one" if not configs else
+                f"{configs[0]} is not one" if len(configs) == 1 else "no CONFIG is one")
+        return (f"{', '.join(given)}: for lm-eval task YAMLs, and {what} (an OpenCompass or AISBench "
+                "config sets its shots and chat template in the config)")
+    return settings.problem(args.chat_template)
 
 
 def load(args: argparse.Namespace) -> Workspace:
@@ -169,7 +232,8 @@ def load(args: argparse.Namespace) -> Workspace:
     workspace = load_workspace(configs, data=args.data, model_files=args.models, roots=args.config_root,
                                timeout=getattr(args, "timeout", None),
                                chat_template=getattr(args, "chat_template", None),
-                               framework_python=getattr(args, "framework_python", None))
+                               framework_python=getattr(args, "framework_python", None),
+                               lmeval=lmeval_settings(args))
     if getattr(args, "judge", False) or getattr(args, "judge_model", None):  # --judge-model implies --judge
         shared_loader().add_judges(workspace, args.judge_model, run_outputs(getattr(args, "run", None)),
                                    args.data, args.config_root, getattr(args, "timeout", None))

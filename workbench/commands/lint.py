@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK, EXIT_USAGE
-from .common import HelpFormatter, add_inputs, data_file_problem, open_pitfalls
+from .common import HelpFormatter, add_inputs, data_file_problem, lmeval_problem, open_pitfalls
 
 SEVERITY_CHOICES = ("error", "warning", "info")
 
@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    problem = open_pitfalls(args) or data_file_problem(args.data)
+    problem = open_pitfalls(args) or lmeval_problem(args) or data_file_problem(args.data)
     if problem:
         parser.error(problem)
     # lazy: imported when the command runs, so --help stays quick

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import COMMANDS, EXIT_USAGE, commands_help
-from .common import HelpFormatter, add_inputs, demo_config, open_pitfalls
+from .common import HelpFormatter, add_inputs, demo_config, lmeval_problem, lmeval_settings, open_pitfalls
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +46,7 @@ def inputs_of(args: argparse.Namespace):
                   chat_template=args.chat_template, timeout=args.timeout,
                   framework_python=args.framework_python, run=args.run,
                   embedding_model=args.embedding_model, judge=args.judge,
-                  judge_models=tuple(args.judge_model))
+                  judge_models=tuple(args.judge_model), lmeval=lmeval_settings(args))
 
 
 def mistyped_command(word: str) -> str | None:
@@ -85,7 +85,7 @@ def run(argv: Sequence[str], web: bool = False) -> int:
     """The app on this terminal; ``web``: in a browser tab of ``serve`` (pipes, no terminal)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    problem = open_pitfalls(args)
+    problem = open_pitfalls(args) or lmeval_problem(args)
     if problem:
         print(f"workbench: error: {problem}", file=sys.stderr)
         return EXIT_USAGE

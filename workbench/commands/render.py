@@ -26,6 +26,8 @@ from .common import (
     counted,
     data_file_problem,
     demo_config,
+    lmeval_problem,
+    lmeval_settings,
     load,
     open_pitfalls,
     render_options,
@@ -60,7 +62,7 @@ def parse_run_args(parser: argparse.ArgumentParser, argv: Sequence[str],
     loads its configs as given), is asked for the first config at once: it runs it on the
     other CPU meanwhile (a suite's config, a fifth of a second)."""
     args = parser.parse_args(argv)
-    problem = open_pitfalls(args)
+    problem = open_pitfalls(args) or lmeval_problem(args)
     if problem:
         parser.error(problem)
     from ..core.reference import set_reference  # (the standard library only)
@@ -117,28 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--all-text", action="store_true",
                      help="html/svg: draw every character of long texts (default: the head and tail of "
                      "each text over 24,000 characters, the cut marked, as the app shows them)")
-    add_lmeval_options(parser)
     add_run_options(parser)
     add_strict(parser)
     add_lint(parser)
     return parser
-
-
-def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
-    """What lm-eval's command line decides about an lm-eval task's prompts (docs/lm-eval.md)."""
-    group = parser.add_argument_group("lm-eval tasks (CONFIG is a task YAML; --data [TASK:]SPLIT=FILE)")
-    group.add_argument("--num-fewshot", type=counted(0), default=None, metavar="K",
-                       help="shots per doc (a task YAML's num_fewshot: 0 wins, as in lm-eval)")
-    group.add_argument("--apply-chat-template", action="store_true",
-                       help="apply --chat-template (a tokenizer folder, a Jinja file or a built-in) "
-                       "as lm-eval's HFLM does")
-    group.add_argument("--fewshot-as-multiturn", nargs="?", const="true", default=None,
-                       metavar="BOOL", help="with --apply-chat-template: shots as user/assistant turns "
-                       "(without it, or with 'false', they fold into one user message)")
-    group.add_argument("--system-instruction", default=None, metavar="TEXT",
-                       help="a system message before the task's description")
-    group.add_argument("--fewshot-seed", type=int, default=1234, metavar="N",
-                       help="the few-shot sampler's seed (lm-eval's fewshot_random_seed, default 1234)")
 
 
 def load_and_render(args: argparse.Namespace,
@@ -346,19 +330,8 @@ def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parse_run_args(parser, argv, first_config=True)
     args.configs = [named_task(c, args.config_root) for c in args.configs]
-    if args.configs and all(looks_like_lmeval(c) for c in args.configs):
-        if args.format == "json":
-            return run_lmeval(parser, args)
-        # the other formats draw the Workspace: a task there is lm-eval's default render
-        unused = [flag for flag, value in (("--num-fewshot", args.num_fewshot),
-                                           ("--system-instruction", args.system_instruction),
-                                           ("--fewshot-as-multiturn", args.fewshot_as_multiturn),
-                                           ("--apply-chat-template", args.apply_chat_template or None))
-                  if value is not None]
-        if unused:
-            return usage_error(parser.prog, f"{', '.join(unused)}: lm-eval tasks take these with "
-                               "--format json only (the other formats show the task as lm-eval "
-                               "renders it by default; --chat-template applies a template)")
+    if args.format == "json" and args.configs and all(looks_like_lmeval(c) for c in args.configs):
+        return run_lmeval(parser, args)
     if args.raw and args.format != "text":
         parser.error("--raw applies to --format text only")
     if args.tokenizer is not None and args.format != "tokens":
@@ -575,44 +548,39 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
     # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
-    from ..core.lmeval.prompt import Options
     from ..headless import lmeval_json
     from ..loading.files.atomic import atomic_write
-    from ..loading.lmeval_tasks import chat_path, render_tasks
+    from ..loading.lmeval_tasks import render_tasks
 
-    multiturn = args.fewshot_as_multiturn
-    if multiturn is not None and multiturn.lower() not in ("true", "1", "yes", "false", "0", "no"):
-        return usage_error(parser.prog, f"--fewshot-as-multiturn {multiturn}: true or false")
-    as_multiturn = multiturn is not None and multiturn.lower() in ("true", "1", "yes")
-    if multiturn is not None and as_multiturn and not args.apply_chat_template:
-        return usage_error(parser.prog, "--fewshot-as-multiturn needs --apply-chat-template (lm-eval "
-                           "raises ValueError)")
-    chat = None
-    if args.apply_chat_template:
-        if not args.chat_template:
-            return usage_error(parser.prog, "--apply-chat-template needs --chat-template DIR|FILE|NAME "
-                               "(the model's tokenizer folder)")
-        try:
-            chat = chat_path(args.chat_template)
-        except WorkbenchError as exc:
-            print(f"workbench render: {exc.located()}", file=sys.stderr)
-            return EXIT_CONFIG
-    options = Options(num_fewshot=args.num_fewshot, seed=args.fewshot_seed,
-                      system_instruction=args.system_instruction, chat=chat,
-                      fewshot_as_multiturn=as_multiturn)
-    tasks = render_tasks(args.configs, args.data, options, args.num_fewshot,
+    settings = lmeval_settings(args)
+    try:
+        options = settings.options(args.chat_template)
+    except WorkbenchError as exc:
+        print(f"workbench render: {exc.located()}", file=sys.stderr)
+        return EXIT_CONFIG
+    chat = options.chat
+    tasks = render_tasks(args.configs, args.data, options, settings.num_fewshot,
                          timeout=args.timeout or 10.0)
+    unapplied = settings.unapplied_chat(args.chat_template, [t.name for t in tasks])
     tasks = lmeval_json.select(tasks, args.dataset, args.sample, args.limit, args.label)
     doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
+    if unapplied:
+        doc["warnings"].insert(0, lmeval_json.warning(None, unapplied))
     text = lmeval_json.write(doc)
     if args.out:
         with atomic_write(args.out) as out:
             out.write(text)
     else:
         sys.stdout.write(text)
+    from ..core.inert_text import visible
+
     for error in doc["errors"]:
         where = error["file"] or "<task>"
         if error["line"]:
             where += f":{error['line']}"
-        print(f"workbench render: {where}: {error['message']}", file=sys.stderr)
+        print(f"workbench render: {visible(where)}: {visible(error['message'])}", file=sys.stderr)
+    if not args.quiet:
+        for warning in doc["warnings"]:
+            task = f"{warning['dataset']}: " if warning["dataset"] else ""
+            print(visible(f"warning: {task}{warning['message']}").replace("\n", " "), file=sys.stderr)
     return EXIT_CONFIG if doc["errors"] else EXIT_OK

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import EXIT_USAGE
-from .common import HelpFormatter, add_inputs
+from .common import HelpFormatter, add_inputs, lmeval_problem
 from .serve_limits import DEFAULT_MAX_APPS, MAX_COLUMNS, MAX_ROWS, is_local
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
@@ -108,6 +108,9 @@ def usage_error(message: str) -> int:
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    problem = lmeval_problem(args)
+    if problem:
+        return usage_error(problem)
     if not 0 < args.port < 65536:
         return usage_error(f"--port {args.port}: a port is 1 to 65535")
     if args.max_apps < 1:

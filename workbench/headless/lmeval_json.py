@@ -81,11 +81,15 @@ def document(config: str, tasks: list[LoadedTask], chat: bool) -> dict[str, Any]
             if task.error.hint:
                 error["hint"] = task.error.hint
             errors.append(error)
-        for message in task.warnings:
-            warnings.append({"dataset": task.name, "model": None, "message": message, "count": 1,
-                             "applies_to": None, "real_run_differs": False})
+        warnings += [warning(task.name, message) for message in task.warnings]
     return {"schema": SCHEMA, "config": config, "renders": renders, "errors": errors,
             "warnings": warnings}
+
+
+def warning(task: str | None, message: str) -> dict[str, Any]:
+    """One warning of the document (``task`` None: of the whole render)."""
+    return {"dataset": task, "model": None, "message": message, "count": 1, "applies_to": None,
+            "real_run_differs": False}
 
 
 def write(doc: dict[str, Any]) -> str:

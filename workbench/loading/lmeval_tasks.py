@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,8 @@ from typing import Any
 
 from ..core.errors import ConfigError, RenderError, WorkbenchError
 from ..core.lmeval.chat import ChatPath
-from ..core.lmeval.prompt import Options, Sample, build_samples
+from ..core.lmeval.prompt import Options, Sample, build_samples, shot_count
+from ..core.lmeval.sampler import DEFAULT_SEED
 from ..core.spec import DatasetSpec, RowsSource, Source
 from .config import worker
 from .config.lmeval_yaml import FUNCTION, TaskYaml, is_function, read_task
@@ -28,7 +30,7 @@ from .files.reading import real_path
 from .models.model_assets import chat_template_override, read_model_folder
 from .rows.data_files import read_rows
 
-__all__ = ["LoadedTask", "chat_path", "render_tasks", "task_dataset"]
+__all__ = ["LoadedTask", "chat_path", "render_choices", "render_tasks", "task_dataset"]
 
 
 @dataclass
@@ -47,6 +49,17 @@ class LoadedTask:
     #: the merged YAML's fields (a ``!function`` as written) and the file:line each came from
     fields: dict[str, Any] = field(default_factory=dict)
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: the file:line of each key inside a field (``("fewshot_config", "sampler")``)
+    inner: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
+    #: the include chain in reading order: each file and the ``include:`` line that reached it
+    chain: list[tuple[str, tuple[str, int] | None]] = field(default_factory=list)
+    #: each ``!function`` the render called: the file and line it is defined at
+    functions: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    #: the file each split's docs were read from (``--data``, the YAML's data_files, the cache)
+    split_files: dict[str, str] = field(default_factory=dict)
+    #: what the render used beside the fields: shots, the pool, delimiters, until (the resolved
+    #: task's, without its docs)
+    resolved: dict[str, Any] = field(default_factory=dict)
 
 
 def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
@@ -105,13 +118,17 @@ def _docs(cfg: dict[str, Any], given: dict[str, str], task: LoadedTask) -> dict[
         rows = _read_split_file(file)
         task.files.append(str(real_path(file)))
         if isinstance(rows, dict):
-            splits.update(rows if split == "*" else {split: rows.get(split) or []})
+            named = rows if split == "*" else {split: rows.get(split) or []}
+            splits.update(named)
+            task.split_files.update(dict.fromkeys(named, file))
         elif split == "*":
             for key in ("test_split", "validation_split", "training_split", "fewshot_split"):
-                if isinstance(cfg.get(key), str):
-                    splits.setdefault(cfg[key], rows)
+                if isinstance(cfg.get(key), str) and cfg[key] not in splits:
+                    splits[cfg[key]] = rows
+                    task.split_files[cfg[key]] = file
         else:
             splits[split] = rows
+            task.split_files[split] = file
         task.rows_source = {"kind": "file", "path": file, "data_id": None, "reader": None}
     if not splits:
         splits = _local_data_files(cfg, task)
@@ -121,6 +138,7 @@ def _docs(cfg: dict[str, Any], given: dict[str, str], task: LoadedTask) -> dict[
             splits, folder = cached
             task.rows_source = {"kind": "hf-cache", "path": folder, "data_id": cfg.get("dataset_path"),
                                 "reader": None}
+            task.split_files = dict.fromkeys(splits, folder)
     return splits
 
 
@@ -140,6 +158,7 @@ def _local_data_files(cfg: dict[str, Any], task: LoadedTask) -> dict[str, list[A
             rows = _read_split_file(str(file))
             task.files.append(str(real_path(file)))
             splits.setdefault(str(split), []).extend(rows if isinstance(rows, list) else [])
+            task.split_files.setdefault(str(split), str(file))
         task.rows_source = {"kind": "file", "path": str(named), "data_id": None, "reader": None}
     return splits
 
@@ -316,6 +335,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     cfg = parsed.config
     task.fields = {k: _as_written(v) for k, v in cfg.items()}
     task.where = dict(parsed.where)
+    task.inner = dict(parsed.inner)
+    task.chain = [(str(file), reached) for file, reached in parsed.chain]
     if isinstance(cfg.get("task"), str):
         task.name = cfg["task"]
     elif "group" in cfg or isinstance(cfg.get("task"), list):
@@ -354,6 +375,7 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
         answer = running.run_task(request, timeout)
     task.files += [f for f in answer.get("files") or () if f not in task.files]
     task.warnings += list(answer.get("warnings") or ())
+    task.functions = {name: (file, line) for name, (file, line) in (answer.get("functions") or {}).items()}
     error = answer.get("error")
     if error:
         task.error = ConfigError(error["message"], file=error.get("file"), line=error.get("line"),
@@ -363,6 +385,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     options = Options(num_fewshot=num_fewshot, seed=options.seed,
                       system_instruction=options.system_instruction, chat=options.chat,
                       fewshot_as_multiturn=options.fewshot_as_multiturn)
+    task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
+    task.resolved["shots"] = shot_count(resolved, options)
     retried_before = options.chat.retried if options.chat else 0
     try:
         for sample in build_samples(resolved, options):
@@ -390,11 +414,15 @@ def _as_written(value: Any) -> Any:
     return value
 
 
-def task_dataset(task: LoadedTask) -> DatasetSpec:
+def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequence[str] = ()) -> DatasetSpec:
     """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
     request (``context`` exactly as lm-eval passes it, ``cont`` its continuation, ``doc_id``,
     ``request``, ``label``, ``until``), rendered by a template of the context alone, which puts
-    the context in the model input unchanged (``{context}`` is replaced once, never rescanned)."""
+    the context in the model input unchanged (``{context}`` is replaced once, never rescanned).
+    The template tree draws the task from ``lm_eval`` (the fields as merged), ``lm_eval_chain``,
+    ``lm_eval_functions``, ``lm_eval_render`` (what ``options``, the ones it was rendered with,
+    and lm-eval's defaults decided; ``given``, the flags given on the command line) and
+    ``lm_eval_rows``."""
     rows = []
     for sample in task.samples:
         for n, request in enumerate(sample.requests):
@@ -406,13 +434,67 @@ def task_dataset(task: LoadedTask) -> DatasetSpec:
     scored = task.output_type in ("loglikelihood", "multiple_choice")
     template: Any = {0: "{context}"} if scored else "{context}"
     cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})", "lm_eval": task.fields,
+           "lm_eval_chain": [{"file": file, "included_at": list(at) if at else None}
+                             for file, at in task.chain],
+           "lm_eval_functions": {name: list(at) for name, at in task.functions.items()},
+           "lm_eval_render": render_choices(task, options or Options(), given),
+           "lm_eval_rows": dict(task.split_files),
            "reader_cfg": {"input_columns": ["context"], "output_column": "cont"},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
                          "inferencer": {"type": "LLInferencer" if scored else "GenInferencer"}}}
     source = task.rows_source or {}
     locations = {("lm_eval", key): Source(file, line) for key, (file, line) in task.where.items()}
+    locations.update({("lm_eval", *path): Source(file, line) for path, (file, line) in task.inner.items()})
+    locations.update({("lm_eval_chain", i): Source(file, 1) for i, (file, _) in enumerate(task.chain)})
     return DatasetSpec(abbr=task.name, cfg=cfg, rows={"train": [], "test": rows}, locations=locations,
                        source=Source(task.file, 1), rows_origin=source.get("path"),
                        rows_source=RowsSource(source.get("kind") or "file", source.get("path"),
                                               source.get("data_id")))
+
+
+def render_choices(task: LoadedTask, options: Options, given: Sequence[str] = ()) -> dict[str, list[Any]]:
+    """What decided the task's prompts beside its fields, each ``[value, where from]``: a YAML
+    field's name (the tree locates it), a command-line flag (``given``: the ones given), or
+    ``default`` (lm-eval 0.4.13's)."""
+    resolved, fields = task.resolved, task.fields
+    if not resolved:
+        return {}
+    own = fields.get("num_fewshot")
+    if options.num_fewshot is not None:
+        shots_from = "num_fewshot: 0 wins over --num-fewshot" if own == 0 else "--num-fewshot"
+    else:
+        shots_from = "num_fewshot" if own is not None else "default"
+    out: dict[str, list[Any]] = {"shots": [resolved.get("shots", 0), shots_from]}
+    fewshot = resolved.get("fewshot") or {}
+    given_cfg = fields.get("fewshot_config")
+    fewshot_cfg: dict[str, Any] = given_cfg if isinstance(given_cfg, dict) else {}
+    if out["shots"][0]:
+        out["seed"] = [options.seed, "default" if options.seed == DEFAULT_SEED else "--fewshot-seed"]
+        out["sampler"] = [fewshot.get("sampler"), "fewshot_config" if "sampler" in fewshot_cfg else "default"]
+        pool = fewshot.get("split")
+        pool_from = "fewshot_config" if "split" in fewshot_cfg else "fewshot_split"
+        if pool is None and fewshot_cfg.get("samples") is not None:
+            pool, pool_from = "fewshot_config.samples", "fewshot_config"
+        elif pool is None:  # as lm-eval falls back: train, else validation, else test
+            splits = ("training_split", "validation_split", "test_split")
+            pool, pool_from = next(((fields[k], k) for k in splits if isinstance(fields.get(k), str)),
+                                   (None, "default"))
+        out["few-shot split"] = [pool, pool_from]
+    for key in ("target_delimiter", "fewshot_delimiter"):
+        out[key] = [resolved.get(key), key if key in fields else "default"]
+    if resolved.get("output_type") == "generate_until":
+        gen = fields.get("generation_kwargs")
+        written = isinstance(gen, dict) and "until" in gen
+        out["until"] = [resolved.get("until"),
+                        "generation_kwargs" if written else "default: the fewshot_delimiter"]
+    chat = options.chat
+    out["chat template"] = [chat.template.origin if chat else None,
+                            "--apply-chat-template" if chat else "default"]
+    if chat is not None:
+        flag = "--fewshot-as-multiturn"
+        out["fewshot_as_multiturn"] = [options.fewshot_as_multiturn,
+                                       flag if flag in given else "default: on with a chat template"]
+    if options.system_instruction is not None:
+        out["system instruction"] = [options.system_instruction, "--system-instruction"]
+    return out

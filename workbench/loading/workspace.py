@@ -32,6 +32,7 @@ from .config.roots import config_roots
 from .duplicate_abbrs import one_per_abbr
 from .files.reading import real_path
 from .judges import Predictions, attach_judges
+from .lmeval_settings import TaskSettings
 from .models.model_assets import asset_files, chat_template_value, model_assets
 from .rows.data_files import file_version, recording_reads
 from .rows.sample_rows import (
@@ -72,13 +73,19 @@ class Workspace:
     # datasets whose rows could not be read: (where they sit among `datasets`, abbr, the
     # error, which is in `errors` too), so a suite can open with the others and list these
     failed_datasets: list[tuple[int, str, ConfigError]] = field(default_factory=list)
+    #: errors of one lm-eval task each (abbr, the error, which is in `errors` too): a task that
+    #: failed (also in `failed_datasets`) or stopped at a doc (its docs before it are rendered);
+    #: each is that task's alone, so the others render beside it
+    task_errors: list[tuple[str, ConfigError]] = field(default_factory=list)
     #: ``--judge``: each LLM-judged dataset × its judge model (loading/judges.py)
     judges: list[JudgePair] = field(default_factory=list)
     _seen: set[Path] = field(default_factory=set, repr=False, compare=False)
 
     def failed_dataset_of(self, error: ConfigError) -> str | None:
-        """The dataset whose rows ``error`` is about (None: an error of the load itself)."""
-        return next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
+        """The dataset whose rows (or lm-eval task) ``error`` is about (None: an error of the
+        load itself)."""
+        found = next((abbr for _, abbr, failed in self.failed_datasets if failed is error), None)
+        return found or next((abbr for abbr, failed in self.task_errors if failed is error), None)
 
     def add_file(self, path: str | os.PathLike) -> None:
         self.add_resolved(real_path(path))
@@ -172,6 +179,8 @@ class Loader:
         # datasets whose rows were read from a named file, by entry identity (see _NamedRows)
         self._named: dict[int, _NamedRows] = {}
         self.rows_reused = 0  # datasets of the last load that reused their spec and rows
+        # each lm-eval task's name (its `task:`) by file, as the last load that could read it saw it
+        self._task_names: dict[str, str] = {}
 
     # -- config files ------------------------------------------------------------------
     def load_file(self, path: str | os.PathLike, roots: Sequence[Path] = (),
@@ -222,11 +231,13 @@ class Loader:
     def load(self, configs: Sequence[str | os.PathLike], data: Sequence[str] = (),
              model_files: Sequence[str | os.PathLike] = (),
              roots: Iterable[str | os.PathLike] = (), timeout: float | None = None,
-             chat_template: str | None = None, framework_python: str | None = None) -> Workspace:
+             chat_template: str | None = None, framework_python: str | None = None,
+             lmeval: TaskSettings | None = None) -> Workspace:
         """Load configs into a Workspace; problems become errors, never exceptions.
 
         ``timeout`` overrides the loader's time limit (per config file) for this load;
-        ``chat_template`` is ``--chat-template FILE|NAME`` for every model.
+        ``chat_template`` is ``--chat-template FILE|NAME`` for every model; ``lmeval``, the lm-eval
+        options every lm-eval task renders with (default: none given).
         """
         workspace = Workspace(configs=[str(c) for c in configs])
         epoch = self._epoch
@@ -237,15 +248,15 @@ class Loader:
         data_args = [DataArg.parse(d) for d in data]
         raw_models: list[tuple[dict, Path]] = []
         dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
-        tasks = 0
+        tasks: list[str] = []  # the lm-eval tasks, by name
+        lmeval = lmeval or TaskSettings()
         for config in configs:
             path = Path(config)
             workspace.add_file(path)
             if self._cancelled(epoch, path, workspace):
                 return workspace
             if looks_like_task(path):
-                tasks += 1
-                self._add_task(path, data, workspace, timeout, chat_template)
+                tasks.append(self._add_task(path, data, workspace, timeout, chat_template, lmeval))
                 dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
                 continue
             result = self.load_file(path, root_dirs, timeout=timeout, epoch=epoch)
@@ -283,6 +294,9 @@ class Loader:
                                         workspace.warnings.append)
         if not workspace.errors and not tasks:  # a task's --data names its splits, not abbrs
             workspace.warnings += unknown_data_abbrs(data, [d.abbr for d in workspace.datasets])
+        unapplied = lmeval.unapplied_chat(chat_template, tasks)
+        if unapplied:
+            workspace.warnings.append(unapplied)
         return workspace
 
     def add_judges(self, workspace: Workspace, judge_model_files: Sequence[str | os.PathLike] = (),
@@ -326,24 +340,18 @@ class Loader:
         workspace.judges = found.pairs
 
     def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
-                  timeout: float | None, chat_template: str | None) -> None:
-        """An lm-eval task YAML: rendered as lm-eval renders it (its own num_fewshot; with
-        ``--chat-template``, applied as ``--apply_chat_template`` does), one dataset whose rows are
-        its requests (:func:`lmeval_tasks.task_dataset`)."""
+                  timeout: float | None, chat_template: str | None, settings: TaskSettings) -> str:
+        """An lm-eval task YAML, rendered with the lm-eval options as lm-eval renders it: one
+        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`); its name."""
         # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
         from ..core.errors import WorkbenchError
-        from ..core.lmeval.prompt import Options
-        from .lmeval_tasks import chat_path, render_tasks, task_dataset
+        from .lmeval_tasks import render_tasks, task_dataset
 
-        options = Options()
-        if chat_template:
-            try:
-                options = Options(chat=chat_path(chat_template), fewshot_as_multiturn=True)
-            except WorkbenchError as exc:
-                workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line,
-                                                    hint=exc.hint))
-                return
-
+        try:
+            options = settings.options(chat_template)
+        except WorkbenchError as exc:
+            workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line, hint=exc.hint))
+            return path.stem
         running = None
         if self.isolate:
             with self._lock:
@@ -351,9 +359,14 @@ class Loader:
                     self._worker = (worker.adopt_prestarted(self.memory_limit)
                                     or worker.ConfigWorker(self.memory_limit))
                 running = self._worker
-        [task] = render_tasks([str(path)], list(data), options, None,
+        [task] = render_tasks([str(path)], list(data), options, settings.num_fewshot,
                               timeout=self.timeout if timeout is None else timeout,
                               isolate=self.isolate, config_worker=running)
+        if task.fields:
+            self._task_names[task.file] = task.name
+        else:  # its YAML could not be read (a cycle, a syntax error): the name it had, so a task
+            # broken mid-edit stays the task on screen, its last good render under the error
+            task.name = self._task_names.get(task.file, task.name)
         for file in task.files:
             workspace.add_file(file)
         workspace.warnings += [f"{task.name}: {message}" for message in task.warnings]
@@ -361,10 +374,12 @@ class Loader:
             error = ConfigError(task.error.message, file=task.error.file, line=task.error.line,
                                 hint=task.error.hint)
             workspace.errors.append(error)
+            workspace.task_errors.append((task.name, error))
             if not task.samples:
                 workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
-                return
-        workspace.datasets.append(task_dataset(task))
+                return task.name
+        workspace.datasets.append(task_dataset(task, options, settings.given()))
+        return task.name
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:
@@ -551,12 +566,13 @@ def load_workspace(
     loader: Loader | None = None,
     chat_template: str | None = None,
     framework_python: str | None = None,
+    lmeval: TaskSettings | None = None,
 ) -> Workspace:
     """Load configs into a Workspace; problems become errors, never exceptions.
 
     Uses ``loader`` (or the process's shared one, whose worker stays warm); ``timeout``
     overrides its time limit per config file for this call; ``chat_template`` is
-    ``--chat-template FILE|NAME`` for every model.
+    ``--chat-template FILE|NAME`` for every model; ``lmeval``, the lm-eval options for its tasks.
     """
     return (loader or shared_loader()).load(configs, data, model_files, roots, timeout, chat_template,
-                                            framework_python)
+                                            framework_python, lmeval)

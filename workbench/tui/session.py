@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.lazy_pairs import LazyPairs, in_place
@@ -29,11 +29,14 @@ from ..views.selection import Catalog
 from ..views.template_tree import TreeNode, template_tree
 from .answers_job import run_answers
 
+if TYPE_CHECKING:
+    from ..loading.lmeval_settings import TaskSettings
+
 
 @dataclass(frozen=True)
 class Inputs:
     """What ``workbench [CONFIG...] --data --models --config-root --chat-template --timeout
-    --embedding-model`` asked for."""
+    --embedding-model`` and the lm-eval options asked for."""
 
     configs: tuple[str, ...]
     data: tuple[str, ...] = ()
@@ -46,6 +49,7 @@ class Inputs:
     embedding_model: str | None = None  # --embedding-model DIR for TopK/VoteK retrievers
     judge: bool = False  # --judge: the LLM judges' requests, shown in the answers view
     judge_models: tuple[str, ...] = ()  # --judge-model FILE: the judge instead of the configs'
+    lmeval: TaskSettings | None = None  # --num-fewshot, --apply-chat-template ... for lm-eval tasks
 
     def wants_judges(self) -> bool:
         """The answers view shows the judge's prompt with a run, or when asked for."""
@@ -141,11 +145,15 @@ def _judges(inputs: Inputs, workspace: Any, loader: Any, outputs: Any) -> list[P
 def _problems(workspace: Any, listed: set[int]) -> list[Problem]:
     """The load's errors and warnings. The datasets listed as not loaded are named, the first in
     full and the rest once with their count: a half-copied data folder is one cause, not 56
-    banners (each dataset's own error shows in the panes when it is selected)."""
+    banners (each dataset's own error shows in the panes when it is selected). An lm-eval task's
+    error is its own cause: each is said in full, scoped to its task."""
     problems: list[Problem] = []
+    tasks = {id(error): abbr for abbr, error in workspace.task_errors}
     more = -1  # how many listed datasets past the first (-1: none yet)
     for error in workspace.errors:
-        if id(error) not in listed:
+        if id(error) in tasks:
+            problems.append(Problem.of(error, scope=tasks[id(error)]))
+        elif id(error) not in listed:
             problems.append(Problem.of(error))
         elif more < 0:
             problems.append(Problem.of(error, scope=workspace.failed_dataset_of(error)))
@@ -205,7 +213,7 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
                                    model_files=list(inputs.models), roots=list(inputs.roots),
                                    timeout=inputs.timeout, loader=loader,
                                    chat_template=inputs.chat_template,
-                                   framework_python=inputs.framework_python)
+                                   framework_python=inputs.framework_python, lmeval=inputs.lmeval)
         judge_problems = _judges(inputs, workspace, loader, outputs) if inputs.wants_judges() else []
         # pairs are rendered when first shown: opening a suite costs one pair, not all of them
         pairs = LazyPairs(workspace.datasets, workspace.models, config=" ".join(inputs.configs),
@@ -233,6 +241,8 @@ def load(inputs: Inputs, generation: int, opts: ViewOptions, known: Iterable[Pat
     # a dataset whose rows cannot be read is listed in the tree; the rest of the suite renders
     shown = frozenset(shown)
     listed = {id(error) for _, abbr, error in workspace.failed_datasets if abbr not in shown}
+    # an lm-eval task's error is the task's: the others render (unless it is the task on screen)
+    listed |= {id(error) for abbr, error in workspace.task_errors if abbr not in shown}
     problems = _problems(workspace, listed) + judge_problems
     # a listed dataset's missing data file is watched (it renders when the file comes), but it is
     # that dataset's failure, not a file gone mid-save that must hold the whole load back (a

@@ -7,7 +7,8 @@ what was expanded and selected) and a ``location``.  Locations come from a
 the config (each dict and list knows where it was written), else the nearest enclosing
 part's, else where the dataset or model dict was defined.
 
-May import: the core, rich, plotext and the other view modules; not loading (views draw what is
+May import: the core, rich, plotext and the other view modules (``lmeval_tree`` draws an lm-eval
+task's part); not loading (views draw what is
 already loaded), not textual (the exports draw them without an app), and no front end.
 """
 
@@ -28,6 +29,7 @@ from ..core.lazy_pairs import in_place
 from ..core.memo import RoundCache
 from ..core.spec import DatasetSpec, ModelSpec, Source, locate, type_name
 from .fragments import badge, faint, snippet
+from .lmeval_tree import TaskTree, is_task, task_label
 from .options import ViewOptions, display_path
 from .safe import one_line
 
@@ -116,13 +118,10 @@ class _Builder:
     def dataset(self, spec: DatasetSpec) -> TreeNode:
         opts, cfg, base = self.opts, spec.cfg, ("dataset", spec.abbr)
         infer = cfg.get("infer_cfg") if isinstance(cfg.get("infer_cfg"), Mapping) else {}
+        if is_task(spec):  # an lm-eval task: its YAML, not the stand-in template that renders it
+            return self.node(spec, base, task_label(spec, opts), TaskTree(self, _name, _snip).children(spec),
+                             selects=("dataset", spec.abbr))
         children: list[TreeNode] = []
-        task = cfg.get("lm_eval")
-        if isinstance(task, Mapping):  # an lm-eval task: its YAML's fields, each where it was written
-            fields = [self.node(spec, (*base, "lm_eval", k), _name(str(k), opts, _snip(v, opts)))
-                      for k, v in task.items()]
-            children.append(self.node(spec, (*base, "lm_eval"), _name("lm-eval task", opts,
-                                                                      f"{len(fields)} fields"), fields))
         reader = cfg.get("reader_cfg")
         if isinstance(reader, Mapping):
             inputs = reader.get("input_columns", [])
@@ -165,7 +164,9 @@ class _Builder:
         inferencer = infer.get("inferencer") if isinstance(infer, Mapping) else None
         detail = type_name(inferencer.get("type")) if isinstance(inferencer, Mapping) else ""
         label = Text(one_line(spec.abbr, 40), style="bold")
-        if detail:
+        if is_task(spec):
+            label = task_label(spec, self.opts)
+        elif detail:
             label.append("  ")
             label.append_text(faint(one_line(detail, 40), self.opts))
         base = ("dataset", spec.abbr)

@@ -9,6 +9,7 @@ SYSTEM = "You are a careful assistant."
 
 
 def _case(name, task, data, shots=None, chat=None, multiturn=None, system=None):
+    """``multiturn`` None: no --fewshot_as_multiturn on the command line (lm-eval's default)."""
     return {"name": name, "task": task, "data": data, "num_fewshot": shots, "chat": chat,
             "multiturn": multiturn, "system": system}
 
@@ -98,3 +99,17 @@ CASES += [
     # docs typed as a datasets.Dataset holds them: ints beside floats, missing keys, nested dicts
     _case("typed-2shot", "tasks/typed.yaml", {"test": "tasks/typed_test.jsonl", "train": "tasks/typed_train.jsonl"}, 2),
 ]
+# a chat template applied and --fewshot_as_multiturn not given: what a default
+# `lm_eval --apply_chat_template` run sends (its command line decides the default)
+DEFAULTS = [
+    _case("mc-2shot-chat-default", "tasks/mc.yaml", ARC, 2, "chat/chatml"),
+    _case("gen-2shot-chat-default", "tasks/gen.yaml", GSM, 2, "chat/chatml"),
+    _case("wino-2shot-chat-default", "tasks/wino.yaml", WINO, 2, "chat/chatml"),
+    _case("prefix-2shot-chat-default", "tasks/prefix.yaml", ARC, 2, "chat/chatml", None, SYSTEM),
+    _case("gen-yamlshots-chat-default", "tasks/gen.yaml", GSM, None, "chat/llama3"),
+]
+for name, task, splits, shots in SHIPPED:
+    folder = task.rsplit("/", 1)[0]
+    DEFAULTS.append(_case(f"{name}-kshot-chatml-default", task,
+                          {split: f"{folder}/{split}.jsonl" for split in splits}, shots, "chat/chatml"))
+CASES += DEFAULTS

@@ -51,6 +51,7 @@ class _Task:
         self.progress = progress
         self.modules: dict[str, Any] = {}
         self.files: list[str] = []
+        self.defined: dict[str, list[Any]] = {}  # each !function's own file and line
         self.warnings: list[str] = []
         self.features: list[str] = []
         self.has_choice = False
@@ -99,6 +100,9 @@ class _Task:
         if name not in module or not callable(module[name]):
             raise TaskFailed(_error(f"!function {qual}: {file.name} has no function {name!r}: "
                                     "lm-eval raises AttributeError", *where))
+        code = getattr(module[name], "__code__", None)
+        self.defined[str(qual)] = [getattr(code, "co_filename", str(file)),
+                                   getattr(code, "co_firstlineno", None)]
         return module[name]
 
     def _raised(self, exc: BaseException, doing: str, fallback: str | None) -> dict[str, Any]:
@@ -238,11 +242,13 @@ def run(request: dict[str, Any], progress: Callable[[str], None]) -> dict[str, A
     try:
         out = _run(task)
     except TaskFailed as failed:
-        return {"error": failed.error, "files": task.files, "warnings": task.warnings}
+        return {"error": failed.error, "files": task.files, "warnings": task.warnings,
+                "functions": task.defined}
     except RecursionError:
         return {"error": _error("a utility recursed too deep", request["path"], None),
-                "files": task.files, "warnings": task.warnings}
-    return {"task": out, "error": None, "files": task.files, "warnings": task.warnings}
+                "files": task.files, "warnings": task.warnings, "functions": task.defined}
+    return {"task": out, "error": None, "files": task.files, "warnings": task.warnings,
+            "functions": task.defined}
 
 
 def _run(task: _Task) -> dict[str, Any]:

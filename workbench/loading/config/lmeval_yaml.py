@@ -29,12 +29,17 @@ FUNCTION = "__function__"
 
 @dataclass
 class TaskYaml:
-    """A task's merged config; ``where`` says which file (and line) gave each top-level key."""
+    """A task's merged config; ``where`` says which file (and line) gave each top-level key,
+    ``inner`` each key inside one (``("fewshot_config", "sampler")``), and ``chain`` the files
+    in the order they were read, each with the ``include:`` line that reached it (None: the
+    task's own file)."""
 
     path: Path
     config: dict[str, Any]
     files: list[Path] = field(default_factory=list)
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
+    inner: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
+    chain: list[tuple[Path, tuple[str, int] | None]] = field(default_factory=list)
 
 
 def is_function(value: Any) -> bool:
@@ -67,12 +72,23 @@ def _loader(path: Path, lines: dict[str, int]) -> Any:
     return yaml, Loader
 
 
-def _read_one(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
+def _inner_lines(node: Any, path: tuple[str, ...], out: dict[tuple[str, ...], int]) -> None:
+    """The line of every key below the top level (``(outer, inner, ...)`` -> line)."""
+    for key_node, value in getattr(node, "value", ()) if node.tag == "tag:yaml.org,2002:map" else ():
+        here = (*path, str(key_node.value))
+        if len(here) > 1:
+            out.setdefault(here, key_node.start_mark.line + 1)
+        _inner_lines(value, here, out)
+
+
+def _read_one(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[tuple[str, ...], int]]:
     text = read_regular_text(path, MAX_CONFIG_BYTES, "task YAML")
     lines: dict[str, int] = {}
+    inner: dict[tuple[str, ...], int] = {}
     yaml, loader = _loader(path, lines)
     try:
         cfg = yaml.load(text, Loader=loader)
+        _inner_lines(yaml.compose(text, Loader=loader), (), inner)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise ConfigError(f"not valid YAML: {exc.problem}", file=str(path),
@@ -82,7 +98,7 @@ def _read_one(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     if not isinstance(cfg, dict):
         raise ConfigError(f"an lm-eval task YAML holds a mapping, not {type(cfg).__name__}: lm-eval "
                           "raises ValueError", file=str(path))
-    return cfg, lines
+    return cfg, lines, inner
 
 
 def read_task(path: str | Path) -> TaskYaml:
@@ -105,10 +121,10 @@ def _merged(path: Path, task: TaskYaml, seen: set[Path], included_from: tuple[st
         file, line = included_from or (str(path), None)
         raise ConfigError(f"included file {path} does not exist", file=file, line=line)
     task.files.append(path)
-    cfg, lines = _read_one(path)
+    task.chain.append((path, included_from))
+    cfg, lines, inner = _read_one(path)
     if "include" not in cfg:
-        for key in cfg:
-            task.where[key] = (str(path), lines.get(key, 1))
+        _own_keys(task, path, cfg, lines, inner)
         return cfg
     includes = cfg.pop("include")
     merged: dict[str, Any] = {}
@@ -120,10 +136,22 @@ def _merged(path: Path, task: TaskYaml, seen: set[Path], included_from: tuple[st
         sub = _merged(target.resolve(), task, seen, (str(path), lines.get("include", 1)))
         sub.pop("task_list", None)
         merged.update(sub)
-    for key in cfg:
-        task.where[key] = (str(path), lines.get(key, 1))
+    _own_keys(task, path, cfg, lines, inner)
     merged.update(cfg)
     return merged
+
+
+def _own_keys(task: TaskYaml, path: Path, cfg: dict[str, Any], lines: dict[str, int],
+              inner: dict[tuple[str, ...], int]) -> None:
+    """A file's keys win over what it included, whole (lm-eval merges one level deep): where
+    they and the keys inside them were written is this file."""
+    for key in cfg:
+        task.where[key] = (str(path), lines.get(key, 1))
+        for old in [p for p in task.inner if p[0] == key]:
+            del task.inner[old]
+    for inside, line in inner.items():
+        if inside[0] in cfg:
+            task.inner[inside] = (str(path), line)
 
 
 #: top-level keys (quoted or not, as lm-eval's generated YAMLs quote them) of a task; of a config
