@@ -142,3 +142,8 @@ def test_char_diff_runs_rebuild_both_texts():
 def test_char_diff_of_long_blocks_goes_by_line():
     a, b = "x" * 5000 + "\n", "y" * 5000 + "\n"
     assert char_diff(a, b) == [("-", a), ("+", b)]
+
+
+def test_char_diff_of_unlike_blocks_goes_by_line():
+    a, b = "Question: Angelo and Melanie plan\nx\n", "Question: Tom buys apples\nx\n"
+    assert char_diff(a, b)[:2] == [("-", "Question: Angelo and Melanie plan\n"), ("+", "Question: Tom buys apples\n")]

@@ -35,6 +35,9 @@ KINDS: dict[str, str] = {
 
 #: Longest text diffed character by character; longer changed blocks are diffed by line.
 CHAR_DIFF_LIMIT = 4000
+#: How alike two changed blocks must be to be diffed by character (difflib's ratio): below it, two
+#: different texts (another shot) read better as one block out and one in than as confetti.
+SIMILAR = 0.6
 
 
 @dataclass(frozen=True)
@@ -109,17 +112,18 @@ def align(sides: Sequence[Side]) -> list[tuple[str, list[SideRow | None]]]:
     return [(key.split("\x00")[0], [cells[0] if cells else None for cells in table[key]]) for key in order]
 
 
-def char_diff(a: str, b: str) -> list[tuple[str, str]]:
+def char_diff(a: str, b: str, similar: float = SIMILAR) -> list[tuple[str, str]]:
     """``a`` to ``b`` as runs of ``("=", text)``, ``("-", text)``, ``("+", text)``: lines first,
-    then the characters of each changed block up to :data:`CHAR_DIFF_LIMIT`."""
+    then the characters of each changed block up to :data:`CHAR_DIFF_LIMIT` whose two sides are
+    ``similar`` (default :data:`SIMILAR`; 0: every block within the limit)."""
     out: list[tuple[str, str]] = []
     a_lines, b_lines = a.splitlines(keepends=True), b.splitlines(keepends=True)
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False).get_opcodes():
         left, right = "".join(a_lines[i1:i2]), "".join(b_lines[j1:j2])
         if op == "equal":
             _add(out, "=", left)
-        elif op == "replace" and len(left) <= CHAR_DIFF_LIMIT and len(right) <= CHAR_DIFF_LIMIT:
-            chars = difflib.SequenceMatcher(None, left, right, autojunk=False)
+        elif op == "replace" and len(left) <= CHAR_DIFF_LIMIT and len(right) <= CHAR_DIFF_LIMIT \
+                and (chars := difflib.SequenceMatcher(None, left, right, autojunk=False)).ratio() >= similar:
             for cop, c1, c2, d1, d2 in chars.get_opcodes():
                 if cop == "equal":
                     _add(out, "=", left[c1:c2])
@@ -257,7 +261,7 @@ def _text_changes(a: SideRow, b: SideRow) -> list[tuple[str, str]]:
     in_label = _label_spans(left), _label_spans(right)
     pairs: list[tuple[str, str]] = []
     at = [0, 0]
-    runs = char_diff(left, right)
+    runs = char_diff(left, right, similar=0.0)  # every stretch, however unlike the blocks
     i = 0
     while i < len(runs):
         op, text = runs[i]
