@@ -161,11 +161,13 @@ def _request(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | No
 
 
 def _shots(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | None:
-    said = (_shots_words(a), _shots_words(b))
+    left_words, right_words = _shots_words(a), _shots_words(b)
     if a.shots != b.shots:
-        return Difference("shots", *said, f"{a.shots} in-context examples against {b.shots}")
+        return Difference("shots", left_words, right_words,
+                          f"{a.shots} in-context examples against {b.shots}")
     if a.shots and a.shot_source == b.shot_source != "template" and a.shot_ids != b.shot_ids:
-        return Difference("shots", *said, f"the same number of shots ({a.shots}), other rows drawn")
+        return Difference("shots", left_words, right_words,
+                          f"the same number of shots ({a.shots}), other rows drawn")
     return None
 
 
@@ -182,9 +184,12 @@ def _system(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | Non
     sa, sb = _system_text(a), _system_text(b)
     if sa == sb:
         return None
-    words = [repr(s) if s is not None else "none" for s in (sa, sb)]
-    return Difference("system", *words, "the system message differs" if sa and sb else
+    return Difference("system", _said(sa), _said(sb), "the system message differs" if sa and sb else
                       "one side sends a system message, the other none")
+
+
+def _said(text: str | None) -> str:
+    return repr(text) if text is not None else "none"
 
 
 def _system_text(row: SideRow) -> str | None:
@@ -195,15 +200,15 @@ def _system_text(row: SideRow) -> str | None:
 
 
 def _chat_template(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | None:
-    words = [_chat_words(s) for s in (left, right)]
     if (left.chat_template is None) != (right.chat_template is None):
-        return Difference("chat_template", *words, "one side applies a chat template, the other sends "
-                          "the prompt as plain text")
-    if left.chat_template != right.chat_template:
-        return Difference("chat_template", *words, "another chat template")
-    if left.chat_template is not None and dict(left.chat_kwargs) != dict(right.chat_kwargs):
-        return Difference("chat_template", *words, "the same template, other arguments")
-    return None
+        why = "one side applies a chat template, the other sends the prompt as plain text"
+    elif left.chat_template != right.chat_template:
+        why = "another chat template"
+    elif left.chat_template is not None and dict(left.chat_kwargs) != dict(right.chat_kwargs):
+        why = "the same template, other arguments"
+    else:
+        return None
+    return Difference("chat_template", _chat_words(left), _chat_words(right), why)
 
 
 def _chat_words(side: Side) -> str:
@@ -237,8 +242,12 @@ def _choices(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | No
                               "the scored choices are written differently")
     if sa == sb:
         return None
-    words = [f"labelled {s} " if s else "no labelled choices in the prompt" for s in (sa, sb)]
-    return Difference("choices", *words, "the choices are laid out differently in the prompt")
+    return Difference("choices", _style_words(sa), _style_words(sb),
+                      "the choices are laid out differently in the prompt")
+
+
+def _style_words(style: str | None) -> str:
+    return f"labelled {style} " if style else "no labelled choices in the prompt"
 
 
 def _quoted(items: Sequence[str]) -> str:
@@ -331,16 +340,17 @@ def _generation(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference |
     if ga == gb:
         return None
     keys = [k for k in sorted({*ga, *gb}) if ga.get(k) != gb.get(k)]
-    words = ["; ".join(f"{k} {g.get(k)!r}" for k in keys) for g in (ga, gb)]
-    return Difference("generation", *words, f"{', '.join(keys)} differ")
+    left_words, right_words = ("; ".join(f"{k} {g.get(k)!r}" for k in keys) for g in (ga, gb))
+    return Difference("generation", left_words, right_words, f"{', '.join(keys)} differ")
 
 
 def _extraction(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | None:
     if left.extraction == right.extraction:
         return None
-    words = [" → ".join(s.extraction) or "none" for s in (left, right)]
-    return Difference("extraction", *words, "the answer is read from the output another way, so the "
-                      "same output can score differently")
+    return Difference("extraction", " → ".join(left.extraction) or "none",
+                      " → ".join(right.extraction) or "none",
+                      "the answer is read from the output another way, so the same output can score "
+                      "differently")
 
 
 _RULES = (_request, _shots, _system, _chat_template, _choices, _delimiters, _wording, _generation,
