@@ -335,7 +335,7 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
         if error.get("line"):
             where += f":{error['line']}"
         hint = f" (hint: {error['hint']})" if error.get("hint") else ""
-        print(visible(f"{parser.prog}: {where}: {error['message']}{hint}"), file=sys.stderr)
+        print(visible(f"{where}: {error['message']}{hint}"), file=sys.stderr)
     if not args.quiet:
         for warning in comparison.warnings:
             print(visible(f"warning: {warning['side']}: {warning['message']}").replace("\n", " "),

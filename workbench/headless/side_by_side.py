@@ -139,7 +139,9 @@ def opencompass_side(pair: Any, config: str, key: str, framework: str, chat_temp
             "stop": tuple(infer.get("stopping_criteria") or ()) + tuple(model_cfg.get("stop_words") or ()),
             "sampling": _sampling(kwargs.get("do_sample"), kwargs.get("temperature")),
         }
-    chat = chat_template if pair.model_kind == "chat_template" else None
+    chat = None
+    if pair.model_kind == "chat_template":  # the template given, else the model folder's
+        chat = chat_template or Path(str(model_cfg.get("path") or "the model's")).name
     return Side(FRAMEWORK_WORDS.get(framework, framework), config, pair.dataset_abbr, request, chat,
                 {"add_generation_prompt": True} if chat else {}, generation,
                 _oc_extraction(pair.dataset.cfg, model_cfg), tuple(rows))
