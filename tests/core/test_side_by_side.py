@@ -147,3 +147,16 @@ def test_char_diff_of_long_blocks_goes_by_line():
 def test_char_diff_of_unlike_blocks_goes_by_line():
     a, b = "Question: Angelo and Melanie plan\nx\n", "Question: Tom buys apples\nx\n"
     assert char_diff(a, b)[:2] == [("-", "Question: Angelo and Melanie plan\n"), ("+", "Question: Tom buys apples\n")]
+
+
+def test_choices_listed_on_one_side_only_are_choice_formatting_not_wording():
+    listed = _row("Which gas?\nA. oxygen\nB. carbon dioxide\nAnswer:")
+    scored = _row("Which gas?\nAnswer:", continuations=(" oxygen", " carbon dioxide"))
+    found = classify(_side(), _side(request="continuation"), listed, scored)
+    assert [d.kind for d in found] == ["request", "choices"]
+    assert found[1].right == "no labelled choices in the prompt"
+
+
+def test_other_choice_text_under_the_same_labels_is_wording():
+    b = _row(QUESTION.replace("B. 4", "B. four"))
+    assert _kinds(_side(), _side(), _row(), b) == ["wording"]

@@ -264,10 +264,12 @@ def _turn(row: SideRow) -> str:
 
 
 def _text_changes(a: SideRow, b: SideRow) -> list[tuple[str, str]]:
-    """The changed (left, right) stretches of the two rows' own turns, less those inside a choice
-    label ("A." → "A)"), which :func:`_choices` names."""
+    """The changed (left, right) stretches of the two rows' own turns, less those inside the lines
+    of labelled choices where the two lay their choices out differently ("A. x" → "A) x", or listed
+    on one side only), which :func:`_choices` names."""
     left, right = _turn(a), _turn(b)
-    in_label = _label_spans(left), _label_spans(right)
+    laid_out = _label_style(left) != _label_style(right)
+    in_label = (_label_spans(left), _label_spans(right)) if laid_out else ([], [])
     pairs: list[tuple[str, str]] = []
     at = [0, 0]
     runs = char_diff(left, right, similar=0.0)  # every stretch, however unlike the blocks
@@ -284,8 +286,9 @@ def _text_changes(a: SideRow, b: SideRow) -> list[tuple[str, str]]:
         if op == "-" and i + 1 < len(runs) and runs[i + 1][0] == "+":
             came = runs[i + 1][1]
             i += 1
-        labelled = (gone and _inside(in_label[0], at[0], len(gone))) or \
-            (came and _inside(in_label[1], at[1], len(came)))
+        labelled = (gone + came).strip() != "" and \
+            (not gone.strip() or _inside(in_label[0], at[0], gone)) and \
+            (not came.strip() or _inside(in_label[1], at[1], came))
         if not labelled:
             pairs.append((gone, came))
         at[0] += len(gone)
@@ -295,13 +298,21 @@ def _text_changes(a: SideRow, b: SideRow) -> list[tuple[str, str]]:
 
 
 def _label_spans(text: str) -> list[tuple[int, int]]:
+    """The lines of the labelled choices, each with its newline."""
     if _label_style(text) is None:
         return []
-    return [m.span() for m in _LABEL.finditer(text)]
+    spans = []
+    for m in _LABEL.finditer(text):
+        end = text.find("\n", m.start())
+        spans.append((m.start(), len(text) if end < 0 else end + 1))
+    return spans
 
 
-def _inside(spans: list[tuple[int, int]], start: int, size: int) -> bool:
-    return any(lo <= start and start + size <= hi for lo, hi in spans)
+def _inside(spans: list[tuple[int, int]], start: int, text: str) -> bool:
+    """Whether every non-blank character of ``text`` (at ``start``) is on one of the ``spans``."""
+    if not spans or not text.strip():
+        return False
+    return all(any(lo <= start + i < hi for lo, hi in spans) for i, c in enumerate(text) if not c.isspace())
 
 
 _SEPARATORS = re.compile(r"[\s.,:;!?()\[\]{}'\"`*#|>=\-_/\\]*")
