@@ -64,7 +64,7 @@ def test_gsm8k_rows_aligned_and_the_differences_classed(oc_data):
     assert oc["messages"][-1]["content"].endswith("Let's think step by step\nAnswer:\n")
     assert lm["messages"][-1]["content"].endswith("How many apples?\nAnswer:")
     kinds = {d["kind"]: d for d in row["against_first"][0]["differences"]}
-    assert kinds["delimiters"]["right"] == "'\\n' → ''"
+    assert (kinds["delimiters"]["left"], kinds["delimiters"]["right"]) == ("'\\n'", "''")
     assert "max_new_tokens 512" in kinds["generation"]["left"] and "'Question:'" in kinds["generation"]["right"]
     # the diff runs rebuild both final inputs
     diff = row["against_first"][0]["diff"]

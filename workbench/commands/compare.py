@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="text: colour the diff (default: when stdout is a terminal)")
+    group.add_argument("--app", action="store_true",
+                       help="show the sides next to each other in the app, one row at a time (n/p rows, o "
+                       "the other side, w whitespace, q quit), instead of writing a report")
     group.add_argument("--quiet", "-q", action="store_true",
                        help="no warnings on stderr (errors still shown)")
     return parser
@@ -106,6 +109,15 @@ def run(argv: Sequence[str]) -> int:
     if settings.fewshot_as_multiturn and not args.chat_template:
         return usage_error(parser.prog, "--fewshot-as-multiturn needs --chat-template (lm-eval raises "
                            "ValueError: `apply_chat_template` must be set)")
+    comparison = build(parser, args)
+    if isinstance(comparison, int):
+        return comparison
+    return _write(parser, args, comparison)
+
+
+def build(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The Comparison the arguments ask for (each side rendered, or its located error), or the
+    exit status of a usage error."""
     sides = _sides(parser, args)
     if isinstance(sides, int):
         return sides
@@ -116,7 +128,7 @@ def run(argv: Sequence[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="workbench-compare-") as scratch:
         for spec in sides[2]:
             _render_side(args, spec, comparison, scratch)
-    return _write(parser, args, comparison)
+    return comparison
 
 
 def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
@@ -315,7 +327,15 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
     from ..loading.files.atomic import atomic_write
     from .render import utf8_stdout
 
-    if args.format == "json":
+    if args.app and len(comparison.sides) >= 2:
+        from ..tui.side_by_side_app import SideBySideApp
+
+        title = comparison.benchmark or comparison.sides[0].dataset
+        if comparison.subject:
+            title += f" ({comparison.subject})"
+        SideBySideApp(comparison.sides, title).run()
+        output = ""
+    elif args.format == "json":
         output = report.write_json(report.document(comparison, args.limit))
     elif len(comparison.sides) < 2:
         output = ""
@@ -324,7 +344,9 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
     else:
         color = args.color == "always" or (args.color == "auto" and not args.out and sys.stdout.isatty())
         output = report.text(comparison, args.show, color)
-    if args.out:
+    if args.app:
+        pass
+    elif args.out:
         with atomic_write(args.out) as out:
             out.write(output)
     else:

@@ -322,10 +322,11 @@ def _delimiters(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference |
     changes = [c for c in _text_changes(a, b) if _is_separator(c)]
     if not changes:
         return None
-    shown = "; ".join(f"{x!r} → {y!r}" for x, y in changes[:4])
-    more = f" (and {len(changes) - 4} more)" if len(changes) > 4 else ""
-    return Difference("delimiters", f"{len(changes)} stretch{'es' * (len(changes) != 1)}", shown + more,
-                      "separators or whitespace differ where the words are the same")
+    more = f" (+{len(changes) - 4})" if len(changes) > 4 else ""
+    shown = [", ".join(repr(change[side]) for change in changes[:4]) + more for side in (0, 1)]
+    return Difference("delimiters", shown[0], shown[1],
+                      f"{len(changes)} stretch{'es' * (len(changes) != 1)} where the words are the same "
+                      "and the separators or whitespace differ")
 
 
 def _is_separator(change: tuple[str, str]) -> bool:
