@@ -138,3 +138,35 @@ def test_two_configs_by_position_and_by_key(tmp_path):
     code, doc, _ = compare(str(a), str(a), "--data", f"test={rows}", "--key", "q", "--key", "q")
     assert code == 0 and doc["summary"] == {"compared": 2, "unmatched": 0, "kinds": {}}
     assert [r["key"] for r in doc["rows"]] == ["one", "two"]
+
+
+AIS_ARC = SHIPPED.parent.parent / "cases" / "ais_ARC_c_gen_0_shot_chat_prompt"
+
+
+def test_an_aisbench_config_against_an_lm_eval_task_for_compares_own_model(tmp_path):
+    """The AISBench config's own models (one of which AISBench refuses) are not the model compared:
+    compare renders it with AISBench's chat-template class, and says nothing of the others."""
+    rows = tmp_path / "arc.jsonl"
+    rows.write_text(json.dumps({"question": "Which gas?", "choices": {"text": ["oxygen", "carbon dioxide"],
+                                                                       "label": ["A", "B"]}, "answerKey": "B"}) + "\n")
+    code, doc, err = compare(str(AIS_ARC / "config.py"), str(SHIPPED.parents[3] / "shipped_configs" / "lm_eval" / "tasks" / "arc" / "arc_challenge.yaml"),
+                             "--data", str(AIS_ARC / "data.json"), "--data", f"test={rows}", "--data", f"train={rows}",
+                             "--data", f"validation={rows}", "--chat-template", str(CHATML), "--limit", "1")
+    assert code == 1 and doc["errors"] == [] and "VLLMCustomAPIChat" not in err, err
+    ais, lm = doc["sides"]
+    assert (ais["framework"], ais["dataset"], ais["chat_template"]) == ("AISBench 3.1.20260630", "ARC-c", "chatml")
+    assert lm["request"] == "continuation" and doc["summary"]["kinds"]["request"] == 1
+    assert doc["rows"][0]["sides"][0]["final"].startswith("<|im_start|>user\nQuestion: question 0")
+
+
+def test_markdown_keeps_row_text_inert(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"q": "<details><summary>x</summary>\n```\n| a |", "a": "1"}) + "\n")
+    run = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--key", "q", "--key", "q",
+                  "--format", "markdown")
+    assert run.code == 0
+    assert "#### Row: &lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; ``` \\| a \\|" in run.out
+    assert "\n````text\n<details><summary>x</summary>\n```\n| a |\n````\n" in run.out

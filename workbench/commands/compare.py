@@ -256,15 +256,21 @@ def _by_position(side: Any) -> Any:
                                                 for n, r in enumerate(side.rows)))
 
 
-def _models_file(args: argparse.Namespace, scratch: str) -> str:
-    """The one model as an OpenCompass model config: a chat-template model with --chat-template
-    (its folder as the path, or the template named), else a base model with no meta template."""
+#: Where each framework's model classes are imported from, in a model config.
+MODEL_MODULES = {"opencompass": "opencompass.models", "ais_bench": "ais_bench.benchmark.models"}
+
+
+def _models_file(args: argparse.Namespace, scratch: str, framework: str = "opencompass") -> str:
+    """The one model as a model config of ``framework``: a chat-template model with
+    --chat-template (its folder as the path, or the template named), else a base model with no
+    meta template."""
     chat = args.chat_template
     path = str(Path(chat).resolve()) if chat and Path(chat).is_dir() else "/nonexistent/compare-model"
     kind = "HuggingFacewithChatTemplate" if chat else "HuggingFaceCausalLM"
-    file = Path(scratch) / "compare_model.py"
-    file.write_text(f"from opencompass.models import {kind}\n\n"
-                    f"models = [dict(abbr={MODEL_ABBR!r}, type={kind}, path={path!r}, batch_size=1)]\n",
+    file = Path(scratch) / f"compare_model_{framework}.py"
+    local = ", attr='local'" if framework == "ais_bench" else ""
+    model = f"dict(abbr={MODEL_ABBR!r}, type={kind}, path={path!r}, batch_size=1{local})"
+    file.write_text(f"from {MODEL_MODULES[framework]} import {kind}\n\nmodels = [{model}]\n",
                     encoding="utf-8")
     return str(file)
 
@@ -286,12 +292,22 @@ def _opencompass(args: argparse.Namespace, config: str, name: str | None, key: s
     side_args.apply_chat_template, side_args.fewshot_as_multiturn = False, None
     workspace, result = load_and_render(side_args)
     framework = workspace.datasets[0].framework if workspace.datasets else "opencompass"
-    pairs = [p for p in result.pairs if name is None or p.dataset_abbr == name]
-    errors = [e for e in result.errors if e.dataset in (None, name) or name is None]
+    if not args.models and framework in MODEL_MODULES and framework != "opencompass":
+        # an AISBench config: the model is AISBench's class, as an AISBench run builds it
+        side_args.models = [_models_file(args, scratch, framework)]
+        workspace, result = load_and_render(side_args)
+    # the one model: compare's own, or the first of --models (never a model the config defines)
+    own = {os.path.realpath(m) for m in side_args.models}
+    pairs = [p for p in result.pairs if (name is None or p.dataset_abbr == name) and p.model_spec is not None
+             and os.path.realpath(p.model_spec.source.file or "") in own]
+    models = {p.model_abbr for p in pairs} | {None}
+    errors = [e for e in result.errors if (name is None or e.dataset in (None, name))
+              and (e.model in models or e.dataset is None)]
     for error in errors:
         _error(comparison, name or config, error)
-    for warning in result.warnings:
-        if warning.dataset in (None, name) or name is None:
+    for warning in result.warnings:  # the load's, and the compared pair's (not the config's own models')
+        load_wide = (warning.model, warning.dataset) == (None, None)
+        if (name is None or warning.dataset in (None, name)) and (warning.model in models or load_wide):
             comparison.warnings.append({"side": name or config, "message": warning.message})
     if not pairs:
         if not errors:
@@ -364,4 +380,6 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
                   file=sys.stderr)
     if comparison.errors or len(comparison.sides) < 2:
         return EXIT_CONFIG
+    if args.app:  # the app exits 0 when stopped, as the main app does
+        return EXIT_OK
     return EXIT_DIFF if comparison.differs() else EXIT_OK

@@ -8,6 +8,7 @@ May import: views, loading, bundled and the core; not ``tui`` or the commands.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -187,12 +188,15 @@ def _generation_words(side: Side) -> str:
 
 
 def _cell(value: str) -> str:
-    return visible(value).replace("|", "\\|").replace("\n", "↵")
+    """Inert in markdown: a table cell's bars, HTML's angle brackets and newlines escaped."""
+    return (visible(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("|", "\\|").replace("\n", "↵"))
 
 
 def _fence(value: str) -> str:
-    longest = max((len(run) for run in value.split("\n") for run in [run] if run.startswith("`")), default=0)
-    ticks = "`" * max(3, longest + 1)
+    """A fenced block longer than any run of backticks opening a line of ``value``."""
+    runs = [len(m.group(1)) for m in re.finditer(r"^[ \t]*(`{3,})", value, flags=re.M)]
+    ticks = "`" * max(3, max(runs, default=0) + 1)
     return f"{ticks}text\n{visible(value)}\n{ticks}"
 
 
