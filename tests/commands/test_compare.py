@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.headless.helpers import run_cli
 
@@ -170,3 +171,42 @@ def test_markdown_keeps_row_text_inert(tmp_path):
     assert run.code == 0
     assert "#### Row: &lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; ``` \\| a \\|" in run.out
     assert "\n````text\n<details><summary>x</summary>\n```\n| a |\n````\n" in run.out
+
+
+BASE_TASK = {
+    "output_type": "generate_until", "test_split": "test", "fewshot_split": "train",
+    "doc_to_text": "Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\nAnswer:", "doc_to_target": "{{a}}",
+    "generation_kwargs": {"until": ["\n\n"]},
+}
+#: One change to the base task, and the one class of difference it makes (the request kind also
+#: changes how the answer is read).
+MINIMAL_PAIRS = {
+    "shots": ({"num_fewshot": 1}, {"shots"}),
+    "delimiters": ({"doc_to_text": "Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\n\nAnswer: "}, {"delimiters"}),
+    "choices": ({"doc_to_text": "Question: {{q}}\n(A) {{c[0]}}\n(B) {{c[1]}}\nAnswer:"}, {"choices"}),
+    "system": ({"description": "Answer with the letter.\n"}, {"system"}),
+    "wording": ({"doc_to_text": "Solve this. Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\nAnswer:"}, {"wording"}),
+    "generation": ({"generation_kwargs": {"until": ["\n\n"], "max_gen_toks": 32}}, {"generation"}),
+    "extraction": ({"filter_list": [{"name": "letter", "filter": [{"function": "regex", "regex_pattern": "([AB])"},
+                                                                    {"function": "take_first"}]}]}, {"extraction"}),
+    "request": ({"output_type": "multiple_choice", "doc_to_choice": ["A", "B"], "doc_to_target": 0},
+                {"request", "extraction"}),
+    "chat_template": ({"gen_prefix": "The answer is"}, {"chat_template"}),
+}
+
+
+@pytest.mark.parametrize("kind", MINIMAL_PAIRS)
+def test_a_minimal_pair_of_configs_differs_in_its_one_class(kind, tmp_path):
+    """Two task YAMLs that differ in one respect, through the command line with one chat model:
+    only that class of difference is named, on every row."""
+    change, expected = MINIMAL_PAIRS[kind]
+    for name, task in (("a", BASE_TASK), ("b", {**BASE_TASK, **change})):
+        (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump({"task": f"task_{name}", **task}, sort_keys=False),
+                                               encoding="utf-8")
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps({"q": f"What is {i}?", "c": [str(i), "x"], "a": "A"}) + "\n" for i in range(3)))
+    code, doc, err = compare(str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--key", "q", "--key", "q",
+                             "--data", f"test={rows}", "--data", f"train={rows}", "--chat-template", str(CHATML))
+    assert doc["errors"] == [], err
+    assert code == 1
+    assert doc["summary"] == {"compared": 3, "unmatched": 0, "kinds": dict.fromkeys(expected, 3)}
