@@ -144,6 +144,25 @@ def test_pw212_hybrid_thinking_template_with_no_decision(tmp_path):
     assert "PW212" not in {f.rule for f in lint_pair(decided)}
 
 
+def test_pw213_answer_format_the_evaluator_cannot_read():
+    """The core half: the self-test's checks become one finding per template (the command runs them
+    in a bounded child: tests/commands/test_lint.py)."""
+    from workbench.core.answers.self_test import answer_format_findings, self_test
+
+    mcq = {"eval_cfg": {"evaluator": {"type": "AccEvaluator"}, "pred_postprocessor": {
+        "type": "match_answer_pattern", "answer_pattern": r"(?i)ANSWER\s*:\s*([A-D])"}}}
+    misread = {**cfg("</E>Q: {question}\nEnd with 'ANSWER: $LETTER'.", "Q: {question}\nThe answer is ({answer})\n",
+                     FEW), **mcq}
+    (finding,) = answer_format_findings([vars(c) for c in self_test(misread, {}, TRAIN, TEST)])
+    assert finding.rule == "PW213" and finding.key_path == ("infer_cfg", "ice_template", "template")
+    assert finding.message.startswith("the evaluator cannot read the template's own exemplar: exemplar 0 "
+                                      "'The answer is (A)\\n' is extracted as '' against the gold 'A' (2 of 2")
+    # the asked format ('ANSWER: A') is read: no finding for it; nor for an exemplar that writes it
+    read = {**cfg("</E>Q: {question}\nEnd with 'ANSWER: $LETTER'.", "Q: {question}\nANSWER: {answer}\n", FEW),
+            **mcq}
+    assert answer_format_findings([vars(c) for c in self_test(read, {}, TRAIN, TEST)]) == []
+
+
 def test_pw301_a_test_row_among_its_own_examples():
     ice = "</E>Q: {question}\nA: {answer}\n"
     same = TRAIN + TEST  # a plain list: both splits, so row 0 is its own first example

@@ -97,7 +97,14 @@ def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) ->
         result.pairs = [p for p in result.pairs if wanted.wants_pair(p.dataset_abbr, p.model_abbr)]
         result.errors = [e for e in result.errors
                          if e.dataset is None or wanted.wants_pair(e.dataset, e.model)]
+    skipped: list[tuple[str, str, str]] = []
+    if selection.wants("PW213"):  # the self-test runs each dataset in a bounded child: forked here
+        from ..headless.extract_self_test import answer_format_warnings
+
+        found, skipped = answer_format_warnings(result.pairs)
+        result.warnings.extend(found)
     listed = lint_result(result, workspace.datasets, workspace.models, selection, overlap)
+    listed.not_checked = [("PW213", dataset, why) for dataset, _, why in skipped]
     if args.format == "json":
         print(json.dumps(listed.as_json(args.fail_on), indent=2, ensure_ascii=False))
     else:

@@ -191,9 +191,12 @@ def usage_error(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
-def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
+def render_selected(prog: str, args: argparse.Namespace,
+                    answer_formats: bool = False) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
-    exit status of a selection that matches nothing."""
+    exit status of a selection that matches nothing. ``answer_formats``: with the selected
+    pairs' PW213 warnings (the extraction self-test, each dataset in a child forked here,
+    before anything is written)."""
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -215,7 +218,23 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     failed = check_selection(prog, full, selection, data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
-    return (selection, *select(full, selection))
+    narrowed, entries = select(full, selection)
+    if answer_formats:
+        narrowed.warnings.extend(answer_format_problems(narrowed.pairs))
+    return selection, narrowed, entries
+
+
+def answer_format_problems(pairs: Sequence[Any]) -> list[Any]:
+    """The pairs' PW213 warnings, and one warning per dataset whose self-test ran past its time
+    or crashed (a dataset not checked otherwise, without rows, eval_cfg or a rewritten
+    postprocessor, is left out quietly: ``lint`` and ``extract --self-test`` say why)."""
+    from ..core.findings import tag
+    from ..core.result import PairWarning
+    from ..headless.extract_self_test import answer_format_warnings
+
+    found, skipped = answer_format_warnings(pairs)
+    return found + [PairWarning(dataset, None, f"{tag('PW213')} not checked: {why}")
+                    for dataset, kind, why in skipped if kind == "bounded"]
 
 
 @contextlib.contextmanager
@@ -370,7 +389,7 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --format html: {html_note[0].lower()}{html_note[1:]}", file=sys.stderr)
     # workers start now, loading the workspace while this process does
     workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
-    selected = render_selected(parser.prog, args)
+    selected = render_selected(parser.prog, args, answer_formats=True)
     if isinstance(selected, int):
         if workers is not None:
             workers.close()

@@ -59,6 +59,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "max_out_len plus the 95th-percentile prompt length exceeds max_seq_len"),
     Rule("PW212", "thinking-undecided", WARNING,
          "a hybrid-thinking chat template (enable_thinking) and no decision in the config"),
+    Rule("PW213", "answer-format", WARNING,
+         "the evaluator cannot read the answer the template's own exemplar shows or its prompt asks for"),
     Rule("PW301", "test-row-in-examples", WARNING,
          "a test row appears among its own in-context examples"),
     Rule("PW302", "duplicate-shots", WARNING,

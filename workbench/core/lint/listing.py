@@ -22,6 +22,8 @@ class Listed:
     #: what stopped a pair (or a config) without a rule: the lint could not look at it
     errors: list[PairError] = field(default_factory=list)
     pairs: int = 0
+    #: (rule, dataset, why) of a rule that could not look at a dataset (PW213 without rows...)
+    not_checked: list[tuple[str, str, str]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(SEVERITIES, 0)
@@ -41,6 +43,8 @@ class Listed:
             "errors": [{"dataset": e.dataset, "model": e.model, "file": e.file, "line": e.line,
                         "message": e.message, "hint": e.hint} for e in self.errors],
             "pairs": self.pairs,
+            "not_checked": [{"id": rule, "dataset": dataset, "why": why}
+                            for rule, dataset, why in self.not_checked],
             "counts": self.counts(),
             "fail_on": floor,
             "failing": len(self.failing(floor)),
@@ -51,7 +55,8 @@ def lint_result(result: RenderResult, datasets: Sequence[DatasetSpec], models: S
                 selection: Selection | None = None,
                 overlap: Sequence[Mapping[str, Any]] | None = None) -> Listed:
     """Every pair of ``result`` linted; a pair a rule (PW101) stopped lists all that rule's
-    findings, a pair stopped otherwise is an error of the listing."""
+    findings, a pair stopped otherwise is an error of the listing. ``result.warnings`` that carry
+    a rule are a pair's findings too (raised by a front end, not by a core rule: PW213)."""
     selection = selection or Selection()
     listed = Listed()
     for error in result.errors:
@@ -66,6 +71,12 @@ def lint_result(result: RenderResult, datasets: Sequence[DatasetSpec], models: S
             found = [Finding(error.rule, error.message, error.hint, error.file, error.line)]
         listed.findings.extend(PairFinding(error.dataset, error.model, f) for f in found
                                if selection.wants(f.rule))
+    # findings a front end raised for a pair (PW213: the answer-format self-test runs in a child)
+    raised: dict[tuple[str | None, str | None], list[Finding]] = {}
+    for warning in result.warnings:
+        if warning.rule in RULES and selection.wants(warning.rule):
+            raised.setdefault((warning.dataset, warning.model), []).append(
+                Finding(warning.rule, warning.message, warning.hint, warning.file, warning.line))
     for pair in result.pairs:
         listed.pairs += 1
         try:
@@ -74,5 +85,8 @@ def lint_result(result: RenderResult, datasets: Sequence[DatasetSpec], models: S
             listed.errors.append(PairError(pair.dataset_abbr, pair.model_abbr, exc.message,
                                            exc.file, exc.line, exc.hint))
             continue
+        said = {(f.rule, f.message) for f in found}
+        found += [f for f in raised.get((pair.dataset_abbr, pair.model_abbr), ())
+                  if (f.rule, f.message) not in said]
         listed.findings.extend(PairFinding(pair.dataset_abbr, pair.model_abbr, f) for f in found)
     return listed
