@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.headless.helpers import Run, edit, run_cli, write_workspace
+from workbench.core.tokens.counting import tokenizers_available
 
 
 def workspace(tmp: Path, unfilled: bool = False) -> Path:
@@ -120,7 +123,7 @@ def test_answer_format_is_one_finding_in_lint_render_and_the_self_test(tmp_path)
     document = json.loads(run_cli("lint", str(config), "-f", "json").out)
     (found,) = [f for f in document["findings"] if f["id"] == "PW213"]
     assert (found["name"], found["file"], found["line"]) == ("answer-format", str(config), 12)
-    assert document["not_checked"] == []
+    assert not [n for n in document["not_checked"] if "PW213" in n["ids"]]
     rendered = run_cli("render", str(config), "--limit", "1", "-f", "json")
     assert rendered.code == 0, rendered.err
     (warning,) = [w for w in json.loads(rendered.out)["warnings"] if w.get("id") == "PW213"]
@@ -148,6 +151,44 @@ def test_answer_format_is_quiet_where_the_evaluator_reads_the_exemplar(tmp_path)
     # the other dataset has no rows: not checked, and why, once
     assert ("workbench lint: PW213 answer-format not checked for 1 dataset (rows are placeholders, so no "
             "exemplar or gold is known; give --data ABBR=FILE): lukaemon_mmlu_college_chemistry") in quiet.err
-    assert json.loads(run_cli("lint", str(config), "-f", "json", *data).out)["not_checked"] == [
-        {"id": "PW213", "dataset": "lukaemon_mmlu_college_chemistry",
-         "why": "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"}]
+    document = json.loads(run_cli("lint", str(config), "-f", "json", *data).out)
+    assert {"ids": ["PW213"], "dataset": "lukaemon_mmlu_college_chemistry", "model": None,
+            "why": "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"} \
+        in document["not_checked"]
+
+
+LL_CONFIG = '''
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import LLInferencer
+from opencompass.models import HuggingFaceCausalLM
+
+datasets = [dict(
+    abbr='ll', type='opencompass.datasets.CustomDataset', path='ll.jsonl',
+    reader_cfg=dict(input_columns=['q', 'cont'], output_column='a'),
+    infer_cfg=dict(
+        prompt_template=dict(type=PromptTemplate, template={0: 'Q: {q}\\nA:{cont}'}),
+        retriever=dict(type=ZeroRetriever), inferencer=dict(type=LLInferencer)),
+)]
+models = [dict(type=HuggingFaceCausalLM, abbr='lm', path='no/such/folder')]
+'''
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_token_seams_with_lint_tokenizer_and_without_one(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chat_templates"))
+    from tokenizer_fixture import build_bpe_tokenizer_json
+
+    (tmp_path / "eval.py").write_text(LL_CONFIG, encoding="utf-8")
+    (tmp_path / "ll.jsonl").write_text(json.dumps({"q": "Hi", "cont": " C", "a": 0}) + "\n", encoding="utf-8")
+    bare = run_cli("lint", "eval.py", cwd=tmp_path)
+    assert bare.code == 0 and bare.out == ""
+    assert ("workbench lint: PW214, PW215 not checked for 1 pair (no tokenizer to show the token seams with"
+            in bare.err) and bare.err.count("PW214") == 1  # once, however many rules and samples
+    tokenizer = build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
+    merged = run_cli("lint", "eval.py", "--tokenizer", str(tokenizer), cwd=tmp_path)
+    assert merged.code == 1 and "warning: [ll × lm] PW214 merge-across-seam: a token merges across" in merged.out
+    assert "PW214, PW215 not checked" not in merged.err
+    assert run_cli("lint", "eval.py", "--tokenizer", str(tmp_path / "none"), cwd=tmp_path).code == 2

@@ -66,14 +66,20 @@ def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
 
 
 
-def not_checked_lines(not_checked: list[tuple[str, str, str]]) -> list[str]:
-    """A line per rule and reason: the datasets a rule could not look at, and why."""
-    by_why: dict[tuple[str, str], list[str]] = {}
-    for rule_id, dataset, why in not_checked:
-        by_why.setdefault((rule_id, why), []).append(dataset)
-    return [visible(f"workbench lint: {tag(rule_id)} not checked for {len(names)} dataset"
-                    f"{'s' * (len(names) != 1)} ({why}): {', '.join(names)}").replace("\n", " ")
-            for (rule_id, why), names in by_why.items()]
+def not_checked_lines(not_checked: list[Any]) -> list[str]:
+    """A line per set of rules and reason: the datasets (or pairs) they could not look at, and why."""
+    by_why: dict[tuple[tuple[str, ...], str], list[str]] = {}
+    for n in not_checked:
+        by_why.setdefault((n.ids, n.why), []).append(n.dataset if n.model is None else
+                                                     f"{n.dataset} × {n.model}")
+    lines = []
+    for (ids, why), names in by_why.items():
+        rules = tag(ids[0]) if len(ids) == 1 else ", ".join(ids)
+        kind = "pair" if " × " in names[0] else "dataset"
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        lines.append(visible(f"workbench lint: {rules} not checked for {len(names)} {kind}"
+                             f"{'s' * (len(names) != 1)} ({why}): {shown}").replace("\n", " "))
+    return lines
 
 
 class LintGate:

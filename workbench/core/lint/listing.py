@@ -13,7 +13,18 @@ from ..errors import WorkbenchError
 from ..findings import RULES, SEVERITIES, Finding
 from ..result import PairError, RenderResult
 from ..spec import DatasetSpec, ModelSpec
+from ..tokens.seams import PieceSource
 from .run import PairFinding, Selection, at_least, key_findings, lint_pair
+
+
+@dataclass(frozen=True)
+class NotChecked:
+    """Rules that did not look at a pair (``model`` None: at a dataset), and why."""
+
+    ids: tuple[str, ...]
+    dataset: str | None
+    model: str | None
+    why: str
 
 
 @dataclass
@@ -22,8 +33,11 @@ class Listed:
     #: what stopped a pair (or a config) without a rule: the lint could not look at it
     errors: list[PairError] = field(default_factory=list)
     pairs: int = 0
-    #: (rule, dataset, why) of a rule that could not look at a dataset (PW213 without rows...)
-    not_checked: list[tuple[str, str, str]] = field(default_factory=list)
+    #: rules that could not look at a pair or dataset (PW213 without rows, PW214 without a tokenizer)
+    not_checked: list[NotChecked] = field(default_factory=list)
+
+    def skipped(self, ids: Sequence[str], dataset: str | None, model: str | None, why: str) -> None:
+        self.not_checked.append(NotChecked(tuple(ids), dataset, model, why))
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(SEVERITIES, 0)
@@ -43,8 +57,8 @@ class Listed:
             "errors": [{"dataset": e.dataset, "model": e.model, "file": e.file, "line": e.line,
                         "message": e.message, "hint": e.hint} for e in self.errors],
             "pairs": self.pairs,
-            "not_checked": [{"id": rule, "dataset": dataset, "why": why}
-                            for rule, dataset, why in self.not_checked],
+            "not_checked": [{"ids": list(n.ids), "dataset": n.dataset, "model": n.model, "why": n.why}
+                            for n in self.not_checked],
             "counts": self.counts(),
             "fail_on": floor,
             "failing": len(self.failing(floor)),
@@ -53,10 +67,12 @@ class Listed:
 
 def lint_result(result: RenderResult, datasets: Sequence[DatasetSpec], models: Sequence[ModelSpec],
                 selection: Selection | None = None,
-                overlap: Sequence[Mapping[str, Any]] | None = None) -> Listed:
+                overlap: Sequence[Mapping[str, Any]] | None = None,
+                tokenizer: PieceSource | None = None) -> Listed:
     """Every pair of ``result`` linted; a pair a rule (PW101) stopped lists all that rule's
     findings, a pair stopped otherwise is an error of the listing. ``result.warnings`` that carry
-    a rule are a pair's findings too (raised by a front end, not by a core rule: PW213)."""
+    a rule are a pair's findings too (raised by a front end, not by a core rule: PW213);
+    ``tokenizer`` reads every pair's token seams instead of its model's own (``--tokenizer``)."""
     selection = selection or Selection()
     listed = Listed()
     for error in result.errors:
@@ -79,12 +95,15 @@ def lint_result(result: RenderResult, datasets: Sequence[DatasetSpec], models: S
                 Finding(warning.rule, warning.message, warning.hint, warning.file, warning.line))
     for pair in result.pairs:
         listed.pairs += 1
+        skipped: list[tuple[str, str]] = []
         try:
-            found = lint_pair(pair, selection, overlap)
+            found = lint_pair(pair, selection, overlap, skipped, tokenizer)
         except WorkbenchError as exc:  # a later sample the render had not reached fails
             listed.errors.append(PairError(pair.dataset_abbr, pair.model_abbr, exc.message,
                                            exc.file, exc.line, exc.hint))
             continue
+        for why in dict.fromkeys(w for _, w in skipped):  # one entry per cause, its rules together
+            listed.skipped([r for r, w in skipped if w == why], pair.dataset_abbr, pair.model_abbr, why)
         said = {(f.rule, f.message) for f in found}
         found += [f for f in raised.get((pair.dataset_abbr, pair.model_abbr), ())
                   if (f.rule, f.message) not in said]
