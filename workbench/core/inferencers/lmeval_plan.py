@@ -1,0 +1,72 @@
+"""An lm-eval task's requests as a pair renders them: the task reaches the Workspace as one row per
+doc (``loading/lmeval_tasks.task_dataset``) holding the ``Instance``\\ s :mod:`workbench.core.lmeval`
+built for it, and this plan makes one request of each (its context, the continuation it scores,
+its choice index, its ``until``), so every view numbers a task's docs as samples and its
+Instances as their requests.
+
+May import: :mod:`.plan`, the top of ``workbench.core``, ``models``, ``lmeval``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import RenderError
+from ..lmeval.prompt import OUTPUT_TYPES
+from ..models.model_input import API
+from ..provenance import ROW, Origin, PStr
+from ..render_notes import Notes
+from ..result import Request
+from .plan import Engine, Plan
+
+#: The inferencer name of each output type (``lm-eval multiple_choice``): a task's stand-in
+#: config names it; no OpenCompass or AISBench config can (a class name has no space).
+TASK_INFERENCERS = {f"lm-eval {kind}": kind for kind in OUTPUT_TYPES}
+#: The output types a model scores by likelihood (lm-eval's ``loglikelihood`` and
+#: ``loglikelihood_rolling`` requests)
+SCORED = ("loglikelihood", "multiple_choice", "loglikelihood_rolling")
+
+#: lm-eval 0.4.13's refusal (``LocalChatCompletion.loglikelihood``, openai_completions.py): a chat
+#: completions API returns no prompt log-probabilities.
+CHAT_COMPLETIONS_REFUSAL = ("Loglikelihood is not supported for chat completions. Consider using the "
+                            "completions API instead.")
+
+
+def task_inferencer(output_type: str) -> str:
+    """The stand-in config's inferencer name for an output type."""
+    return f"lm-eval {output_type}"
+
+
+class TaskPlan(Plan):
+    """A doc's Instances, one request each, as lm-eval built them."""
+
+    needs_prompter = False
+
+    def __init__(self, name: str, cfg: Mapping[str, Any], notes: Notes) -> None:
+        super().__init__(name, cfg, notes)
+        self.output_type = TASK_INFERENCERS[name]
+        self.parse_mode = "ppl" if self.output_type in SCORED else "gen"
+
+    def check(self, engine: Engine) -> None:
+        if self.output_type in SCORED and engine.model.kind == API:
+            raise RenderError(
+                f"{engine.model.class_name} is an API model, and lm-eval's API chat models cannot score "
+                f"{self.output_type} requests: {CHAT_COMPLETIONS_REFUSAL} (NotImplementedError, "
+                "lm-eval 0.4.13's chat-completions models)",
+                hint="render this task with a local model, or choose a generate_until task for an API model",
+            )
+
+    def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
+        out = []
+        for made in engine.test_row(index)["requests"]:
+            context = made["context"]
+            prompt = PStr(context, Origin(ROW, column="context")) if engine.provenance else context
+            extra: tuple[tuple[str, Any], ...] = ()
+            if made.get("continuation") is not None:
+                extra += (("continuation", made["continuation"]),)
+            if made.get("until") is not None:
+                extra += (("until", made["until"]),)
+            out.append(Request(prompt_list=prompt, model_input=engine.model.parse(prompt, self.parse_mode),
+                               label=made.get("label"), extra=extra))
+        return out
