@@ -332,3 +332,50 @@ def test_tokens_finds_each_instances_context_continuation_seam_where_lm_eval_spl
     assert [line.split(":")[0] for line in seams] == [
         f"  context/continuation at character {len(r['model_input'])}" for r in sample["requests"]]
     assert run.out.count("    lm-eval (together, then split): the continuation is") == len(sample["requests"])
+
+
+MODELS = ("from opencompass.models import OpenAI, HuggingFaceBaseModel\n"
+          "models = [dict(abbr='gpt', type=OpenAI, path='gpt-4o', key='ENV', max_out_len=64),\n"
+          "          dict(abbr='local', type=HuggingFaceBaseModel, path='/nowhere/model', max_out_len=64)]\n")
+GSM = ["--data", f"gen_task:test={TASKS / 'gsm_test.jsonl'}", "--data", f"gen_task:train={TASKS / 'gsm_train.jsonl'}"]
+
+
+def output_type_line(name: str) -> tuple[str, int]:
+    """Where a task's chain writes its output_type (the line a scoring refusal points at)."""
+    for file in (TASKS / name, TASKS / "base.yaml"):
+        for n, line in enumerate(file.read_text().splitlines(), 1):
+            if line.startswith("output_type:"):
+                return file.name, n
+    raise AssertionError(name)
+
+
+def test_an_api_model_asked_to_score_is_refused_as_lm_eval_refuses_and_the_rest_renders(tmp_path: Path):
+    (tmp_path / "models.py").write_text(MODELS)
+    gen_name = next(line.split(":", 1)[1].strip() for line in (TASKS / "gen.yaml").read_text().splitlines()
+                    if line.startswith("task:"))
+    data = [*(f"arcish:{d}" for d in ARC[1::2]), *(d.replace("gen_task", gen_name) for d in GSM[1::2])]
+    args = [str(TASKS / "mc.yaml"), str(TASKS / "gen.yaml"), "--models", str(tmp_path / "models.py"),
+            *(x for d in data for x in ("--data", d)), "--limit", "1"]
+    run = run_cli("render", *args, "-f", "text")
+    assert run.code == 3
+    titles = [line for line in run.out.splitlines() if line.startswith("=== ")]
+    assert {t.split(" · ")[1] for t in titles if t.startswith("=== arcish")} == {"local"}
+    assert {t.split(" · ")[1] for t in titles if t.startswith(f"=== {gen_name}")} == {"gpt", "local"}
+    [refused] = [line for line in run.err.splitlines() if "cannot score" in line]
+    file, line = output_type_line("mc.yaml")
+    assert f"{file}:{line}: [arcish × gpt]" in refused
+    assert "Loglikelihood is not supported for chat completions." in refused
+    code, doc, _ = render(*args)
+    assert code == 3 and [r["dataset"] for r in doc["renders"]] == ["arcish", gen_name]
+    [error] = doc["errors"]
+    assert (error["dataset"], error["model"], Path(error["file"]).name, error["line"]) == ("arcish", "gpt", file, line)
+    assert "Loglikelihood is not supported for chat completions." in error["message"]
+    assert sum("--models: an lm-eval task's render JSON has model null" in w["message"] for w in doc["warnings"]) == 1
+
+
+def test_a_rolling_task_on_an_api_model_is_refused_too(tmp_path: Path):
+    (tmp_path / "models.py").write_text(MODELS)
+    run = run_cli("render", str(TASKS / "rolling.yaml"), *ARC, "--models", str(tmp_path / "models.py"),
+                  "--model", "gpt", "-f", "text")
+    assert run.code == 3 and run.out == ""
+    assert "cannot score loglikelihood_rolling requests" in run.err and "TypeError" in run.err

@@ -33,6 +33,22 @@ CHAT_COMPLETIONS_REFUSAL = ("Loglikelihood is not supported for chat completions
                             "completions API instead.")
 
 
+SCORING_HINT = "render this task with a local model, or choose a generate_until task for an API model"
+
+
+def scoring_refusal(output_type: str, kind: str, class_name: str) -> str | None:
+    """Why a model of ``kind`` cannot take a task's requests as lm-eval runs them (None: it can):
+    an API model (a chat completions wire) has no prompt log-probabilities to score with."""
+    if output_type not in SCORED or kind != API:
+        return None
+    head = f"{class_name} is an API model, and lm-eval's API chat models cannot score {output_type} requests"
+    if output_type == "loglikelihood_rolling":  # not refused by name: it fails on its way in
+        return (f"{head}: their tok_encode returns the text itself, and the rolling windows join a "
+                "token list to it (TypeError, lm-eval 0.4.13's TemplateAPI.loglikelihood_rolling)")
+    return (f"{head}: {CHAT_COMPLETIONS_REFUSAL} (NotImplementedError, lm-eval 0.4.13's "
+            "chat-completions models)")
+
+
 def task_inferencer(output_type: str) -> str:
     """The stand-in config's inferencer name for an output type."""
     return f"lm-eval {output_type}"
@@ -49,13 +65,10 @@ class TaskPlan(Plan):
         self.parse_mode = "ppl" if self.output_type in SCORED else "gen"
 
     def check(self, engine: Engine) -> None:
-        if self.output_type in SCORED and engine.model.kind == API:
-            raise RenderError(
-                f"{engine.model.class_name} is an API model, and lm-eval's API chat models cannot score "
-                f"{self.output_type} requests: {CHAT_COMPLETIONS_REFUSAL} (NotImplementedError, "
-                "lm-eval 0.4.13's chat-completions models)",
-                hint="render this task with a local model, or choose a generate_until task for an API model",
-            )
+        refusal = scoring_refusal(self.output_type, engine.model.kind, engine.model.class_name)
+        if refusal is not None:
+            raise RenderError(refusal, hint=SCORING_HINT,
+                              key_path=("lm_eval", "output_type"))  # the task's line that asks for scoring
 
     def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         out = []
