@@ -418,7 +418,8 @@ def _as_written(value: Any) -> Any:
 def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequence[str] = ()) -> DatasetSpec:
     """A rendered task as the Workspace's dataset shape, so the app's panes and every format show
     it: one row per doc (``doc_id``, ``shots``, and ``requests``: each ``Instance``'s ``context``
-    exactly as lm-eval passes it, its ``continuation``, ``label`` and ``until``), rendered by the
+    exactly as lm-eval passes it, its ``continuation``, ``label``, ``until`` and the ``messages`` handed
+    to the chat template), rendered by the
     task plan (``core/inferencers/lmeval_plan.py``), a request per Instance.
     The template tree draws the task from ``lm_eval`` (the fields as merged), ``lm_eval_chain``,
     ``lm_eval_functions``, ``lm_eval_render`` (what ``options``, the ones it was rendered with,
@@ -426,7 +427,7 @@ def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequen
     ``lm_eval_rows``."""
     rows = [{"doc_id": sample.index, "shots": list(sample.shots),
              "requests": [{"context": r.model_input, "continuation": r.continuation, "label": r.label,
-                           "until": r.until} for r in sample.requests]}
+                           "until": r.until, "messages": r.messages} for r in sample.requests]}
             for sample in task.samples]
     # the template is never filled (the plan reads each request's context); the render checks
     # that a prompt template exists, as for every pair

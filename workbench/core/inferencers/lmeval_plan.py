@@ -1,8 +1,8 @@
 """An lm-eval task's requests as a pair renders them: the task reaches the Workspace as one row per
 doc (``loading/lmeval_tasks.task_dataset``) holding the ``Instance``\\ s :mod:`workbench.core.lmeval`
 built for it, and this plan makes one request of each (its context, the continuation it scores,
-its choice index, its ``until``), so every view numbers a task's docs as samples and its
-Instances as their requests.
+its choice index, its ``until``, the messages a chat template was handed), so every view numbers
+a task's docs as samples and its Instances as their requests.
 
 May import: :mod:`.plan`, the top of ``workbench.core``, ``models``, ``lmeval``.
 """
@@ -80,6 +80,10 @@ class TaskPlan(Plan):
                 extra += (("continuation", made["continuation"]),)
             if made.get("until") is not None:
                 extra += (("until", made["until"]),)
-            out.append(Request(prompt_list=prompt, model_input=engine.model.parse(prompt, self.parse_mode),
+            # the PromptList pane shows what lm-eval built before the model's side: the messages
+            # handed to the chat template, else the context itself
+            messages = made.get("messages")
+            shown = [dict(m) for m in messages] if messages else prompt
+            out.append(Request(prompt_list=shown, model_input=engine.model.parse(prompt, self.parse_mode),
                                label=made.get("label"), extra=extra))
         return out
