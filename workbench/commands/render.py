@@ -563,6 +563,23 @@ def named_task(config: str, roots: list[str]) -> str:
     return str(found) if found is not None else config
 
 
+def lmeval_models(args: argparse.Namespace, tasks: list) -> list[dict]:
+    """``--models`` beside lm-eval tasks in the render JSON: the models' own load errors and each
+    task a model cannot take (``--model GLOB`` narrows the models)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from fnmatch import fnmatchcase
+
+    from ..headless import lmeval_json
+    from ..loading.workspace import load_workspace
+
+    workspace = load_workspace([], model_files=args.models, roots=args.config_root, timeout=args.timeout)
+    models = [m for m in workspace.models
+              if not args.model or any(fnmatchcase(m.abbr, glob) for glob in args.model)]
+    errors = [{"dataset": None, "model": None, "file": e.file, "line": e.line, "message": e.message,
+               **({"hint": e.hint} if e.hint else {})} for e in workspace.errors]
+    return errors + lmeval_json.refused_pairs(tasks, models)
+
+
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
     # lazy: imported when the command runs, so --help stays quick
@@ -585,6 +602,9 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
     if unapplied:
         doc["warnings"].insert(0, lmeval_json.warning(None, unapplied))
+    if args.models:
+        doc["errors"] += lmeval_models(args, tasks)
+        doc["warnings"].append(lmeval_json.warning(None, lmeval_json.MODELS_IN_JSON))
     text = lmeval_json.write(doc)
     if args.out:
         with atomic_write(args.out) as out:
