@@ -30,7 +30,7 @@ WHOLE = [
     "core/inferencers/splice_sections.py",
     "core/inferencers/sample_stamp.py",
     "core/models/section_replay.py",
-    "core/tokens/chat_skeleton.py",
+    "core/tokens/chat_outline.py",
     "headless/formats/stamp_writer.py",
 ]
 
@@ -53,7 +53,7 @@ PARTS = {
     ],
     "core/tokens/chat_sandbox.py": [
         "_stands", "_traced_filter", "_traced_join", "_Deferred", "_concat", "_joined", "_traced_call",
-        "ChatLayout", "chat_layout", "_shape", "_spliced", "_skeleton_of", "_witnessed", "_recorded",
+        "ChatLayout", "chat_layout", "_shape", "_spliced", "_outline_of", "_witnessed", "_recorded",
     ],
     "headless/formats/json_encoding.py": [
         "escaped_values", "LongText", "MessagesJson", "PromptListJson", "json_stamps", "JsonSample",

@@ -107,7 +107,7 @@ def test_the_demo(fmt: str) -> None:
 
 def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparisons above compare two different paths: the demo hands out stamps, splices
-    and compiled layouts when fast, and none of them (nor a chat skeleton) in the reference mode."""
+    and compiled layouts when fast, and none of them (nor a chat outline) in the reference mode."""
     from workbench.core.models import meta_template
     from workbench.core.tokens import chat_sandbox
 

@@ -29,11 +29,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..reference import reference
 from . import sandbox_bounds as bounds
-from .chat_skeleton import (
+from .chat_outline import (
     NONCE,
     TRANSFORMS,
+    ChatOutline,
     Inspected,
-    Skeleton,
     Stand,
     Text,
     TracedWork,
@@ -645,7 +645,7 @@ def render_chat_template(
     ``chat_template_kwargs``) override them, as in transformers.  ``clock`` is what
     ``strftime_now`` reads (``datetime.now`` for today's date); without one a template that
     asks for the date fails, located.  ``reuse`` (the default) splices the contents into the
-    output recorded for messages of this shape (:mod:`.chat_skeleton`): the same text, one
+    output recorded for messages of this shape (:mod:`.chat_outline`): the same text, one
     join instead of a render; ``reuse=False`` always runs the template.
     """
     request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
@@ -658,12 +658,12 @@ def render_chat_template(
 
 @dataclass(frozen=True)
 class ChatLayout:
-    """A chat template's output as its shape's skeleton makes it: the contents copied in as they
+    """A chat template's output as its shape's outline makes it: the contents copied in as they
     are, whatever they hold, so a text made of these contents' parts is made the same way for
     any other contents of the same shape within the bounds."""
 
     text: str
-    fits: Callable[[int], bool]  # the longest content -> whether the skeleton's splice holds
+    fits: Callable[[int], bool]  # the longest content -> whether the outline's splice holds
     #: where each content starts in ``text``, in message order (None: a content is copied in
     #: more than once, or not at all, or out of order)
     places: tuple[int, ...] | None
@@ -678,27 +678,27 @@ def chat_layout(
     kwargs: Mapping[str, Any] | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> ChatLayout | None:
-    """``render_chat_template`` of ``messages`` by their shape's skeleton alone; None where the
+    """``render_chat_template`` of ``messages`` by their shape's outline alone; None where the
     template is not spliced (it looks at a content, transforms one or reads the clock)."""
     if reference():
         return None
     request = _request(template, messages, add_generation_prompt, special_tokens, kwargs, clock)
-    found = _skeleton_of(request)
+    found = _outline_of(request)
     if found is None:
         return None
-    skeleton, contents = found
-    if skeleton.transformed or skeleton.clock_reads or not skeleton.fits(max(map(len, contents))):
+    outline, contents = found
+    if outline.transformed or outline.clock_reads or not outline.fits(max(map(len, contents))):
         return None
-    text = skeleton.splice(contents)
-    order = [index for _, index in sorted(skeleton.slots)]
+    text = outline.splice(contents)
+    order = [index for _, index in sorted(outline.slots)]
     places = None
     if order == list(range(len(contents))):
-        filled = list(skeleton.pieces)
-        for at, index in skeleton.slots:
+        filled = list(outline.pieces)
+        for at, index in outline.slots:
             filled[at] = contents[index]
         starts = list(accumulate(map(len, filled), initial=0))
-        places = tuple(starts[at] for at, _ in sorted(skeleton.slots))
-    return ChatLayout(text, skeleton.fits, places)
+        places = tuple(starts[at] for at, _ in sorted(outline.slots))
+    return ChatLayout(text, outline.fits, places)
 
 
 def _request(template: ChatTemplate, messages: Iterable[Mapping[str, Any]], add_generation_prompt: bool,
@@ -775,18 +775,18 @@ def _shape(request: _Request) -> tuple[list[str], Any] | None:
 
 
 def _spliced(request: _Request) -> str | None:
-    """The render from this shape's skeleton (recorded now if new), or None: render for real."""
-    found = _skeleton_of(request)
+    """The render from this shape's outline (recorded now if new), or None: render for real."""
+    found = _outline_of(request)
     if found is None:
         return None
-    skeleton, contents = found
-    if not skeleton.fits(max(map(len, contents))):
+    outline, contents = found
+    if not outline.fits(max(map(len, contents))):
         return None  # a bound could be reached: the real render says so, exactly
-    return skeleton.splice(contents)
+    return outline.splice(contents)
 
 
-def _skeleton_of(request: _Request) -> tuple[Skeleton, list[str]] | None:
-    """This shape's skeleton (recorded now if new) and the request's contents; None: the
+def _outline_of(request: _Request) -> tuple[ChatOutline, list[str]] | None:
+    """This shape's outline (recorded now if new) and the request's contents; None: the
     template is rendered for real."""
     memo = memo_of(request.template.source)
     if memo.hopeless:
@@ -796,33 +796,33 @@ def _skeleton_of(request: _Request) -> tuple[Skeleton, list[str]] | None:
         return None
     contents, shape = shaped
     key = repr((shape, request.add_generation_prompt, request.variables, request.clock is None))
-    skeleton = memo.shapes.get(key, False)
-    if skeleton is None:
+    outline = memo.shapes.get(key, False)
+    if outline is None:
         return None
-    if skeleton is False or not skeleton.same_clock(request.clock):  # type: ignore[union-attr]
-        skeleton = _recorded(request, key)
-        if skeleton is not None and not _witnessed(skeleton, request, contents):
-            skeleton = None
-        memo.remember(key, skeleton)
-        if skeleton is None:
+    if outline is False or not outline.same_clock(request.clock):  # type: ignore[union-attr]
+        outline = _recorded(request, key)
+        if outline is not None and not _witnessed(outline, request, contents):
+            outline = None
+        memo.remember(key, outline)
+        if outline is None:
             return None
-    assert isinstance(skeleton, Skeleton)
-    return skeleton, contents
+    assert isinstance(outline, ChatOutline)
+    return outline, contents
 
 
-def _witnessed(skeleton: Skeleton, request: _Request, contents: list[str]) -> bool:
+def _witnessed(outline: ChatOutline, request: _Request, contents: list[str]) -> bool:
     """Whether the shape's first splice equals the template run for real on the same messages:
-    the run-time check every fast path has (a skeleton that differs, or a first request it
+    the run-time check every fast path has (a outline that differs, or a first request it
     cannot check, is never used: the shape is rendered for real from then on)."""
-    if not skeleton.fits(max(map(len, contents))):
+    if not outline.fits(max(map(len, contents))):
         return False
     try:
-        return skeleton.splice(contents) == _rendered(request)
+        return outline.splice(contents) == _rendered(request)
     except ChatTemplateError:
         return False
 
 
-def _recorded(request: _Request, key: str) -> Skeleton | None:
+def _recorded(request: _Request, key: str) -> ChatOutline | None:
     """Run the template once with stand-ins for the contents; None if it looks at one (or
     fails in any way: the real render then fails as it always did)."""
     source = request.template.source
@@ -842,7 +842,7 @@ def _recorded(request: _Request, key: str) -> Skeleton | None:
         chunks = [work.unmarked(chunk) for chunk in request.generate(stand_ins)]
         if work.inspected is not None:
             return None
-        return Skeleton.of(joined(chunks), work)
+        return ChatOutline.of(joined(chunks), work)
     except Inspected:
         return None
     except Exception:  # the real render raises it, located
