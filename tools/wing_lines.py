@@ -32,6 +32,7 @@ WHOLE = [
     "core/models/section_replay.py",
     "core/tokens/chat_outline.py",
     "headless/formats/stamp_writer.py",
+    "core/refusals.py",
 ]
 
 #: The fast-path definitions of modules that also hold the interpreter or the writers.

@@ -46,6 +46,7 @@ from tests.parity.test_parity import CASE_DIRS
 from workbench.commands.common import demo_config
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.reference import reference, reference_mode, set_reference
+from workbench.core.refusals import RULES, hits
 from workbench.core.render import RenderOptions
 from workbench.core.result import RenderResult
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
@@ -235,3 +236,18 @@ def test_random_configs_and_rows(template: Any, ice: Any, rows: list, retriever:
         return render_workspace([dataset], models, "random", options=options)
 
     assert_same_bytes(result_of, fmt)
+
+
+# -- the refusals, by name -------------------------------------------------------------------------
+
+def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
+    """A row whose value holds a brace is rendered by the interpreter (its splice could fill it
+    again), with the same bytes, and the harness's report counts it under its rule."""
+    rows = {"train": [{"question": "What is 2 + 2?", "answer": "4"}],
+            "test": [{"question": f"What is {n} + 1?", "answer": str(n + 1)} for n in range(6)]
+            + [{"question": "Solve {x} + 1 = 2.", "answer": "1"}]}
+    config = write_workspace(tmp_path, qa_rows=rows)
+    before = hits["value-refills"]
+    assert "Solve {x} + 1 = 2." in assert_same_bytes(workspace_of(config), "json")
+    assert hits["value-refills"] > before
+    assert set(hits) <= set(RULES)

@@ -38,6 +38,7 @@ from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .reference import reference
+from .refusals import refuse
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
 from .result import PairWarning, Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
@@ -243,8 +244,13 @@ class PairRenderer:
         self._warn_unfilled(fast, self._warn_missing_inputs(fast))
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
-            if self.options.splice and not self.options.reference and splices(self.plan, fast) else None
+        self._splicer = None
+        if self.options.splice and not self.options.reference:
+            if splices(self.plan, fast):
+                self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter,
+                                              self.notes)
+            else:
+                refuse("plan-reads-row")
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
@@ -572,6 +578,8 @@ class PairRenderer:
         splicer = self._splicer
         if splicer is None or self.model_text is None or self.wire_class is not None \
                 or self.options.predictions is not None:
+            if splicer is not None:
+                refuse("pair-not-stamped")
             return self.sample(index)
         ice_idx = self.picks[index]
         skeleton = splicer.checked(ice_idx)
@@ -610,6 +618,7 @@ class PairRenderer:
             if self.options.token_sections:
                 sections = sections_of(skeleton)
                 if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
+                    refuse("sections-unknown")
                     return None
             assert self.model_text is not None
             form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
@@ -620,6 +629,7 @@ class PairRenderer:
         if values is None or numbers is None:
             return None
         if not form.agrees(values, numbers, real.requests):
+            refuse("form-differs")
             skeleton.form = False
             return None
         form.checked = True

@@ -20,8 +20,9 @@ charge a stand-in took part in, its constant part and how many contents it copie
 whose longest content could take any bound past its limit is rendered for real, which fails
 exactly as it always did.  Steps do not depend on contents (looking at one is refused).
 
-May import: :mod:`.sandbox_bounds` (which loads ``jinja2.exceptions``; nothing of jinja2
-here: the hooks that use this live in :mod:`.chat_sandbox`, the one module that imports this).
+May import: :mod:`.sandbox_bounds` (whose ``jinja2.exceptions`` import loads the whole jinja2
+package; this module uses nothing of jinja2 itself: the hooks that use it live in
+:mod:`.chat_sandbox`, the one module that imports this).
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """The Jinja side of chat templates: transformers' sandboxed environment, written anew.
 
 Split from :mod:`workbench.core.tokens.chat_template` so that jinja2 is imported only when a
-chat template is actually rendered (most renders never need one): callers import this module
-inside the function that renders, a lazy import kept for start-up time only.
-May import: jinja2, :mod:`.chat_template`, :mod:`.sandbox_bounds`, the top of ``workbench.core``.
+chat template is actually rendered (most renders never need one): the OpenCompass/AISBench
+side imports this module inside the functions that run a chat template
+(:mod:`workbench.core.models.model_text`); lm-eval's chat path (:mod:`workbench.core.lmeval.chat`)
+at its top, loaded only for an lm-eval task.
+May import: jinja2, :mod:`.chat_template`, :mod:`.chat_outline`, :mod:`.sandbox_bounds`, the top
+of ``workbench.core``.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ template line it was raised on.
 
 This module holds the data (a template, its error, the built-ins); the rendering is in
 :mod:`.chat_sandbox`, which imports jinja2 (as do :mod:`.sandbox_bounds` and, through it,
-:mod:`.chat_outline`, which only chat_sandbox imports); callers import chat_sandbox inside the
-function that renders, so a render that needs no chat template never pays for jinja2.
+:mod:`.chat_outline`, which only chat_sandbox imports); see chat_sandbox for who imports it
+where, so that a render that needs no chat template never pays for jinja2.
 May import: the top of ``workbench.core`` (errors, package_data).
 """
 
