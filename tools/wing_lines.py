@@ -59,6 +59,7 @@ PARTS = {
     "headless/formats/json_encoding.py": [
         "escaped_values", "LongText", "MessagesJson", "PromptListJson", "json_stamps", "JsonSample",
     ],
+    "core/templates/prompt_list.py": ["safe_format_coded"],  # (moved from section_replay.py)
     "headless/stream.py": [],  # (the stamp hand-out: a few lines inside SampleStream and _render_chunk)
 }
 
