@@ -357,15 +357,6 @@ class PairRenderer:
                                text.measure.method)
         self.tally = TruncationTally(limit, text.measure_exact, text.measure.method)
 
-    def truncation_summary(self) -> list[str]:
-        """How many samples lose examples or still overflow (renders the samples not seen yet)."""
-        if self.tally is None:
-            return []
-        for i in range(len(self)):
-            if i not in self.tally.seen:
-                self.sample(i)
-        return self.tally.messages(len(self))
-
     def _cached_ice(self, engine: Engine, provenance: bool) -> Callable[[Sequence[int]], PromptType]:
         original = Engine.ice.__get__(engine)
         cache = self._traced_ice_cache if provenance else self._ice_cache
