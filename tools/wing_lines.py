@@ -54,6 +54,8 @@ PARTS = {
     ],
     "core/tokens/chat_sandbox.py": [
         "_stands", "_traced_filter", "_traced_join", "_Deferred", "_concat", "_joined", "_traced_call",
+    ],
+    "core/tokens/chat_apply.py": [
         "ChatLayout", "chat_layout", "_shape", "_spliced", "_outline_of", "_witnessed", "_recorded",
     ],
     "headless/formats/json_encoding.py": [

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from workbench.core.tokens import chat_outline as sk
 from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens import sandbox_bounds as bounds
-from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.chat_apply import render_chat_template
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "chat_templates"
@@ -103,7 +103,7 @@ def test_every_shipped_template_splices_to_its_real_render(name):
 
 def test_the_shipped_templates_are_spliced_not_rerun(monkeypatch):
     """The built-ins and the suite's template never look at a content: one recording per shape,
-    and one real run that checks its first splice (chat_sandbox._witnessed)."""
+    and one real run that checks its first splice (chat_apply._witnessed)."""
     jinja = Jinja(monkeypatch)
     names = [n for n in TEMPLATES if n.startswith(("builtin:", "benchmarks/"))]
     assert len(names) >= 5

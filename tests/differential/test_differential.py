@@ -110,7 +110,7 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
     """The comparisons above compare two different paths: the demo hands out stamps, splices
     and compiled layouts when fast, and none of them (nor a chat outline) in the reference mode."""
     from workbench.core.models import meta_template
-    from workbench.core.tokens import chat_sandbox
+    from workbench.core.tokens import chat_apply
 
     taken: dict[str, int] = {}
 
@@ -123,8 +123,8 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
 
         monkeypatch.setattr(module, name, counted)
 
-    counting(chat_sandbox, "_spliced")
-    counting(chat_sandbox, "chat_layout")
+    counting(chat_apply, "_spliced")
+    counting(chat_apply, "chat_layout")
     counting(meta_template._Layout, "compile")
     counting(meta_template._MessagesLayout, "compile")
     for slow in (False, True):

@@ -22,7 +22,7 @@ exactly as it always did.  Steps do not depend on contents (looking at one is re
 
 May import: :mod:`.sandbox_bounds` (whose ``jinja2.exceptions`` import loads the whole jinja2
 package; this module uses nothing of jinja2 itself: the hooks that use it live in
-:mod:`.chat_sandbox`, the one module that imports this).
+:mod:`.chat_sandbox`, and :mod:`.chat_apply` keeps the outlines: the two modules that import this).
 """
 
 from __future__ import annotations
