@@ -357,7 +357,6 @@ def run(argv: Sequence[str]) -> int:
         parser.error("--tokenizer applies to --format tokens only")
     tokenizer = None
     if args.tokenizer is not None:
-        # lazy: imported when the command runs, so --help stays quick
         from ..loading.models.model_assets import tokenizer_at
 
         tokenizer, problem = tokenizer_at(args.tokenizer)
@@ -530,7 +529,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     elif args.format == "tokens":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.tokens_export import write_render_tokens
 
         entries, selection, progress, _, tokenizer = plan
@@ -544,7 +542,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
 
 
 def looks_like_lmeval(config: str) -> bool:
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import looks_like_task
 
     return looks_like_task(config)
@@ -555,7 +552,6 @@ def named_task(config: str, roots: list[str]) -> str:
     (``--config-root``, ``WORKBENCH_CONFIG_ROOT``) whose ``task:`` it is; else as given."""
     if os.path.exists(config) or config.endswith((".py", ".yaml", ".yml", ".json", ".toml")):
         return config
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import find_task
     from ..loading.config.roots import config_roots
 
@@ -582,7 +578,6 @@ def lmeval_models(args: argparse.Namespace, tasks: list) -> list[dict]:
 
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
     from ..headless import lmeval_json
     from ..loading.files.atomic import atomic_write
