@@ -29,6 +29,17 @@ FORMATS = ("text", "json", "markdown")
 LMEVAL_SPLITS = ("train", "test", "dev", "validation", "val")
 #: The model ``compare`` renders an OpenCompass side with, from ``--chat-template`` (or none).
 MODEL_ABBR = "compare-model"
+#: The help of the options compare shares with render, in compare's words.
+COMPARE_WORDS = {
+    "--data": "rows: [TASK:]SPLIT=FILE (SPLIT train, test, dev, validation or val) for the lm-eval side, "
+              "ABBR=FILE for the OpenCompass/AISBench side, a plain FILE for both; repeatable",
+    "--chat-template": "the one model every side renders for: a tokenizer folder, a Jinja file or a built-in "
+                       "(chatml, llama3, mistral, gemma); without it, plain text on every side",
+    "--models": "a config file whose first model the OpenCompass/AISBench side renders with, instead of "
+                "one made from --chat-template",
+    "--apply-chat-template": "(implied: compare applies --chat-template to the lm-eval side as "
+                             "--apply_chat_template does)",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .common import add_lmeval_options
 
     add_lmeval_options(parser)
+    # the shared options, as compare uses them
+    for option, words in COMPARE_WORDS.items():
+        parser._option_string_actions[option].help = words
+    parser._option_string_actions["--data"].metavar = "[NAME=]FILE"
+    parser._option_string_actions["--chat-template"].metavar = "DIR|FILE|NAME"
     group = parser.add_argument_group("compare")
     group.add_argument("--subject", metavar="NAME",
                        help="the subject of a benchmark that has several (MMLU's anatomy; default: the "
