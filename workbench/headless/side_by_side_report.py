@@ -161,10 +161,12 @@ def markdown(comparison: Comparison, shown: int = 1) -> str:
         assert first is not None
         out += ["", f"#### Row: {_cell(key[:120])}", ""]
         for side, found in zip(comparison.sides[1:], comparison.row_differences(cells)):
-            out.append(f"{comparison.sides[0].framework} → {side.framework}:")
+            a_name, b_name = comparison.sides[0].framework, side.framework
+            out.append(f"{a_name} against {b_name}:")
             out.append("")
             for d in found or ():
-                out.append(f"- **{KINDS[d.kind]}**: {_cell(d.left)} → {_cell(d.right)} ({_cell(d.why)})")
+                out.append(f"- **{KINDS[d.kind]}**: {_cell(d.why)}. {a_name}: {_cell(d.left)}; "
+                           f"{b_name}: {_cell(d.right)}")
             if not found:
                 out.append("- the same")
             out.append("")
@@ -217,14 +219,17 @@ def text(comparison: Comparison, shown: int = 1, color: bool = False) -> str:
         out += ["", f"row {first.index}: {key[:100]}"]
         for i, (cell, found) in enumerate(zip(cells[1:], comparison.row_differences(cells)), start=1):
             assert cell is not None
-            out.append(f"A → {chr(ord('A') + i)}:")
+            letter = chr(ord("A") + i)
+            out.append(f"A against {letter}:")
             for d in found or ():
-                out.append(f"  {KINDS[d.kind]}: {d.left} → {d.right}  ({d.why})")
+                out.append(f"  {KINDS[d.kind]}: {d.why}")
+                out.append(f"    A: {d.left}")
+                out.append(f"    {letter}: {d.right}")
             for name, shown_cell in (("A", first), (chr(ord("A") + i), cell)):
                 if shown_cell.continuations:
                     scored = ", ".join(map(repr, shown_cell.continuations))
                     out.append(f"  {name} scores the continuations {scored}")
-            out.append("  final input, A → " + chr(ord("A") + i) + ":")
+            out.append(f"  final input, A against {letter} ([-only A-] {{+only {letter}+}}):")
             out.append(_Marked(_marked(char_diff(first.final, cell.final), color)))
     for error in comparison.errors:
         where = f"{error['file']}:{error['line']}" if error.get("line") else error.get("file") or "<config>"
