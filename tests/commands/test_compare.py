@@ -210,3 +210,19 @@ def test_a_minimal_pair_of_configs_differs_in_its_one_class(kind, tmp_path):
     assert doc["errors"] == [], err
     assert code == 1
     assert doc["summary"] == {"compared": 3, "unmatched": 0, "kinds": dict.fromkeys(expected, 3)}
+
+
+def test_hostile_row_text_is_inert_and_the_json_decodes_to_it(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    hostile = "Hi\x1b[31mRED\x1b]52;c;cHduZWQ=\x07\x9b2J\u202eevil\u200b!"
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"q": hostile, "a": "1"}) + "\n")
+    run = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--format", "json")
+    assert "\x1b" not in run.out and "\x9b" not in run.out and "\u202e" not in run.out
+    doc = json.loads(run.out)
+    assert doc["rows"][0]["sides"][0]["final"] == hostile
+    text = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--show", "1", "--color", "always")
+    assert "\x9b" not in text.out and "\u202e" not in text.out and "\x1b]52" not in text.out
+    assert "␛[31mRED" in text.out

@@ -7,7 +7,6 @@ May import: views, loading, bundled and the core; not ``tui`` or the commands.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from typing import Any
 
 from ..core.inert_text import visible
 from ..core.side_by_side import KINDS, Difference, Side, SideRow, align, char_diff, classify
+from .formats.json_encoding import dumps
 
 __all__ = ["Comparison", "document", "markdown", "text"]
 
@@ -114,8 +114,9 @@ def document(comparison: Comparison, limit: int | None = None) -> dict[str, Any]
 
 
 def write_json(doc: dict[str, Any]) -> str:
-    # as the render JSON escapes them: characters a terminal would act on are \\u escapes
-    return visible(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
+    """The document as the render JSON is written: characters a terminal would act on as \\u
+    escapes, which a reader decodes back to the row's own text."""
+    return dumps(doc, indent=1) + "\n"
 
 
 def _summary_lines(comparison: Comparison) -> list[str]:
