@@ -226,3 +226,15 @@ def test_hostile_row_text_is_inert_and_the_json_decodes_to_it(tmp_path):
     text = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--show", "1", "--color", "always")
     assert "\x9b" not in text.out and "\u202e" not in text.out and "\x1b]52" not in text.out
     assert "␛[31mRED" in text.out
+
+
+def test_a_key_column_the_rows_lack_aligns_by_position_and_says_so(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"q": "one", "a": "1"}\n{"q": "two", "a": "2"}\n')
+    code, doc, _ = compare(str(task), str(task), "--data", f"test={rows}", "--key", "question", "--key", "q")
+    assert code == 1 and doc["notes"] == ["t: its rows have no 'question' column: rows aligned by position"]
+    # one side by position, the other by its column: no row lines up, and the command says so
+    assert doc["summary"] == {"compared": 0, "unmatched": 4, "kinds": {}}

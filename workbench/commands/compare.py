@@ -256,13 +256,20 @@ def _lmeval(args: argparse.Namespace, config: str, key: str | None, shown: str, 
     if key is None:
         comparison.notes.append(f"{task.name}: rows aligned by position (no --key)")
     side = lmeval_side(task, shown, key or "", _chat_name(args.chat_template), args.limit)
-    if key is None:
-        side = _by_position(side)
-    comparison.sides.append(side)
+    comparison.sides.append(_keyed(side, key, comparison))
 
 
 def _chat_name(value: str | None) -> str | None:
     return None if value is None else Path(value).name or value
+
+
+def _keyed(side: Any, key: str | None, comparison: Any) -> Any:
+    """The side keyed by ``key``, or by position when there is none or its rows lack that column
+    (said in the notes: rows by position align only when both sides hold them in one order)."""
+    if key is not None and side.rows and all(not row.key for row in side.rows):
+        comparison.notes.append(f"{side.dataset}: its rows have no {key!r} column: rows aligned by position")
+        return _by_position(side)
+    return side if key is not None else _by_position(side)
 
 
 def _by_position(side: Any) -> Any:
@@ -350,7 +357,7 @@ def _opencompass(args: argparse.Namespace, config: str, name: str | None, key: s
     except RenderError as exc:
         _error(comparison, pair.dataset_abbr, exc)
         return
-    comparison.sides.append(_by_position(side) if key is None else side)
+    comparison.sides.append(_keyed(side, key, comparison))
 
 
 def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison: Any) -> int:
