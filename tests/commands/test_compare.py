@@ -238,3 +238,8 @@ def test_a_key_column_the_rows_lack_aligns_by_position_and_says_so(tmp_path):
     assert code == 1 and doc["notes"] == ["t: its rows have no 'question' column: rows aligned by position"]
     # one side by position, the other by its column: no row lines up, and the command says so
     assert doc["summary"] == {"compared": 0, "unmatched": 4, "kinds": {}}
+
+
+def test_the_app_mode_needs_a_terminal():
+    run = run_cli("compare", "gsm8k", "--app")
+    assert run.code == 2 and "--app needs a terminal (stdin and stdout)" in run.err

@@ -121,6 +121,10 @@ def run(argv: Sequence[str]) -> int:
     problem = data_file_problem(args.data)
     if problem:
         return usage_error(parser.prog, problem)
+    if args.app and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # the app would wait for keys that never come (`workbench compare ... --app > log` in a job)
+        return usage_error(parser.prog, "--app needs a terminal (stdin and stdout); without one, write a "
+                           "report: --format text, json or markdown")
     settings = lmeval_settings(args)
     if settings.fewshot_as_multiturn and not args.chat_template:
         return usage_error(parser.prog, "--fewshot-as-multiturn needs --chat-template (lm-eval raises "
