@@ -211,7 +211,7 @@ def test_pw305_near_duplicates_between_the_pool_and_an_overlap_test_set():
 
 
 def ll_pair(tmp_path, template="Q: {q}\nA:{cont}", cont=" C", model="HuggingFaceCausalLM", q="Hi",
-            inferencer="LLInferencer", folder=True):
+            inferencer="LLInferencer", folder=True, labels=None, normalizing_str=None):
     """A loglikelihood pair whose model folder holds the BPE fixture (": C" is one of its tokens)."""
     import sys
 
@@ -223,8 +223,10 @@ def ll_pair(tmp_path, template="Q: {q}\nA:{cont}", cont=" C", model="HuggingFace
     if folder:
         build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
     dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
-               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: template}},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": labels or {0: template}},
                              "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": inferencer}}}
+    if normalizing_str is not None:
+        dataset["infer_cfg"]["inferencer"]["normalizing_str"] = normalizing_str
     return seams_pair(dataset, [{"q": q, "cont": cont, "a": 0}],
                       {"type": model, "path": str(tmp_path / "bpe") if folder else "no/such/folder"})
 
@@ -241,6 +243,12 @@ def test_pw214_a_token_merges_across_the_context_continuation_seam(tmp_path):
     assert "PW214" not in rules_of(ll_pair(tmp_path, cont="\nC"))  # a newline the BPE keeps apart
     # a generation pair has no scored continuation
     assert "PW214" not in rules_of(ll_pair(tmp_path, inferencer="GenInferencer"))
+    # PPL labels that part at 'A:' + ' C' / ' D': a plain PPL scores each whole text, so where they
+    # part changes nothing; with normalizing_str the context's own token count is the mask
+    labels = {"C": "Q: {q}\nA: C", "D": "Q: {q}\nA: D"}
+    assert "PW214" not in rules_of(ll_pair(tmp_path, labels=labels, inferencer="PPLInferencer"))
+    assert "PW214" in rules_of(ll_pair(tmp_path, labels=labels, inferencer="PPLInferencer",
+                                       normalizing_str="A:"))
 
 
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
