@@ -61,7 +61,6 @@ def run(argv: Sequence[str]) -> int:
     problem = open_pitfalls(args) or lmeval_problem(args) or data_file_problem(args.data)
     if problem:
         parser.error(problem)
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lint.run import Selection
 
     selection = Selection(args.select, args.ignore)
@@ -86,7 +85,6 @@ def run(argv: Sequence[str]) -> int:
 
 def _overlap_rows(path: str) -> list[Any] | str:
     """The rows of ``--overlap FILE`` (every split of a file that has several), or what is wrong."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
     from ..loading.rows.data_files import read_rows
 
@@ -98,7 +96,6 @@ def _overlap_rows(path: str) -> list[Any] | str:
 
 
 def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None, tokenizer: Any = None) -> int:
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lint.listing import lint_result
     from ..headless.render_filter import RenderFilter
     from .render import load_and_render
@@ -121,7 +118,6 @@ def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None, to
     if args.format == "json":
         print(json.dumps(listed.as_json(args.fail_on), indent=2, ensure_ascii=False))
     else:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.lint_report import report
 
         report(listed, args.fail_on, sys.stdout, sys.stderr)

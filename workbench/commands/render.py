@@ -357,7 +357,6 @@ def run(argv: Sequence[str]) -> int:
         parser.error("--tokenizer applies to --format tokens only")
     tokenizer = None
     if args.tokenizer is not None:
-        # lazy: imported when the command runs, so --help stays quick
         from ..loading.models.model_assets import tokenizer_at
 
         tokenizer, problem = tokenizer_at(args.tokenizer)
@@ -530,7 +529,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     elif args.format == "tokens":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.tokens_export import write_render_tokens
 
         entries, selection, progress, _, tokenizer = plan
@@ -544,7 +542,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
 
 
 def looks_like_lmeval(config: str) -> bool:
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import looks_like_task
 
     return looks_like_task(config)
@@ -555,7 +552,6 @@ def named_task(config: str, roots: list[str]) -> str:
     (``--config-root``, ``WORKBENCH_CONFIG_ROOT``) whose ``task:`` it is; else as given."""
     if os.path.exists(config) or config.endswith((".py", ".yaml", ".yml", ".json", ".toml")):
         return config
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import find_task
     from ..loading.config.roots import config_roots
 
@@ -563,9 +559,25 @@ def named_task(config: str, roots: list[str]) -> str:
     return str(found) if found is not None else config
 
 
+def lmeval_models(args: argparse.Namespace, tasks: list) -> list[dict]:
+    """``--models`` beside lm-eval tasks in the render JSON: the models' own load errors and each
+    task a model cannot take (``--model GLOB`` narrows the models)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from fnmatch import fnmatchcase
+
+    from ..headless import lmeval_json
+    from ..loading.workspace import load_workspace
+
+    workspace = load_workspace([], model_files=args.models, roots=args.config_root, timeout=args.timeout)
+    models = [m for m in workspace.models
+              if not args.model or any(fnmatchcase(m.abbr, glob) for glob in args.model)]
+    errors = [{"dataset": None, "model": None, "file": e.file, "line": e.line, "message": e.message,
+               **({"hint": e.hint} if e.hint else {})} for e in workspace.errors]
+    return errors + lmeval_json.refused_pairs(tasks, models)
+
+
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
     from ..headless import lmeval_json
     from ..loading.files.atomic import atomic_write
@@ -585,6 +597,9 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
     if unapplied:
         doc["warnings"].insert(0, lmeval_json.warning(None, unapplied))
+    if args.models:
+        doc["errors"] += lmeval_models(args, tasks)
+        doc["warnings"].append(lmeval_json.warning(None, lmeval_json.MODELS_IN_JSON))
     text = lmeval_json.write(doc)
     if args.out:
         with atomic_write(args.out) as out:
