@@ -282,3 +282,33 @@ def test_token_rules_without_a_tokenizer_say_so_once_and_the_rest_go_on(tmp_path
     assert [rule for rule, _ in skipped] == ["PW214", "PW215"]  # no special string in the rows: PW216 moot
     assert len({why for _, why in skipped}) == 1 and "no tokenizer" in skipped[0][1]
     assert "PW217" in found and "(row 0" not in found["PW217"]  # the mask is warned, uncounted
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_token_rules_with_a_tokenizer_that_fails_on_one_sample_say_so_once(tmp_path):
+    from tests.core.test_token_seams import folder_pair as seams_pair
+    from workbench.core.seam_report import pair_tokenizer
+
+    good = pair_tokenizer(ll_pair(tmp_path)).source  # the BPE fixture
+
+    class FailsOnBoom:
+        method = "a tokenizer that fails on 'boom'"
+
+        def pieces(self, text, add_special_tokens=False):
+            if "boom" in text:
+                raise ValueError("cannot encode 'boom'")
+            return good.pieces(text, add_special_tokens)
+
+        def ids(self, text, add_special_tokens=False):
+            return good.ids(text, add_special_tokens)
+
+    dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: "Q: {q}\nA:{cont}"}},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "LLInferencer"}}}
+    rows = [{"q": "Hi", "cont": " C", "a": 0}, {"q": "boom", "cont": " C", "a": 0}, {"q": "Yo", "cont": " C", "a": 0}]
+    pair = seams_pair(dataset, rows, {"type": "HuggingFaceCausalLM", "path": str(tmp_path / "bpe")})
+    skipped: list = []
+    found = {f.rule: f.message for f in lint_pair(pair, Selection.everything(), None, skipped, FailsOnBoom())}
+    assert "in 2 of 2 scored continuations (2 rows read;" in found["PW214"]  # rows 0 and 2 still were
+    assert {why for _, why in skipped} == {"a tokenizer that fails on 'boom' failed on sample 1, so its seams "
+                                           "are not shown: cannot encode 'boom'"}

@@ -99,7 +99,7 @@ def _continuation_marks(ctx: LintContext, mark: str, spaces: bool = False) -> tu
 
 def _of(hits: int, total: int, ctx: LintContext, index: int, split: Any) -> str:
     """"3 of 80 scored continuations (20 rows read; first: row 4, 'A:' + ' C'" (left open)."""
-    rows = min(SEAM_SAMPLES, len(ctx.pair))
+    rows = len(_seen(ctx).samples)  # (a sample the tokenizer failed on is not read)
     return (f"{hits:,} of {total:,} scored continuations ({plural(rows, 'row')} read; first: row {index}, "
             f"{split.context[-12:]!r} + {split.continuation[:12]!r}")
 
