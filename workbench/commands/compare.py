@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--data gsm8k=oc/gsm8k/test.jsonl --data test=hf/gsm8k_test.jsonl --data train=hf/gsm8k_train.jsonl",
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("targets", nargs="+", metavar="BENCHMARK|CONFIG",
+    parser.add_argument("targets", nargs="*", metavar="BENCHMARK|CONFIG",
                         help="a shipped benchmark (--list names them), or two or three configs: "
                         "OpenCompass/AISBench .py files and lm-eval task YAMLs")
     parser.add_argument("--list", action="store_true", help="name the shipped benchmarks and exit")
@@ -111,13 +111,13 @@ def _list_text() -> str:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    if list(argv) in (["--list"],):
-        print(_list_text())
-        return EXIT_OK
     args = parser.parse_args(argv)
     if args.list:
         print(_list_text())
         return EXIT_OK
+    if not args.targets:
+        parser.error("give a shipped benchmark (workbench compare --list names them), or two or three "
+                     "configs")
     problem = data_file_problem(args.data)
     if problem:
         return usage_error(parser.prog, problem)
