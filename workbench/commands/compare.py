@@ -144,7 +144,7 @@ def build(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
     from ..headless.side_by_side_report import Comparison
 
     comparison = Comparison(benchmark=sides[0], subject=sides[1], model=args.chat_template or
-                            "none (plain text: no chat template on any side)", sides=[])
+                            "none (plain text: no chat template on any side)", sides=[], notes=list(sides[3]))
     with tempfile.TemporaryDirectory(prefix="workbench-compare-") as scratch:
         for spec in sides[2]:
             _render_side(args, spec, comparison, scratch)
@@ -152,7 +152,8 @@ def build(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
 
 
 def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
-    """(benchmark, subject, [(framework, config path, name, key)]) or a usage error's status."""
+    """(benchmark, subject, [(framework, config path, name, key, shown)], the mapping's notes), or a
+    usage error's status."""
     from ..headless.side_by_side import benchmarks
     from ..loading.config.lmeval_yaml import looks_like_task
 
@@ -174,7 +175,7 @@ def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
             return usage_error(parser.prog, f"--subject: {bench.title} has no subjects")
         specs = [(s.framework, str(s.for_subject(subject).path()), s.for_subject(subject).name, s.key,
                   f"{s.for_subject(subject).config} (shipped)") for s in bench.sides]
-        return bench.name, subject, specs
+        return bench.name, subject, specs, [bench.note] if bench.note else []
     if not 2 <= len(targets) <= 3:
         return usage_error(parser.prog, "give a shipped benchmark, or two or three configs")
     missing = [t for t in targets if not os.path.exists(t)]
@@ -190,7 +191,7 @@ def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
         framework = "lm-eval" if looks_like_task(target) else "opencompass"
         specs.append((framework, target, args.dataset if framework != "lm-eval" else None,
                       args.key[i] if args.key else None, target))
-    return None, None, specs
+    return None, None, specs, []
 
 
 def _data_for(data: Sequence[str], framework: str) -> list[str]:

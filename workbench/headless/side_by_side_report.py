@@ -128,7 +128,7 @@ def _summary_lines(comparison: Comparison) -> list[str]:
             lines.append(f"{words}: differs in {counts[kind]} of {compared}")
     if compared and not counts:
         lines.append("no difference: every side sends the same request with the same settings")
-    return lines
+    return lines + [f"note: {note}" for note in comparison.notes]
 
 
 def _shown_rows(comparison: Comparison, shown: int) -> list[tuple[str, list[SideRow | None]]]:
