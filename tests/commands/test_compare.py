@@ -243,3 +243,17 @@ def test_a_key_column_the_rows_lack_aligns_by_position_and_says_so(tmp_path):
 def test_the_app_mode_needs_a_terminal():
     run = run_cli("compare", "gsm8k", "--app")
     assert run.code == 2 and "--app needs a terminal (stdin and stdout)" in run.err
+
+
+def test_three_sides_are_each_compared_with_the_first(tmp_path):
+    for name, text in (("a", "Q: {{q}}\\nA:"), ("b", "Q: {{q}}\\nA:"), ("c", "Q: {{q}}\\n\\nA:")):
+        (tmp_path / f"{name}.yaml").write_text(f'task: {name}\noutput_type: generate_until\ndoc_to_text: "{text}"\n'
+                                               'doc_to_target: "{{a}}"\ntest_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"q": "one", "a": "1"}\n')
+    code, doc, _ = compare(*(str(tmp_path / f"{n}.yaml") for n in "abc"), "--data", f"test={rows}",
+                           *("--key", "q") * 3)
+    assert code == 1 and [s["dataset"] for s in doc["sides"]] == ["a", "b", "c"]
+    first_b, first_c = doc["rows"][0]["against_first"]
+    assert first_b["differences"] == [] and [d["kind"] for d in first_c["differences"]] == ["delimiters"]
+    assert doc["summary"]["kinds"] == {"delimiters": 1}
