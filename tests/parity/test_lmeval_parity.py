@@ -42,18 +42,18 @@ def config_worker():
     running.close()
 
 
-def _render(case: dict, config_worker: ConfigWorker):
+def _render(case: dict, config_worker: ConfigWorker) -> list:
+    """The case's tasks (``task``, then ``also``), rendered together as one run."""
     settings = TaskSettings(num_fewshot=case["num_fewshot"], system_instruction=case["system"],
                             apply_chat_template=case["chat"] is not None,
                             fewshot_as_multiturn=case["multiturn"])
     options = settings.options(str(HERE / case["chat"]) if case["chat"] else None)
     data = [f"{split}={HERE / file}" for split, file in case["data"].items()]
-    [task] = render_tasks([str(HERE / case["task"])], data, options, case["num_fewshot"],
-                          config_worker=config_worker)
-    return task
+    paths = [str(HERE / path) for path in (case["task"], *case.get("also", ()))]
+    return render_tasks(paths, data, options, case["num_fewshot"], config_worker=config_worker)
 
 
-def _flat(task) -> list[dict]:
+def _flat(task, named: bool = False) -> list[dict]:
     out = []
     for sample in task.samples:
         for idx, request in enumerate(sample.requests):
@@ -63,7 +63,8 @@ def _flat(task) -> list[dict]:
                 arguments = [request.model_input]
             else:
                 arguments = [request.model_input, request.continuation]
-            out.append({"doc_id": sample.index, "idx": idx, "arguments": arguments})
+            out.append({**({"task": task.name} if named else {}), "doc_id": sample.index, "idx": idx,
+                        "arguments": arguments})
     return out
 
 
@@ -71,13 +72,15 @@ def _flat(task) -> list[dict]:
 def test_requests_match_lm_eval(case, config_worker):
     """Through the config worker, as the command runs them (the tasks' code isolated)."""
     golden = json.loads((HERE / "goldens" / f"{case['name']}.json").read_text())
-    task = _render(case, config_worker)
+    tasks = _render(case, config_worker)
     if "error" in golden:
+        [task] = tasks
         assert task.error is not None, f"lm-eval raises {golden['error']}, the workbench rendered"
         assert "lm-eval raises" in task.error.message
         return
-    assert task.error is None, task.error.located()
-    got = _flat(task)
+    for task in tasks:
+        assert task.error is None, task.error.located()
+    got = [request for task in tasks for request in _flat(task, named="also" in case)]
     assert len(got) == len(golden["requests"])
     for mine, theirs in zip(got, golden["requests"]):
         assert mine == theirs

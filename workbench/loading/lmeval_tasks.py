@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,9 @@ class LoadedTask:
     #: the test docs as the render read them (after ``process_docs``), by doc id: what ``compare``
     #: aligns rows by
     docs: list[Any] = field(default_factory=list)
+    #: the global random state (Python's, numpy's) the task's code left, for the next task of the
+    #: same run (None: untouched)
+    random_state: dict[str, Any] | None = None
 
 
 def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
@@ -308,10 +311,15 @@ def _typed(splits: dict[str, list[Any]], task: LoadedTask) -> dict[str, list[Any
 
 def render_tasks(paths: list[str], data: list[str], options: Options, num_fewshot: int | None,
                  timeout: float = worker.DEFAULT_TIMEOUT, isolate: bool = True,
-                 config_worker: worker.ConfigWorker | None = None) -> list[LoadedTask]:
+                 config_worker: worker.ConfigWorker | None = None,
+                 random_state: dict[str, Any] | None = None) -> list[LoadedTask]:
     """Every task of ``paths`` rendered (see the module docstring). ``config_worker``: a worker
     to use and leave running (default: one for this call); ``isolate=False`` runs the tasks'
-    code in this process (debugging only: their ``datasets`` stand-in stays in ``sys.modules``)."""
+    code in this process (debugging only: their ``datasets`` stand-in stays in ``sys.modules``).
+
+    The tasks are one lm-eval run: the global random state ``options`` seeds (or
+    ``random_state``, the one an earlier task of the same run left) passes from each task's code
+    to the next task's, in order, as lm-eval builds them."""
     by_task = _split_data(data)
     out: list[LoadedTask] = []
     running = config_worker
@@ -319,8 +327,10 @@ def render_tasks(paths: list[str], data: list[str], options: Options, num_fewsho
         running = worker.adopt_prestarted(worker.DEFAULT_MEMORY_LIMIT) or worker.ConfigWorker()
     try:
         for path in paths:
-            out.append(_render_one(path, by_task, options, num_fewshot, timeout,
-                                   running if isolate else None))
+            task = _render_one(path, by_task, options, num_fewshot, timeout,
+                               running if isolate else None, random_state)
+            random_state = task.random_state
+            out.append(task)
     finally:
         if running is not None and running is not config_worker:
             running.close()
@@ -328,8 +338,9 @@ def render_tasks(paths: list[str], data: list[str], options: Options, num_fewsho
 
 
 def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: Options,
-                num_fewshot: int | None, timeout: float, running: Any) -> LoadedTask:
-    task = LoadedTask(name=Path(path).stem, file=os.path.abspath(path))
+                num_fewshot: int | None, timeout: float, running: Any,
+                random_state: dict[str, Any] | None) -> LoadedTask:
+    task = LoadedTask(name=Path(path).stem, file=os.path.abspath(path), random_state=random_state)
     try:
         parsed: TaskYaml = read_task(path)
     except ConfigError as exc:
@@ -369,7 +380,8 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
         return task
     request = {"path": str(parsed.path), "config": cfg, "splits": splits,
                "where": {k: list(v) for k, v in parsed.where.items()}, "num_fewshot": num_fewshot,
-               "seed": options.seed}
+               "seed": options.seed, "random_seed": options.random_seed, "numpy_seed": options.numpy_seed,
+               "random_state": random_state}
     if running is None:
         # lazy: in-process (isolate=False) only, for debugging
         from .config import lmeval_child
@@ -380,15 +392,14 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     task.files += [f for f in answer.get("files") or () if f not in task.files]
     task.warnings += list(answer.get("warnings") or ())
     task.functions = {name: (file, line) for name, (file, line) in (answer.get("functions") or {}).items()}
+    task.random_state = answer.get("random_state", random_state)
     error = answer.get("error")
     if error:
         task.error = ConfigError(error["message"], file=error.get("file"), line=error.get("line"),
                                  hint=error.get("hint"))
         return task
     resolved = answer["task"]
-    options = Options(num_fewshot=num_fewshot, seed=options.seed,
-                      system_instruction=options.system_instruction, chat=options.chat,
-                      fewshot_as_multiturn=options.fewshot_as_multiturn)
+    options = replace(options, num_fewshot=num_fewshot)
     task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
     task.docs = list(resolved.get("docs") or ())
     task.resolved["shots"] = shot_count(resolved, options)

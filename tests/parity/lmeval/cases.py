@@ -8,10 +8,16 @@ WINO = {"test": "tasks/wino_test.jsonl", "train": "tasks/wino_train.jsonl"}
 SYSTEM = "You are a careful assistant."
 
 
-def _case(name, task, data, shots=None, chat=None, multiturn=None, system=None):
-    """``multiturn`` None: no --fewshot_as_multiturn on the command line (lm-eval's default)."""
-    return {"name": name, "task": task, "data": data, "num_fewshot": shots, "chat": chat,
+def _case(name, task, data, shots=None, chat=None, multiturn=None, system=None, also=(), seed=None):
+    """``multiturn`` None: no --fewshot_as_multiturn on the command line (lm-eval's default);
+    ``also``: more tasks rendered after ``task`` in the same run; ``seed``: lm-eval's ``--seed``."""
+    case = {"name": name, "task": task, "data": data, "num_fewshot": shots, "chat": chat,
             "multiturn": multiturn, "system": system}
+    if also:
+        case["also"] = list(also)
+    if seed is not None:
+        case["seed"] = seed
+    return case
 
 
 CASES = []
@@ -113,3 +119,15 @@ for name, task, splits, shots in SHIPPED:
     DEFAULTS.append(_case(f"{name}-kshot-chatml-default", task,
                           {split: f"{folder}/{split}.jsonl" for split in splits}, shots, "chat/chatml"))
 CASES += DEFAULTS
+
+# process_docs that draw from the global random state (GPQA's random.shuffle): lm-eval seeds
+# Python's random (0) and numpy (1234) before it builds the tasks, in order
+SHUFFLE = {"test": "tasks/shuffle_test.jsonl", "train": "tasks/shuffle_train.jsonl"}
+SEEDED = [
+    _case("shuffle-random-0shot", "tasks/shuffle.yaml", SHUFFLE, 0),
+    _case("shuffle-random-2shot", "tasks/shuffle.yaml", SHUFFLE, 2),
+    _case("shuffle-numpy-2shot", "tasks/npshuffle.yaml", SHUFFLE, 2),
+    _case("shuffle-two-tasks", "tasks/shuffle.yaml", SHUFFLE, 2, also=["tasks/shuffle2.yaml", "tasks/npshuffle.yaml"]),
+    _case("shuffle-samesplit-2shot", "tasks/shuffle_samesplit.yaml", {"test": SHUFFLE["test"]}, 2),
+]
+CASES += SEEDED

@@ -29,6 +29,11 @@ from ..errors import RenderError
 from .chat import ChatPath, plain_messages
 from .sampler import DEFAULT_SEED, Sampler
 
+#: ``simple_evaluate``'s defaults for Python's ``random`` and numpy's global seeds (lm-eval 0.4.13's
+#: ``DEFAULT_RANDOM_SEED`` and ``DEFAULT_OTHER_SEED``; its ``--seed`` default is ``0,1234,1234,1234``)
+RANDOM_SEED = 0
+NUMPY_SEED = 1234
+
 OUTPUT_TYPES = ("generate_until", "loglikelihood", "multiple_choice", "loglikelihood_rolling")
 
 
@@ -50,6 +55,10 @@ class Options:
 
     num_fewshot: int | None = None
     seed: int | None = DEFAULT_SEED
+    #: the global seeds ``simple_evaluate`` sets before it builds the tasks (``random_seed``,
+    #: ``numpy_random_seed``), which a task's ``process_docs`` may draw from; None: not seeded
+    random_seed: int | None = RANDOM_SEED
+    numpy_seed: int | None = NUMPY_SEED
     system_instruction: str | None = None
     chat: ChatPath | None = None
     fewshot_as_multiturn: bool = False

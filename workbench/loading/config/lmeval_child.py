@@ -10,6 +10,15 @@ read as a number when the task has choices; a ``[...]`` target read as a list). 
 is plain data; a doc that fails carries its located error, raised by the core only if lm-eval
 would reach it.
 
+The global random state is lm-eval's: ``simple_evaluate`` seeds Python's ``random`` (0) and
+numpy's (1234) before it builds the tasks, and each task's ``__init__`` calls the few-shot pool's
+``process_docs`` (or ``fewshot_config.samples``), then the evaluated split's, so a utility that
+shuffles (GPQA's ``random.shuffle``) draws from that sequence. The request carries the state the
+previous task of the same render left (or the seeds), the answer the state this task leaves. A
+``process_docs`` runs once per split: lm-eval calls it again on the same split (the evaluated split
+again when it builds the requests, the pool when it is the evaluated split), and ``Dataset.map``
+serves those calls from the cache file the first call wrote, drawing nothing.
+
 May import: the core, loading/files and the other config modules; not loading/models, loading/rows,
 the workspace, views or a front end.
 """
@@ -17,6 +26,8 @@ the workspace, views or a front end.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import random
 import re
 import sys
 import traceback
@@ -66,6 +77,44 @@ class _Task:
         self.env = env
         self.templates: dict[str, Any] = {}
         self._datasets: Any = None
+        self.seeded = False
+        self.processed: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+
+    # -- the global random state ----------------------------------------------------------
+
+    def seed_globals(self) -> None:
+        """Before the task's first code runs: the global random state lm-eval's code would find
+        (the previous task's, else ``simple_evaluate``'s seeds; a seed of None leaves it unseeded)."""
+        if self.seeded:
+            return
+        self.seeded = True
+        state = self.request.get("random_state") or {}
+        if state.get("python") is not None:
+            version, internal, gauss = state["python"]
+            random.setstate((version, tuple(internal), gauss))
+        elif self.request.get("random_seed") is not None:
+            random.seed(self.request["random_seed"])
+        if importlib.util.find_spec("numpy") is None:
+            return
+        # lazy: numpy only where it is installed and the task has code that could draw from it
+        import numpy as np
+
+        if state.get("numpy") is not None:
+            kind, keys, pos, has_gauss, cached = state["numpy"]
+            np.random.set_state((kind, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
+        elif self.request.get("numpy_seed") is not None:
+            np.random.seed(self.request["numpy_seed"])
+
+    def random_state(self) -> dict[str, Any] | None:
+        """The global random state the task's code left (None: no code ran, the state is untouched)."""
+        if not self.seeded:
+            return self.request.get("random_state")
+        version, internal, gauss = random.getstate()
+        out: dict[str, Any] = {"python": [version, list(internal), gauss], "numpy": None}
+        if "numpy" in sys.modules:
+            kind, keys, pos, has_gauss, cached = sys.modules["numpy"].random.get_state()
+            out["numpy"] = [kind, [int(k) for k in keys], int(pos), int(has_gauss), float(cached)]
+        return out
 
     # -- functions ------------------------------------------------------------------------
 
@@ -82,6 +131,7 @@ class _Task:
                                     "does not import)", *where))
         module = self.modules.get(str(file))
         if module is None:
+            self.seed_globals()
             self.progress(str(file))
             self.files.append(str(file))
             namespace: dict[str, Any] = {"__name__": str(file.with_suffix("")), "__file__": str(file)}
@@ -143,10 +193,13 @@ class _Task:
         docs = splits[name]
         if not is_function(process):
             return docs
-        fn = self.function(process)
-        datasets = self.datasets("process_docs")
-        out = self.call(fn, f"process_docs on split {name!r}", datasets.Dataset.from_list(docs))
-        return [_plain(doc) for doc in out]
+        key = (name, str(process[FUNCTION]), str(process.get("base")))
+        if key not in self.processed:
+            fn = self.function(process)
+            datasets = self.datasets("process_docs")
+            out = self.call(fn, f"process_docs on split {name!r}", datasets.Dataset.from_list(docs))
+            self.processed[key] = [_plain(doc) for doc in out]
+        return self.processed[key]
 
     def datasets(self, why: str) -> Any:
         """The ``datasets`` package, or the workbench's stand-in put in its place (said once)."""
@@ -243,12 +296,13 @@ def run(request: dict[str, Any], progress: Callable[[str], None]) -> dict[str, A
         out = _run(task)
     except TaskFailed as failed:
         return {"error": failed.error, "files": task.files, "warnings": task.warnings,
-                "functions": task.defined}
+                "functions": task.defined, "random_state": task.random_state()}
     except RecursionError:
         return {"error": _error("a utility recursed too deep", request["path"], None),
-                "files": task.files, "warnings": task.warnings, "functions": task.defined}
+                "files": task.files, "warnings": task.warnings, "functions": task.defined,
+                "random_state": task.random_state()}
     return {"task": out, "error": None, "files": task.files, "warnings": task.warnings,
-            "functions": task.defined}
+            "functions": task.defined, "random_state": task.random_state()}
 
 
 def _run(task: _Task) -> dict[str, Any]:
@@ -259,11 +313,6 @@ def _run(task: _Task) -> dict[str, Any]:
     if eval_split is None:
         raise TaskFailed(_error("the task has no test_split or validation_split: lm-eval raises "
                                 "ValueError (must have valid or test docs)", task.request["path"], None))
-    docs = task.split(eval_split, process)
-    if not docs:
-        raise TaskFailed(_error(f"split {eval_split!r} has no docs: lm-eval raises", *task._at("test_split")))
-    task.features = list(docs[0].keys())
-    task.has_choice = cfg.get("doc_to_choice") is not None
     fewshot_cfg = cfg.get("fewshot_config") or {}
     fs = {
         "sampler": fewshot_cfg.get("sampler", "default"),
@@ -276,6 +325,22 @@ def _run(task: _Task) -> dict[str, Any]:
                              "(its task builds the sampler without them): shots come from the whole pool")
     fs_specs = {f: fewshot_cfg.get(f, cfg.get(f)) for f in (*FIELDS, "gen_prefix")}
     fs_process = fewshot_cfg.get("process_docs", process)
+    # lm-eval builds the few-shot pool when it builds the task, at 0 shots too, before it reads the
+    # evaluated split: its split must be there and its process_docs runs (first: it draws first
+    # from the global random state); its docs' fields are resolved only when shots are drawn
+    if fs["split"] is not None:
+        pool_docs = task.split(fs["split"], fs_process, pool=True)
+    elif fewshot_cfg.get("samples") is not None:
+        samples = fewshot_cfg["samples"]
+        pool_docs = [_plain(d) for d in (task.call(task.function(samples), "fewshot_config.samples")
+                                         if is_function(samples) else samples)]
+    else:
+        pool_docs = task.split(train or valid or test, process, pool=True)
+    docs = task.split(eval_split, process)
+    if not docs:
+        raise TaskFailed(_error(f"split {eval_split!r} has no docs: lm-eval raises", *task._at("test_split")))
+    task.features = list(docs[0].keys())
+    task.has_choice = cfg.get("doc_to_choice") is not None
 
     entries = []
     for doc in docs:
@@ -314,17 +379,7 @@ def _run(task: _Task) -> dict[str, Any]:
                 raise TaskFailed(_error("a choice of the first doc is empty: lm-eval raises IndexError "
                                         "(choice[0]) when it builds the task", *task._at("doc_to_choice")))
 
-    # lm-eval builds the few-shot pool when it builds the task, at 0 shots too: its split must be
-    # there and its process_docs runs; its docs' fields are resolved only when shots are drawn
     pool: list[dict[str, Any]] = []
-    if fs["split"] is not None:
-        pool_docs = task.split(fs["split"], fs_process, pool=True)
-    elif fewshot_cfg.get("samples") is not None:
-        samples = fewshot_cfg["samples"]
-        pool_docs = [_plain(d) for d in (task.call(task.function(samples), "fewshot_config.samples")
-                                         if is_function(samples) else samples)]
-    else:
-        pool_docs = task.split(train or valid or test, process, pool=True)
     shots = request_shots(task)
     if shots > 0:
         same_split = fs["split"] == test
