@@ -1,4 +1,4 @@
-"""The lm-eval options (``--num-fewshot``, ``--fewshot-seed``, ``--system-instruction``,
+"""The lm-eval options (``--num-fewshot``, ``--fewshot-seed``, ``--seed``, ``--system-instruction``,
 ``--apply-chat-template``, ``--fewshot-as-multiturn``) on every command that loads configs: each
 renders a task with them as lm-eval does (the contexts of the parity goldens, made by lm-eval
 0.4.13), and each refuses them alike where lm-eval would, or where no CONFIG is a task."""
@@ -70,6 +70,46 @@ def test_the_seed_reaches_the_sampler():
     assert shots("--fewshot-seed", "7") != default
 
 
+SHUFFLE = ["--data", f"test={TASKS / 'shuffle_test.jsonl'}", "--data",
+           f"train={TASKS / 'shuffle_train.jsonl'}", "--num-fewshot", "2"]
+
+
+def _requests(run) -> list[dict]:
+    return [{"task": render["dataset"], "doc_id": sample["index"], "idx": i,
+             "arguments": [request["model_input"], request["continuation"]]}
+            for render in json.loads(run.out)["renders"] for sample in render["samples"]
+            for i, request in enumerate(sample["requests"])]
+
+
+@pytest.mark.parametrize(("golden", "extra"), [("shuffle-two-tasks", []), ("shuffle-seed-42", ["--seed", "42"])])
+def test_process_docs_that_shuffle_render_as_lm_eval_does_and_stay_put(golden, extra):
+    """Tasks whose process_docs shuffle with the global random state, rendered together: lm-eval's
+    seeded order (its --seed too), the same bytes on every run."""
+    case = json.loads((LMEVAL / "goldens" / f"{golden}.json").read_text())
+    paths = [str(LMEVAL / path) for path in (case["case"]["task"], *case["case"]["also"])]
+    first = run_cli("render", *paths, *SHUFFLE, *extra)
+    assert first.code == 0, first.err
+    assert _requests(first) == case["requests"]
+    again = run_cli("render", *paths, *SHUFFLE, *extra)
+    assert again.out == first.out
+
+
+def test_the_global_seeds_reach_process_docs():
+    """``--seed``'s first two values are Python's and numpy's seeds: another one, another order;
+    the same values written out in full, the same order."""
+    task = str(TASKS / "npshuffle.yaml")
+
+    def options(*extra: str) -> list[list[str]]:
+        run = run_cli("render", task, *SHUFFLE, "--num-fewshot", "0", *extra)
+        assert run.code == 0, run.err
+        return [[r["continuation"] for r in s["requests"]] for s in json.loads(run.out)["renders"][0]["samples"]]
+
+    default = options()
+    assert options("--seed", "0,1234,1234,1234") == default
+    assert options("--seed", "0,1234,5,1234") == default  # torch's seed: nothing here draws from it
+    assert options("--seed", "0,99,1234,1234") != default
+
+
 def test_snapshot_writes_and_checks_with_the_options(tmp_path: Path):
     folder = tmp_path / "snaps"
     wrote = run_cli("snapshot", str(TASKS / "mc.yaml"), *ARC, *FOLDED, "--dir", str(folder))
@@ -110,7 +150,11 @@ def test_every_command_refuses_them_as_lm_eval_does(command: str | None, tmp_pat
     cases = [([str(TASKS / "mc.yaml"), "--fewshot-as-multiturn"], "needs --apply-chat-template"),
              ([str(TASKS / "mc.yaml"), "--apply-chat-template"], "needs --chat-template"),
              ([str(OPENCOMPASS), "--num-fewshot", "3"], "for lm-eval task YAMLs, and"),
-             ([str(TASKS / "mc.yaml"), "--fewshot-as-multiturn", "maybe"], "give true or false")]
+             ([str(TASKS / "mc.yaml"), "--fewshot-as-multiturn", "maybe"], "give true or false"),
+             ([str(TASKS / "mc.yaml"), "--seed", "1,2"], "4 integers or None"),
+             ([str(TASKS / "mc.yaml"), "--seed", "x"], "'x' is not an integer or None"),
+             ([str(TASKS / "mc.yaml"), "--seed", "1,2,3,None"], "unseeded random.Random(None)"),
+             ([str(TASKS / "mc.yaml"), "--seed", "42", "--fewshot-seed", "7"], "give one of them")]
     for argv, said in cases:
         if command == "diff":  # A B: the config twice
             argv = [argv[0], *argv]
@@ -121,7 +165,7 @@ def test_every_command_refuses_them_as_lm_eval_does(command: str | None, tmp_pat
 
 def test_help_describes_each_option():
     run = run_cli("render", "--help")
-    for flag in ("--num-fewshot", "--fewshot-seed", "--system-instruction", "--apply-chat-template",
-                 "--fewshot-as-multiturn"):
+    for flag in ("--num-fewshot", "--fewshot-seed", "--seed", "--system-instruction",
+                 "--apply-chat-template", "--fewshot-as-multiturn"):
         assert run.out.count(flag) >= 1
     assert "(default:onwith--apply-chat-template," in "".join(run.out.split())

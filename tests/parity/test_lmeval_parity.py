@@ -18,7 +18,7 @@ import pytest
 
 from tests.headless.helpers import run_cli
 from workbench.loading.config.worker import ConfigWorker
-from workbench.loading.lmeval_settings import TaskSettings
+from workbench.loading.lmeval_settings import TaskSettings, parse_seed
 from workbench.loading.lmeval_tasks import render_tasks
 
 HERE = Path(__file__).parent / "lmeval"
@@ -46,7 +46,8 @@ def _render(case: dict, config_worker: ConfigWorker) -> list:
     """The case's tasks (``task``, then ``also``), rendered together as one run."""
     settings = TaskSettings(num_fewshot=case["num_fewshot"], system_instruction=case["system"],
                             apply_chat_template=case["chat"] is not None,
-                            fewshot_as_multiturn=case["multiturn"])
+                            fewshot_as_multiturn=case["multiturn"],
+                            seeds=parse_seed(case["seed"]) if "seed" in case else None)
     options = settings.options(str(HERE / case["chat"]) if case["chat"] else None)
     data = [f"{split}={HERE / file}" for split, file in case["data"].items()]
     paths = [str(HERE / path) for path in (case["task"], *case.get("also", ()))]

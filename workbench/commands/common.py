@@ -173,6 +173,15 @@ def _multiturn(text: str) -> bool:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _seed(text: str) -> tuple[int | None, ...]:
+    from ..loading.lmeval_settings import parse_seed
+
+    try:
+        return parse_seed(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
     """What lm-eval's command line decides about an lm-eval task's prompts: one set for every
     command that loads configs (docs/lm-eval.md)."""
@@ -183,6 +192,10 @@ def add_lmeval_options(parser: argparse.ArgumentParser) -> None:
                        "as in lm-eval; default: the YAML's, else 0)")
     group.add_argument("--fewshot-seed", type=int, default=None, metavar="N",
                        help="the few-shot sampler's seed (lm-eval's fewshot_random_seed; default 1234)")
+    group.add_argument("--seed", type=_seed, default=None, metavar="PYTHON,NUMPY,TORCH,FEWSHOT",
+                       help="lm-eval's --seed: the global seeds a task's process_docs draws from and the "
+                       "few-shot seed; one integer for all four, or 3-4 values, None leaving one unseeded "
+                       "(default: 0,1234,1234,1234)")
     group.add_argument("--system-instruction", default=None, metavar="TEXT",
                        help="a system message before the task's description (lm-eval's --system_instruction)")
     group.add_argument("--apply-chat-template", action="store_true",
@@ -202,7 +215,8 @@ def lmeval_settings(args: argparse.Namespace) -> TaskSettings:
                         seed=getattr(args, "fewshot_seed", None),
                         system_instruction=getattr(args, "system_instruction", None),
                         apply_chat_template=bool(getattr(args, "apply_chat_template", False)),
-                        fewshot_as_multiturn=getattr(args, "fewshot_as_multiturn", None))
+                        fewshot_as_multiturn=getattr(args, "fewshot_as_multiturn", None),
+                        seeds=getattr(args, "seed", None))
 
 
 def lmeval_problem(args: argparse.Namespace) -> str | None:

@@ -237,7 +237,7 @@ def _lmeval(args: argparse.Namespace, config: str, key: str | None, shown: str, 
     # one model on every side: its chat template is applied to the task as --apply_chat_template does
     settings = TaskSettings(given.num_fewshot, given.seed, given.system_instruction,
                             apply_chat_template=bool(args.chat_template),
-                            fewshot_as_multiturn=given.fewshot_as_multiturn)
+                            fewshot_as_multiturn=given.fewshot_as_multiturn, seeds=given.seeds)
     try:
         options = settings.options(args.chat_template)
     except WorkbenchError as exc:

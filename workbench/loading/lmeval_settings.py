@@ -1,7 +1,8 @@
 """What lm-eval's command line decides about a task's prompts, as every command takes it
-(``--num-fewshot``, ``--fewshot-seed``, ``--system-instruction``, ``--apply-chat-template``,
-``--fewshot-as-multiturn``), and the core's :class:`~workbench.core.lmeval.prompt.Options` it
-makes: the one way from those options to a render, for the render JSON and the Workspace alike.
+(``--num-fewshot``, ``--fewshot-seed``, ``--seed``, ``--system-instruction``,
+``--apply-chat-template``, ``--fewshot-as-multiturn``), and the core's
+:class:`~workbench.core.lmeval.prompt.Options` it makes: the one way from those options to a
+render, for the render JSON and the Workspace alike.
 
 ``--fewshot-as-multiturn`` unset is lm-eval 0.4.13's own default, which its command line
 decides (``EvaluatorConfig._validate_arguments``): on whenever a chat template is applied, so a
@@ -17,10 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..core.lmeval.sampler import DEFAULT_SEED
+from ..core.lmeval.sampler import DEFAULT_SEED, NUMPY_SEED, RANDOM_SEED
 
 if TYPE_CHECKING:
     from ..core.lmeval.prompt import Options
+
+#: A ``--seed``: lm-eval's four slots (Python's random, numpy, torch, the few-shot sampler)
+Seeds = tuple[int | None, int | None, int | None, int | None]
 
 __all__ = ["TaskSettings"]
 
@@ -41,6 +45,8 @@ class TaskSettings:
     apply_chat_template: bool = False
     #: None: not given, so lm-eval's default (see :attr:`multiturn`)
     fewshot_as_multiturn: bool | None = None
+    #: lm-eval's ``--seed`` as :func:`parse_seed` reads it (None: not given, ``0,1234,1234,1234``)
+    seeds: Seeds | None = None
 
     @property
     def multiturn(self) -> bool:
@@ -52,6 +58,7 @@ class TaskSettings:
         """The options given on the command line, by flag."""
         return [flag for flag, value in (("--num-fewshot", self.num_fewshot),
                                          ("--fewshot-seed", self.seed),
+                                         ("--seed", self.seeds),
                                          ("--system-instruction", self.system_instruction),
                                          ("--apply-chat-template", self.apply_chat_template or None),
                                          ("--fewshot-as-multiturn", self.fewshot_as_multiturn))
@@ -63,6 +70,13 @@ class TaskSettings:
         if self.fewshot_as_multiturn and not self.apply_chat_template:
             return ("--fewshot-as-multiturn needs --apply-chat-template (lm-eval raises ValueError: "
                     "`apply_chat_template` must be set)")
+        if self.seeds is not None and self.seed is not None:
+            return ("--seed and --fewshot-seed both set the few-shot seed (--seed's fourth value): "
+                    "give one of them")
+        if self.seeds is not None and self.seeds[3] is None:
+            return ("--seed with None for the few-shot seed: lm-eval then draws the shots from an "
+                    "unseeded random.Random(None), a different set on every run, which no render can "
+                    "show; give it a number")
         if self.apply_chat_template and not chat_template:
             return ("--apply-chat-template needs --chat-template DIR|FILE|NAME (the model's tokenizer "
                     "folder, a Jinja file or a built-in)")
@@ -77,7 +91,9 @@ class TaskSettings:
         from .lmeval_tasks import chat_path
 
         chat = chat_path(chat_template) if self.apply_chat_template and chat_template else None
-        return Options(num_fewshot=self.num_fewshot, seed=DEFAULT_SEED if self.seed is None else self.seed,
+        fewshot = DEFAULT_SEED if self.seed is None else self.seed
+        seeds = self.seeds or (RANDOM_SEED, NUMPY_SEED, None, fewshot)
+        return Options(num_fewshot=self.num_fewshot, seed=seeds[3], random_seed=seeds[0], numpy_seed=seeds[1],
                        system_instruction=self.system_instruction, chat=chat,
                        fewshot_as_multiturn=self.multiturn if chat is not None else False)
 
@@ -101,3 +117,27 @@ def parse_bool(text: str) -> bool:
     if word in FALSE_WORDS:
         return False
     raise ValueError(f"{text!r}: give true or false")
+
+
+def parse_seed(text: str) -> Seeds:
+    """``--seed`` as lm-eval 0.4.13's command line reads it (``_int_or_none_list_arg_type``):
+    one integer for all four slots, or three or four comma-separated integers or ``None`` (a
+    missing fourth is its default, 1234). ValueError: anything else, as lm-eval refuses it."""
+    values: list[int | None] = []
+    for item in text.split(","):
+        word = item.strip().lower()
+        if word == "none":
+            values.append(None)
+            continue
+        try:
+            values.append(int(word))
+        except ValueError:
+            raise ValueError(f"{item.strip()!r} is not an integer or None") from None
+    if len(values) == 1:
+        values *= 4
+    elif len(values) not in (3, 4):
+        raise ValueError("give one integer, or 4 integers or None separated by ',' "
+                         "(python,numpy,torch,fewshot)")
+    if len(values) == 3:
+        values.append(DEFAULT_SEED)
+    return (values[0], values[1], values[2], values[3])

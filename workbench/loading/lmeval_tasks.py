@@ -484,7 +484,8 @@ def render_choices(task: LoadedTask, options: Options, given: Sequence[str] = ()
     given_cfg = fields.get("fewshot_config")
     fewshot_cfg: dict[str, Any] = given_cfg if isinstance(given_cfg, dict) else {}
     if out["shots"][0]:
-        out["seed"] = [options.seed, "default" if options.seed == DEFAULT_SEED else "--fewshot-seed"]
+        seed_from = "default" if options.seed == DEFAULT_SEED else "--fewshot-seed"
+        out["seed"] = [options.seed, "--seed" if "--seed" in given else seed_from]
         out["sampler"] = [fewshot.get("sampler"), "fewshot_config" if "sampler" in fewshot_cfg else "default"]
         pool = fewshot.get("split")
         pool_from = "fewshot_config" if "split" in fewshot_cfg else "fewshot_split"

@@ -249,6 +249,7 @@ class Loader:
         raw_models: list[tuple[dict, Path]] = []
         dataset_configs: list[Path] = []  # the config each of workspace.datasets came from
         tasks: list[str] = []  # the lm-eval tasks, by name
+        random_state = None  # the global random state the tasks' code left, from task to task
         lmeval = lmeval or TaskSettings()
         for config in configs:
             path = Path(config)
@@ -256,7 +257,9 @@ class Loader:
             if self._cancelled(epoch, path, workspace):
                 return workspace
             if looks_like_task(path):
-                tasks.append(self._add_task(path, data, workspace, timeout, chat_template, lmeval))
+                name, random_state = self._add_task(path, data, workspace, timeout, chat_template, lmeval,
+                                                    random_state)
+                tasks.append(name)
                 dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
                 continue
             result = self.load_file(path, root_dirs, timeout=timeout, epoch=epoch)
@@ -340,9 +343,11 @@ class Loader:
         workspace.judges = found.pairs
 
     def _add_task(self, path: Path, data: Sequence[str], workspace: Workspace,
-                  timeout: float | None, chat_template: str | None, settings: TaskSettings) -> str:
+                  timeout: float | None, chat_template: str | None, settings: TaskSettings,
+                  random_state: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
         """An lm-eval task YAML, rendered with the lm-eval options as lm-eval renders it: one
-        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`); its name."""
+        dataset whose rows are its requests (:func:`lmeval_tasks.task_dataset`); its name, and the
+        global random state it leaves for the next task (the tasks of a load are one lm-eval run)."""
         # lazy: the prompt rules and the chat sandbox (jinja2) are needed only for a task
         from ..core.errors import WorkbenchError
         from .lmeval_tasks import render_tasks, task_dataset
@@ -351,7 +356,7 @@ class Loader:
             options = settings.options(chat_template)
         except WorkbenchError as exc:
             workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line, hint=exc.hint))
-            return path.stem
+            return path.stem, random_state
         running = None
         if self.isolate:
             with self._lock:
@@ -361,7 +366,7 @@ class Loader:
                 running = self._worker
         [task] = render_tasks([str(path)], list(data), options, settings.num_fewshot,
                               timeout=self.timeout if timeout is None else timeout,
-                              isolate=self.isolate, config_worker=running)
+                              isolate=self.isolate, config_worker=running, random_state=random_state)
         if task.fields:
             self._task_names[task.file] = task.name
         else:  # its YAML could not be read (a cycle, a syntax error): the name it had, so a task
@@ -377,9 +382,9 @@ class Loader:
             workspace.task_errors.append((task.name, error))
             if not task.samples:
                 workspace.failed_datasets.append((len(workspace.datasets), task.name, error))
-                return task.name
+                return task.name, task.random_state
         workspace.datasets.append(task_dataset(task, options, settings.given()))
-        return task.name
+        return task.name, task.random_state
 
     def _cancelled(self, epoch: int, path: Path, workspace: Workspace) -> bool:
         if epoch == self._epoch:

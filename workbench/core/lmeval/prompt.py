@@ -27,12 +27,7 @@ from typing import Any
 
 from ..errors import RenderError
 from .chat import ChatPath, plain_messages
-from .sampler import DEFAULT_SEED, Sampler
-
-#: ``simple_evaluate``'s defaults for Python's ``random`` and numpy's global seeds (lm-eval 0.4.13's
-#: ``DEFAULT_RANDOM_SEED`` and ``DEFAULT_OTHER_SEED``; its ``--seed`` default is ``0,1234,1234,1234``)
-RANDOM_SEED = 0
-NUMPY_SEED = 1234
+from .sampler import DEFAULT_SEED, NUMPY_SEED, RANDOM_SEED, Sampler
 
 OUTPUT_TYPES = ("generate_until", "loglikelihood", "multiple_choice", "loglikelihood_rolling")
 

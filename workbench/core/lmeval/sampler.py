@@ -19,6 +19,11 @@ from ..errors import RenderError
 
 #: lm-eval's ``fewshot_random_seed`` default (``DEFAULT_OTHER_SEED``).
 DEFAULT_SEED = 1234
+#: ``simple_evaluate``'s global seeds for Python's ``random`` and numpy (``DEFAULT_RANDOM_SEED``,
+#: ``DEFAULT_OTHER_SEED``; its ``--seed`` default is ``0,1234,1234,1234``): what a task's
+#: ``process_docs`` draws from
+RANDOM_SEED = 0
+NUMPY_SEED = 1234
 SAMPLERS = ("default", "first_n")
 
 

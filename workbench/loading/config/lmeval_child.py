@@ -84,7 +84,8 @@ class _Task:
 
     def seed_globals(self) -> None:
         """Before the task's first code runs: the global random state lm-eval's code would find
-        (the previous task's, else ``simple_evaluate``'s seeds; a seed of None leaves it unseeded)."""
+        (the previous task's, else ``simple_evaluate``'s seeds; a seed of None is an unseeded
+        process's: fresh from the system's entropy, as lm-eval's then is)."""
         if self.seeded:
             return
         self.seeded = True
@@ -92,8 +93,8 @@ class _Task:
         if state.get("python") is not None:
             version, internal, gauss = state["python"]
             random.setstate((version, tuple(internal), gauss))
-        elif self.request.get("random_seed") is not None:
-            random.seed(self.request["random_seed"])
+        else:
+            random.seed(self.request.get("random_seed"))
         if importlib.util.find_spec("numpy") is None:
             return
         # lazy: numpy only where it is installed and the task has code that could draw from it
@@ -102,8 +103,8 @@ class _Task:
         if state.get("numpy") is not None:
             kind, keys, pos, has_gauss, cached = state["numpy"]
             np.random.set_state((kind, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
-        elif self.request.get("numpy_seed") is not None:
-            np.random.seed(self.request["numpy_seed"])
+        else:
+            np.random.seed(self.request.get("numpy_seed"))
 
     def random_state(self) -> dict[str, Any] | None:
         """The global random state the task's code left (None: no code ran, the state is untouched)."""
