@@ -42,8 +42,9 @@ BENCHMARKS = {
              ["gpqa/cot_zeroshot/_gpqa_cot_zeroshot_yaml", "gpqa/cot_zeroshot/gpqa_*_zeroshot.yaml",
               "gpqa/cot_zeroshot/utils.py"],
              "gpqa_{subject}_cot_zeroshot", "Question", None,
-             "lm-eval's process_docs shuffles each question's choices (random.shuffle): rows align by "
-             "question, the letters of the answers may differ"),
+             "lm-eval's process_docs shuffles each question's choices (random.shuffle, from the global "
+             "state its run seeds: --seed, default 0): rows align by question, the letters of the answers "
+             "may differ"),
     "bbh": ("BBH", "bbh/bbh_gen.py", "bbh-{subject}", "input",
             ["bbh/cot_fewshot/_cot_fewshot_template_yaml", "bbh/cot_fewshot/[!_]*.yaml"],
             "bbh_cot_fewshot_{subject}", "input", None, None),

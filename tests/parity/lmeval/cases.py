@@ -129,6 +129,9 @@ SEEDED = [
     _case("shuffle-numpy-2shot", "tasks/npshuffle.yaml", SHUFFLE, 2),
     _case("shuffle-two-tasks", "tasks/shuffle.yaml", SHUFFLE, 2, also=["tasks/shuffle2.yaml", "tasks/npshuffle.yaml"]),
     _case("shuffle-samesplit-2shot", "tasks/shuffle_samesplit.yaml", {"test": SHUFFLE["test"]}, 2),
+    # the shipped GPQA task (random.shuffle in process_docs; its one split is the pool and the docs)
+    _case("gpqa-shipped", "../../../shipped_configs/lm_eval/tasks/gpqa/cot_zeroshot/gpqa_main_cot_zeroshot.yaml",
+          {"train": "tasks/gpqa_train.jsonl"}),
     # lm-eval's --seed: one value for all four slots; three (the few-shot seed its default)
     _case("shuffle-seed-42", "tasks/shuffle.yaml", SHUFFLE, 2, also=["tasks/npshuffle.yaml"], seed="42"),
     _case("shuffle-seed-three", "tasks/npshuffle.yaml", SHUFFLE, 2, also=["tasks/shuffle.yaml"], seed="5,6,7"),
