@@ -1,14 +1,20 @@
 """The tree marks a dataset with lint findings (``⚑1``: how many rules flag it), as ``workbench
-lint`` lists them,
-once every pair has been checked in the background; the bundled demo (clean) has no mark."""
+lint`` lists them, PW213 (the extraction self-test, run bounded in the config worker) included,
+once every pair has been checked in the background; a self-test cut short is ``⚑?`` (not
+checked); the bundled demo (clean) has no mark."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from workbench.commands.common import demo_config, pitfalls_config
+from workbench.tui import pair_check
 
 from .conftest import make_app, wait_for
+
+ANSWER_FORMAT = Path(__file__).parent / "fixtures" / "answer_format" / "eval.py"
 
 pytestmark = pytest.mark.anyio
 
@@ -28,3 +34,18 @@ async def test_a_dataset_with_findings_is_marked_and_the_demo_is_not():
     assert marked == ["answer-prefix"], pitfalls
     demo = await labels_after_check(demo_config())
     assert not any("⚑" in label for label in demo.values()), demo
+
+
+async def test_pw213_marks_a_dataset_whose_exemplar_is_misread_and_a_runaway_is_not_checked(monkeypatch):
+    monkeypatch.setattr(pair_check, "CHECK_TIMEOUT", 1.0)  # the runaway pattern's child is cut sooner
+    labels = {name: label.removesuffix(" ◀") for name, label in (await labels_after_check(ANSWER_FORMAT)).items()}
+    assert labels["mcq"].endswith("  ⚑1"), labels  # PW213: 'The answer is (B)' read as ''
+    assert labels["runaway"].endswith("  ⚑?"), labels  # its pattern backtracks: cut, not checked
+    assert "⚑" not in labels["fine"], labels  # writes 'ANSWER: B', reads it
+    # the same verdicts as `workbench lint` (tests/commands/test_lint.py), and why it was not checked
+    app = make_app(ANSWER_FORMAT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.pair_check is not None, timeout=60)
+        check = app.pair_check
+    assert check.findings == {"mcq": ("PW213",)}
+    assert check.not_checked == {"runaway": "the self-test ran past 1 s"}

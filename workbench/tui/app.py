@@ -428,7 +428,7 @@ class WorkbenchApp(SearchKeys, App[int]):
             while not worker.is_cancelled and (self._busy or time.monotonic() - self._last_key < 0.5):
                 time.sleep(0.01)
 
-        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way)
+        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way, self._loader())
         if check is not None and not worker.is_cancelled:
             self._collector.keep()  # the pairs live until the next load (tui/collector.py)
             self.post_message(PairsChecked(catalog, check))
