@@ -21,6 +21,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
 * An lm-eval task's code (its ``!function`` utilities and Jinja over its docs) runs the same
   way: ``ConfigWorker.run_task`` sends a request of kind ``lmeval_task``, which the child hands to
   :mod:`.lmeval_child` instead of the config loader.
+* A dataset's extraction self-test (PW213, for the app's tree) the same way:
+  ``ConfigWorker.self_test`` sends a request of kind ``self_test`` (the configs and the few rows
+  the checks read, as plain data), which the child hands to :mod:`.self_test_child`.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
 
