@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from workbench.core.answers.self_test import self_test, self_test_rows
 from workbench.core.dataset_reader import ReaderConfig, build_splits
 from workbench.loading.workspace import Loader
@@ -35,3 +37,23 @@ def test_only_the_rows_the_checks_read_are_sent():
     assert self_test_rows(fixed, train, test) == {"exemplars": [[7, train[7]], [3, train[3]]], "test": [test[0]]}
     first = self_test_rows({}, train, [])
     assert [i for i, _ in first["exemplars"]] == [0, 1, 2, 3, 4] and first["test"] == []
+
+
+def test_general_cn_is_segmented_in_the_worker_as_in_lint():
+    """``general_cn_postprocess`` needs jieba's segmenter: the worker's child builds it, so the app
+    checks such a dataset as ``lint`` does (the same checks as in-process with the segmenter)."""
+    pytest.importorskip("jieba")
+    from workbench.loading.chinese_segmenter import jieba_segmenter
+    from workbench.loading.config.worker import ConfigWorker
+
+    dataset = {"reader_cfg": {"input_columns": ["q"], "output_column": "answer"},
+               "infer_cfg": {"ice_template": {"template": "{q}\n答案：{answer}\n"},
+                             "prompt_template": {"template": "</E>{q}\n", "ice_token": "</E>"},
+                             "retriever": {"type": "FixKRetriever", "fix_id_list": [0]}},
+               "eval_cfg": {"evaluator": {"type": "opencompass.openicl.icl_evaluator.BleuEvaluator"},
+                            "pred_postprocessor": {"type": "general_cn"}}}
+    train = [{"q": "问题", "answer": "我爱北京天安门"}]
+    here = [vars(c) for c in self_test(dataset, {}, train, train, jieba_segmenter)]
+    assert "我 爱 北京 天安门" in here[0]["extracted"]  # segmented: words joined by spaces
+    with ConfigWorker() as running:
+        assert running.self_test(dataset, {}, self_test_rows(dataset, train, train), "eval.py") == {"checks": here}

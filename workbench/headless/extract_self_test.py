@@ -20,8 +20,8 @@ from ..core.dataset_reader import ReaderConfig, build_splits
 from ..core.errors import WorkbenchError
 from ..core.result import PairWarning
 from ..core.spec import locate
+from ..loading.chinese_segmenter import jieba_segmenter
 from .bounded_call import run_bounded
-from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"

@@ -7,11 +7,11 @@ the dataset's and model's config and only the rows the checks read
 (:func:`~workbench.core.answers.self_test.self_test_rows`), as plain data; the answer is the
 checks as dicts, or why there are none, in the words ``extract --self-test`` uses.
 
-No word segmenter here: ``general_cn_postprocess`` (jieba) is not rewritten in the worker, so a
-dataset that needs it is "not-rewritten" (``lint`` and ``render`` do check it).
+``general_cn_postprocess`` gets jieba's segmenter (the ``chinese`` extra), built in the child that
+needs it (about a second); without jieba such a dataset is "not-rewritten", as in ``lint``.
 
-May import: the core and the other config modules; not loading/models, loading/rows, the
-workspace, views or a front end.
+May import: the core, loading/chinese_segmenter and the other config modules; not loading/models,
+loading/rows, the workspace, views or a front end.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ...core.answers.catalog import Unresolved
 from ...core.answers.chain import PairFailure
 from ...core.answers.self_test import checks_of
 from ...core.errors import WorkbenchError
+from ..chinese_segmenter import jieba_segmenter
 from . import plain_data
 from .executor import ConfigTimeout
 
@@ -32,7 +33,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     ``unreadable``, ``bounded``: past its time)."""
     job = plain_data.loads(request["job"].encode("utf-8", "surrogatepass"))
     try:
-        checks = checks_of(job["dataset"], job["model"], job["rows"])
+        checks = checks_of(job["dataset"], job["model"], job["rows"], jieba_segmenter)
     except ConfigTimeout:
         return {"error": f"the self-test ran past {float(request['timeout']):g} s", "hint": None,
                 "kind": "bounded"}
