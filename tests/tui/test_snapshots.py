@@ -140,3 +140,19 @@ def test_lmeval_task(snap_compare, size):
                    chat_template=str(LMEVAL / "chat" / "chatml"),
                    lmeval=TaskSettings(num_fewshot=2, apply_chat_template=True))
     assert snap_compare(app, terminal_size=SIZES[size], run_before=keys())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lmeval_generate_until_folded_shots(snap_compare, size):
+    """A generate_until task under a chat template with its shots folded into one user message
+    (--fewshot-as-multiturn false) and a system instruction: the PromptList pane shows the messages
+    handed to the chat template, the final input ends with the stop sequences (until) after a seam."""
+    from workbench.loading.lmeval_settings import TaskSettings
+
+    tasks = Path(__file__).resolve().parent / "fixtures" / "lmeval_gen"
+    app = make_app(tasks / "gsm_chat.yaml", data=(f"test={tasks / 'gsm_test.jsonl'}",
+                                                  f"train={tasks / 'gsm_train.jsonl'}"),
+                   chat_template=str(LMEVAL / "chat" / "chatml"),
+                   lmeval=TaskSettings(num_fewshot=1, apply_chat_template=True, fewshot_as_multiturn=False,
+                                       system_instruction="Be brief."))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=keys())

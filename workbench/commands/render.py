@@ -191,9 +191,12 @@ def usage_error(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
-def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
+def render_selected(prog: str, args: argparse.Namespace,
+                    answer_formats: bool = False) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
-    exit status of a selection that matches nothing."""
+    exit status of a selection that matches nothing. ``answer_formats``: with the selected
+    pairs' PW213 warnings (the extraction self-test, each dataset in a child forked here,
+    before anything is written)."""
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -215,7 +218,23 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     failed = check_selection(prog, full, selection, data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
-    return (selection, *select(full, selection))
+    narrowed, entries = select(full, selection)
+    if answer_formats:
+        narrowed.warnings.extend(answer_format_problems(narrowed.pairs))
+    return selection, narrowed, entries
+
+
+def answer_format_problems(pairs: Sequence[Any]) -> list[Any]:
+    """The pairs' PW213 warnings, and one warning per dataset whose self-test ran past its time
+    or crashed (a dataset not checked otherwise, without rows, eval_cfg or a rewritten
+    postprocessor, is left out quietly: ``lint`` and ``extract --self-test`` say why)."""
+    from ..core.findings import tag
+    from ..core.result import PairWarning
+    from ..headless.extract_self_test import answer_format_warnings
+
+    found, skipped = answer_format_warnings(pairs)
+    return found + [PairWarning(dataset, None, f"{tag('PW213')} not checked: {why}")
+                    for dataset, kind, why in skipped if kind == "bounded"]
 
 
 @contextlib.contextmanager
@@ -369,7 +388,7 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --format html: {html_note[0].lower()}{html_note[1:]}", file=sys.stderr)
     # workers start now, loading the workspace while this process does
     workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
-    selected = render_selected(parser.prog, args)
+    selected = render_selected(parser.prog, args, answer_formats=True)
     if isinstance(selected, int):
         if workers is not None:
             workers.close()
@@ -540,6 +559,23 @@ def named_task(config: str, roots: list[str]) -> str:
     return str(found) if found is not None else config
 
 
+def lmeval_models(args: argparse.Namespace, tasks: list) -> list[dict]:
+    """``--models`` beside lm-eval tasks in the render JSON: the models' own load errors and each
+    task a model cannot take (``--model GLOB`` narrows the models)."""
+    # lazy: imported when the command runs, so --help stays quick
+    from fnmatch import fnmatchcase
+
+    from ..headless import lmeval_json
+    from ..loading.workspace import load_workspace
+
+    workspace = load_workspace([], model_files=args.models, roots=args.config_root, timeout=args.timeout)
+    models = [m for m in workspace.models
+              if not args.model or any(fnmatchcase(m.abbr, glob) for glob in args.model)]
+    errors = [{"dataset": None, "model": None, "file": e.file, "line": e.line, "message": e.message,
+               **({"hint": e.hint} if e.hint else {})} for e in workspace.errors]
+    return errors + lmeval_json.refused_pairs(tasks, models)
+
+
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
     from ..core.errors import WorkbenchError
@@ -561,6 +597,9 @@ def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     doc = lmeval_json.document(" ".join(args.configs), tasks, chat is not None)
     if unapplied:
         doc["warnings"].insert(0, lmeval_json.warning(None, unapplied))
+    if args.models:
+        doc["errors"] += lmeval_models(args, tasks)
+        doc["warnings"].append(lmeval_json.warning(None, lmeval_json.MODELS_IN_JSON))
     text = lmeval_json.write(doc)
     if args.out:
         with atomic_write(args.out) as out:

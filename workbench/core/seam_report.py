@@ -18,8 +18,9 @@ from typing import Any
 
 from .errors import RenderError
 from .extras import install_hint
+from .inferencers.lmeval_plan import TASK_INFERENCERS
 from .prefix import shared_prefix
-from .provenance import META, Origin, concat
+from .provenance import META, ROW, Origin, PStr, concat
 from .result import Request, Sample
 from .tokens.counting import tokenizers_available
 from .tokens.seams import PieceSource, RequestSeams, request_seams, traced_chat_text
@@ -98,11 +99,17 @@ def sample_seams(pair: Any, sample: Sample, source: PieceSource) -> list[Request
     context = min(shared_prefix(labelled[0], t) for t in labelled[1:]) if len(labelled) > 1 else None
     model_text = getattr(pair, "model_text", None)
     out = []
+    # lm-eval scores (context, continuation) pairs: the whole is the context, then the continuation
+    # (an OpenCompass LLInferencer prompt already ends with its row's cont)
+    appended = getattr(pair, "inferencer", None) in TASK_INFERENCERS
     for request, (text, chat) in zip(sample.requests, texts):
         add_special = model_text.adds_special_tokens(chat) if model_text is not None else False
         continuation = _continuation(request)
         at = None
-        if continuation and text.endswith(continuation):
+        if continuation and appended:
+            at = len(text)
+            text = concat([text, PStr(continuation, Origin(ROW, column="continuation"))])
+        elif continuation and text.endswith(continuation):
             at = len(text) - len(continuation)
         elif request.label is not None and context is not None:
             at = context

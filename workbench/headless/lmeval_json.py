@@ -14,7 +14,10 @@ from dataclasses import replace
 from fnmatch import fnmatchcase
 from typing import Any
 
+from ..core.inferencers.lmeval_plan import SCORING_HINT, scoring_refusal
 from ..core.lmeval.prompt import Request, Sample
+from ..core.models.model_input import LM, find_model_class
+from ..core.spec import ModelSpec, type_name
 from ..loading.lmeval_tasks import LoadedTask
 from .formats.json_encoding import dumps
 from .render_filter import Ranges
@@ -84,6 +87,30 @@ def document(config: str, tasks: list[LoadedTask], chat: bool) -> dict[str, Any]
         warnings += [warning(task.name, message) for message in task.warnings]
     return {"schema": SCHEMA, "config": config, "renders": renders, "errors": errors,
             "warnings": warnings}
+
+
+def refused_pairs(tasks: list[LoadedTask], models: list[ModelSpec]) -> list[dict[str, Any]]:
+    """``--models``: an error for each task and model lm-eval refuses to run together (an API
+    model asked to score), located on the task's ``output_type`` line."""
+    out = []
+    for model in models:
+        info = find_model_class(type_name(model.cfg.get("type")), model.framework)
+        kind, name = (info.kind, info.name) if info is not None else (LM, type_name(model.cfg.get("type")))
+        for task in tasks:
+            refusal = scoring_refusal(task.output_type or "", kind, name)
+            if refusal is None:
+                continue
+            file, line = task.where.get("output_type", (task.file, None))
+            out.append({"dataset": task.name, "model": model.abbr, "file": file, "line": line,
+                        "message": refusal, "hint": SCORING_HINT})
+    return out
+
+
+#: Said once when ``--models`` is given: the JSON's renders are the tasks' own.
+MODELS_IN_JSON = ("--models: an lm-eval task's render JSON has model null: its requests are the same "
+                  "for every model that takes them (the chat template is --apply-chat-template's); the "
+                  "errors name each model that cannot take a task, and the other formats render each "
+                  "task with each model")
 
 
 def warning(task: str | None, message: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, RenderError, WorkbenchError
+from ..core.inferencers.lmeval_plan import task_inferencer
 from ..core.lmeval.chat import ChatPath
 from ..core.lmeval.prompt import Options, Sample, build_samples, shot_count
 from ..core.lmeval.sampler import DEFAULT_SEED
@@ -60,6 +61,9 @@ class LoadedTask:
     #: what the render used beside the fields: shots, the pool, delimiters, until (the resolved
     #: task's, without its docs)
     resolved: dict[str, Any] = field(default_factory=dict)
+    #: the test docs as the render read them (after ``process_docs``), by doc id: what ``compare``
+    #: aligns rows by
+    docs: list[Any] = field(default_factory=list)
 
 
 def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
@@ -386,6 +390,7 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
                       system_instruction=options.system_instruction, chat=options.chat,
                       fewshot_as_multiturn=options.fewshot_as_multiturn)
     task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
+    task.docs = list(resolved.get("docs") or ())
     task.resolved["shots"] = shot_count(resolved, options)
     retried_before = options.chat.retried if options.chat else 0
     try:
@@ -415,34 +420,32 @@ def _as_written(value: Any) -> Any:
 
 
 def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequence[str] = ()) -> DatasetSpec:
-    """A rendered task as the Workspace's dataset shape, so the app's panes show it: one row per
-    request (``context`` exactly as lm-eval passes it, ``cont`` its continuation, ``doc_id``,
-    ``request``, ``label``, ``until``), rendered by a template of the context alone, which puts
-    the context in the model input unchanged (``{context}`` is replaced once, never rescanned).
+    """A rendered task as the Workspace's dataset shape, so the app's panes and every format show
+    it: one row per doc (``doc_id``, ``shots``, and ``requests``: each ``Instance``'s ``context``
+    exactly as lm-eval passes it, its ``continuation``, ``label``, ``until`` and the ``messages`` handed
+    to the chat template), rendered by the
+    task plan (``core/inferencers/lmeval_plan.py``), a request per Instance.
     The template tree draws the task from ``lm_eval`` (the fields as merged), ``lm_eval_chain``,
     ``lm_eval_functions``, ``lm_eval_render`` (what ``options``, the ones it was rendered with,
     and lm-eval's defaults decided; ``given``, the flags given on the command line) and
     ``lm_eval_rows``."""
-    rows = []
-    for sample in task.samples:
-        for n, request in enumerate(sample.requests):
-            rows.append({"doc_id": sample.index, "request": n, "context": request.model_input,
-                         "cont": request.continuation, "label": request.label,
-                         "until": request.until, "shots": list(sample.shots)})
-    # scored continuations: LLInferencer's shape (one label whose template is the context, the
-    # row's `cont` scored after it), so the panes show the continuation after a seam
-    scored = task.output_type in ("loglikelihood", "multiple_choice")
-    template: Any = {0: "{context}"} if scored else "{context}"
+    rows = [{"doc_id": sample.index, "shots": list(sample.shots),
+             "requests": [{"context": r.model_input, "continuation": r.continuation, "label": r.label,
+                           "until": r.until, "messages": r.messages} for r in sample.requests]}
+            for sample in task.samples]
+    # the template is never filled (the plan reads each request's context); the render checks
+    # that a prompt template exists, as for every pair
+    template: Any = "{requests}"
     cfg = {"abbr": task.name, "type": f"lm-eval task ({task.output_type})", "lm_eval": task.fields,
            "lm_eval_chain": [{"file": file, "included_at": list(at) if at else None}
                              for file, at in task.chain],
            "lm_eval_functions": {name: list(at) for name, at in task.functions.items()},
            "lm_eval_render": render_choices(task, options or Options(), given),
            "lm_eval_rows": dict(task.split_files),
-           "reader_cfg": {"input_columns": ["context"], "output_column": "cont"},
+           "reader_cfg": {"input_columns": ["requests"], "output_column": None},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
-                         "inferencer": {"type": "LLInferencer" if scored else "GenInferencer"}}}
+                         "inferencer": {"type": task_inferencer(task.output_type or "generate_until")}}}
     source = task.rows_source or {}
     locations = {("lm_eval", key): Source(file, line) for key, (file, line) in task.where.items()}
     locations.update({("lm_eval", *path): Source(file, line) for path, (file, line) in task.inner.items()})

@@ -9,6 +9,7 @@ already loaded), not textual (the exports draw them without an app), and no fron
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,14 @@ from .fragments import badge, body, faint
 from .options import ViewOptions
 from .safe import one_line
 from .styled import styled
+
+#: The seam before a scored continuation, in every view and format that shows one.
+CONTINUATION_SEAM = "continuation, scored after the input"
+
+
+def scored_text(continuation: Any) -> str:
+    """A request's scored continuation as text (a non-string, as its repr)."""
+    return continuation if isinstance(continuation, str) else repr(continuation)
 
 
 def legend(opts: ViewOptions) -> Text:
@@ -70,10 +79,13 @@ def final_input_body(request: Request, opts: ViewOptions) -> RenderableType:
                      else faint("(empty string)", opts))
     continuation = next((v for k, v in request.extra if k == "continuation"), None)
     if continuation is not None:  # scored after the input (LL, lm-eval): seen, and seen apart
-        parts.append(Rule("continuation, scored after the input", style=opts.palette.style("faint"),
-                          characters="┄", align="left"))
-        text = continuation if isinstance(continuation, str) else repr(continuation)
+        parts.append(Rule(CONTINUATION_SEAM, style=opts.palette.style("faint"), characters="┄", align="left"))
+        text = scored_text(continuation)
         parts.append(styled(text, opts) if text else faint("(empty string)", opts))
+    until = next((v for k, v in request.extra if k == "until"), None)
+    if until is not None:  # where lm-eval stops the generation
+        parts.append(Rule(one_line(f"until {json.dumps(until, ensure_ascii=False)}", 200),
+                          style=opts.palette.style("faint"), characters="┄", align="left"))
     return Group(*parts) if len(parts) > 1 else parts[0]
 
 

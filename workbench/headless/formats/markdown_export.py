@@ -10,6 +10,7 @@ other front end), commands or ``cli``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
@@ -19,6 +20,7 @@ from ...core.inert_text import visible
 from ...core.models.wire import body_text, wire_of
 from ...core.result import PairError, RenderResult, Request, Sample
 from ...core.warning_groups import WarningGroup, group_warnings
+from ...views.final_input import CONTINUATION_SEAM, scored_text
 from ..render_filter import label_text
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, write_lengths_markdown
@@ -87,6 +89,12 @@ def write_request_markdown(sample: Sample, request: Request, out: TextIO, whites
     if request.model_text is not None:
         out.write("\n**Chat template text**\n\n")
         out.write(fenced(request.model_text, whitespace))
+    for key, value in request.extra:
+        if key == "continuation":  # scored after the input (LL, lm-eval): seen, and seen apart
+            out.write(f"\n**{CONTINUATION_SEAM.capitalize()}**\n\n")
+            out.write(fenced(scored_text(value), whitespace))
+        elif key == "until":
+            out.write(f"\n**until** {inline_code(json.dumps(value, ensure_ascii=False))}\n")
     wire = wire_of(request)
     if wire is not None:
         estimated = "" if wire.exact else " (max_tokens from an estimated token count)"

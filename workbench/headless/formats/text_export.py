@@ -22,6 +22,7 @@ from ...core.inert_text import printable, visible
 from ...core.inferencers.sample_splice import stand_in
 from ...core.models.wire import body_text, wire_of
 from ...core.result import RenderResult, Request, Sample, Stamp
+from ...views.final_input import CONTINUATION_SEAM, scored_text
 from ..render_filter import label_text
 from ..stream import Chunks, SampleWriter
 from .json_export import collect_warnings, stopped_error
@@ -103,6 +104,13 @@ def _request_parts(pair: Any, sample: Sample, request: Request) -> tuple[list[st
     if request.model_text is not None:
         texts += ("--- chat template text ---\n", request.model_text, "\n")
         kinds += (_LITERAL, _BODY, _LITERAL)
+    for key, value in request.extra:
+        if key == "continuation":  # scored after the input (LL, lm-eval): seen, and seen apart
+            texts += (f"--- {CONTINUATION_SEAM} ---\n", scored_text(value), "\n")
+            kinds += (_LITERAL, _BODY, _LITERAL)
+        elif key == "until":
+            texts += ("--- until ", json.dumps(value, ensure_ascii=False), " ---\n")
+            kinds += (_LITERAL, _BODY, _LITERAL)
     tokens = getattr(request, "tokens", None)
     if tokens is not None:
         parts = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in tokens.sections)
