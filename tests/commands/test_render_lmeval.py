@@ -379,3 +379,12 @@ def test_a_rolling_task_on_an_api_model_is_refused_too(tmp_path: Path):
                   "--model", "gpt", "-f", "text")
     assert run.code == 3 and run.out == ""
     assert "cannot score loglikelihood_rolling requests" in run.err and "TypeError" in run.err
+
+
+def test_a_yaml_num_fewshot_0_winning_over_the_command_line_is_said_once():
+    code, doc, err = render(str(TASKS / "zero.yaml"), *ARC, "--num-fewshot", "3")
+    assert code == 0 and all(s["ice_indices"] == [] for s in doc["renders"][0]["samples"])
+    [said] = [w["message"] for w in doc["warnings"] if "num_fewshot has been set to 0" in w["message"]]
+    assert "--num-fewshot 3 is ignored" in said and err.count("num_fewshot has been set to 0") == 1
+    code, doc, _ = render(str(TASKS / "zero.yaml"), *ARC)
+    assert not any("num_fewshot has been set to 0" in w["message"] for w in doc["warnings"])

@@ -388,6 +388,10 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
                       fewshot_as_multiturn=options.fewshot_as_multiturn)
     task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
     task.resolved["shots"] = shot_count(resolved, options)
+    if num_fewshot and cfg.get("num_fewshot") == 0:  # lm-eval says so too (evaluator.py, at info)
+        task.warnings.append(f"num_fewshot has been set to 0 for {task.name} in its config: --num-fewshot "
+                             f"{num_fewshot} is ignored, as lm-eval ignores it (\"Manual configuration will "
+                             "be ignored.\")")
     retried_before = options.chat.retried if options.chat else 0
     try:
         for sample in build_samples(resolved, options):
