@@ -19,8 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.provenance import PREDICTION, ROW, spans_of
-from ..core.result import Request, Sample
-from .final_input import scored_text
+from ..core.result import Request, Sample, scored_text
 from .fragments import badge, faint, snippet
 from .options import ViewOptions
 from .prompt_list import _items
