@@ -133,7 +133,7 @@ def test_markdown_and_snapshot_number_docs_and_show_the_continuation_and_until(t
     headings = [line for line in run.out.splitlines() if line.startswith("### Sample")]
     assert headings == [f"### Sample {i} · label {r['label']}" for i, r in requests]
     assert run.out.count("**Continuation, scored after the input**\n\n```text\n") == len(requests)
-    assert "*lm-eval multiple\\_choice, lm model*" in run.out
+    assert "*multiple\\_choice, lm model*" in run.out
     gen = run_cli("render", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
                   "--data", f"train={TASKS / 'gsm_train.jsonl'}", "--limit", "1", "-f", "markdown")
     assert '**until** `["Question:", "</s>"]`' in gen.out

@@ -445,7 +445,7 @@ def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequen
            "reader_cfg": {"input_columns": ["requests"], "output_column": None},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
-                         "inferencer": {"type": task_inferencer(task.output_type or "generate_until")}}}
+                         "inferencer": task_inferencer(task.output_type or "generate_until")}}
     source = task.rows_source or {}
     locations = {("lm_eval", key): Source(file, line) for key, (file, line) in task.where.items()}
     locations.update({("lm_eval", *path): Source(file, line) for path, (file, line) in task.inner.items()})
