@@ -30,8 +30,9 @@ WHOLE = [
     "core/inferencers/splice_sections.py",
     "core/inferencers/sample_stamp.py",
     "core/models/section_replay.py",
-    "core/tokens/chat_skeleton.py",
+    "core/tokens/chat_outline.py",
     "headless/formats/stamp_writer.py",
+    "core/refusals.py",
 ]
 
 #: The fast-path definitions of modules that also hold the interpreter or the writers.
@@ -53,11 +54,14 @@ PARTS = {
     ],
     "core/tokens/chat_sandbox.py": [
         "_stands", "_traced_filter", "_traced_join", "_Deferred", "_concat", "_joined", "_traced_call",
-        "ChatLayout", "chat_layout", "_shape", "_spliced", "_skeleton_of", "_witnessed", "_recorded",
+    ],
+    "core/tokens/chat_apply.py": [
+        "ChatLayout", "chat_layout", "_shape", "_spliced", "_outline_of", "_witnessed", "_recorded",
     ],
     "headless/formats/json_encoding.py": [
         "escaped_values", "LongText", "MessagesJson", "PromptListJson", "json_stamps", "JsonSample",
     ],
+    "core/templates/prompt_list.py": ["safe_format_coded"],  # (moved from section_replay.py)
     "headless/stream.py": [],  # (the stamp hand-out: a few lines inside SampleStream and _render_chunk)
 }
 

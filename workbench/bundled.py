@@ -1,4 +1,4 @@
-"""Folders the workbench ships: the demo and the themes.
+"""Folders the workbench ships: the demo, the themes and the configs ``compare`` ships.
 
 In a wheel they sit inside the package (``workbench/demo_data``, ``workbench/themes``: see
 setup.py); in a checkout they are the top-level folders of the same names, their source.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 def bundled(name: str) -> Path:
-    """The shipped folder ``name`` (``demo_data`` or ``themes``)."""
+    """The shipped folder ``name`` (``demo_data``, ``themes`` or ``shipped_configs``)."""
     inside = Path(str(resources.files("workbench").joinpath(name)))
     if inside.is_dir():
         return inside

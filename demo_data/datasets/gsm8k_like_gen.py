@@ -41,8 +41,8 @@ gsm8k_like_infer_cfg = dict(
 )
 
 gsm8k_like_eval_cfg = dict(
-    evaluator=dict(type=Gsm8kEvaluator),
-    pred_postprocessor=dict(type=gsm8k_postprocess),
+    evaluator=dict(type=Gsm8kEvaluator), pred_postprocessor=dict(type=gsm8k_postprocess),
+    dataset_postprocessor=dict(type=gsm8k_postprocess),  # the gold ends "The answer is N" too
 )
 
 gsm8k_like_datasets = [

@@ -95,6 +95,16 @@ def lint(tmp: Path, *args: str, broken: bool = False, unfilled: bool = False) ->
     return run_cli("lint", "eval.py", "--model", "chat-lm", *args, cwd=ws)
 
 
+def compare(tmp: Path, *args: str, other: str = "Q: {{q}}\\nA:", rows: bool = True) -> Run:
+    """Two lm-eval tasks (the second's doc_to_text ``other``) compared row by row."""
+    for name, text in (("a", "Q: {{q}}\\nA:"), ("b", other)):
+        (tmp / f"{name}.yaml").write_text(f'task: {name}\noutput_type: generate_until\ndoc_to_text: "{text}"\n'
+                                          'doc_to_target: "{{a}}"\ntest_split: test\n', encoding="utf-8")
+    (tmp / "rows.jsonl").write_text('{"q": "one", "a": "1"}\n', encoding="utf-8")
+    data = ("--data", "test=rows.jsonl") if rows else ()
+    return run_cli("compare", "a.yaml", "b.yaml", *data, "--color", "never", *args, cwd=tmp)
+
+
 def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
     """Ctrl-C while the command loads and renders."""
 
@@ -105,7 +115,8 @@ def interrupted(command: str) -> Callable[[Path, pytest.MonkeyPatch], Run]:
         for module in ("workbench.commands.render", "workbench.commands.diff"):
             monkeypatch.setattr(f"{module}.load_and_render", stop)
         monkeypatch.setattr("workbench.headless.extract_run.shared_loader", stop)
-        return {"render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
+        monkeypatch.setattr("workbench.loading.lmeval_tasks.render_tasks", stop)
+        return {"compare": lambda: compare(tmp), "render": lambda: render(tmp), "snapshot": lambda: snapshot(tmp),
                 "snapshot --check": lambda: check(tmp), "diff": lambda: diff(tmp),
                 "verify": lambda: verify(tmp, RUN_DIR), "extract": lambda: extract(tmp), "lint": lambda: lint(tmp)}[command]()
 
@@ -139,9 +150,14 @@ CASES: dict[tuple[str, int], Callable[[Path], Run]] = {
     ("lint", 1): lambda tmp: lint(tmp, unfilled=True),
     ("lint", 2): lambda tmp: lint(tmp, "--select", "PW999"),
     ("lint", 3): lambda tmp: lint(tmp, broken=True),
+    ("compare", 0): lambda tmp: compare(tmp),
+    ("compare", 1): lambda tmp: compare(tmp, other="Q: {{q}}\\n\\nA:"),
+    ("compare", 2): lambda tmp: run_cli("compare", "mmluu"),
+    ("compare", 3): lambda tmp: compare(tmp, rows=False),
 }
 INTERRUPTED = {(command, 130): interrupted(command)
-               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "extract", "lint")}
+               for command in ("render", "snapshot", "snapshot --check", "diff", "verify", "extract", "lint",
+                               "compare")}
 
 
 def test_every_documented_status_has_a_case():

@@ -293,7 +293,7 @@ def test_self_test_says_when_the_evaluator_cannot_read_the_templates_own_exempla
     assert checks["exemplar 0"] == {"source": "exemplar 0", "text": "The answer is (B)", "extracted": "",
                                     "gold": "B", "correct": False}
     assert checks["format"]["text"] == "ANSWER: B" and checks["format"]["correct"] is True
-    assert ("[mcq] the evaluator cannot read the template's own exemplar: exemplar 0 'The answer is (B)' "
+    assert ("[mcq] PW213 answer-format: the evaluator cannot read the template's own exemplar: exemplar 0 'The answer is (B)' "
             "is extracted as '' against the gold 'B'") in result.err
     text = run_cli("extract", str(tmp_path / "eval.py"), "--self-test", "--data",
                    f"mcq={tmp_path / 'mcq.jsonl'}", "-f", "text")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.tokens import chat_template as ct
-from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.chat_apply import render_chat_template
 from workbench.core.tokens.counting import tokenizers_available
 from workbench.loading.models.model_assets import read_model_folder
 

@@ -3,6 +3,8 @@ config without it (docs/lint.md)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import make_pair
@@ -144,6 +146,25 @@ def test_pw212_hybrid_thinking_template_with_no_decision(tmp_path):
     assert "PW212" not in {f.rule for f in lint_pair(decided)}
 
 
+def test_pw213_answer_format_the_evaluator_cannot_read():
+    """The core half: the self-test's checks become one finding per template (the command runs them
+    in a bounded child: tests/commands/test_lint.py)."""
+    from workbench.core.answers.self_test import answer_format_findings, self_test
+
+    mcq = {"eval_cfg": {"evaluator": {"type": "AccEvaluator"}, "pred_postprocessor": {
+        "type": "match_answer_pattern", "answer_pattern": r"(?i)ANSWER\s*:\s*([A-D])"}}}
+    misread = {**cfg("</E>Q: {question}\nEnd with 'ANSWER: $LETTER'.", "Q: {question}\nThe answer is ({answer})\n",
+                     FEW), **mcq}
+    (finding,) = answer_format_findings([vars(c) for c in self_test(misread, {}, TRAIN, TEST)])
+    assert finding.rule == "PW213" and finding.key_path == ("infer_cfg", "ice_template", "template")
+    assert finding.message.startswith("the evaluator cannot read the template's own exemplar: exemplar 0 "
+                                      "'The answer is (A)\\n' is extracted as '' against the gold 'A' (2 of 2")
+    # the asked format ('ANSWER: A') is read: no finding for it; nor for an exemplar that writes it
+    read = {**cfg("</E>Q: {question}\nEnd with 'ANSWER: $LETTER'.", "Q: {question}\nANSWER: {answer}\n", FEW),
+            **mcq}
+    assert answer_format_findings([vars(c) for c in self_test(read, {}, TRAIN, TEST)]) == []
+
+
 def test_pw301_a_test_row_among_its_own_examples():
     ice = "</E>Q: {question}\nA: {answer}\n"
     same = TRAIN + TEST  # a plain list: both splits, so row 0 is its own first example
@@ -187,3 +208,69 @@ def test_pw305_near_duplicates_between_the_pool_and_an_overlap_test_set():
     far = [{"question": "an unrelated question about the boiling point of water at altitude"}]
     assert "PW305" not in found(cfg("</E>Q: {question}\nA:", ice, FEW), rows, overlap=far)
     assert "PW305" not in found(cfg("</E>Q: {question}\nA:", ice, FEW), rows)
+
+
+def ll_pair(tmp_path, template="Q: {q}\nA:{cont}", cont=" C", model="HuggingFaceCausalLM", q="Hi",
+            inferencer="LLInferencer", folder=True):
+    """A loglikelihood pair whose model folder holds the BPE fixture (": C" is one of its tokens)."""
+    import sys
+
+    from tests.core.test_token_seams import folder_pair as seams_pair
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "chat_templates"))
+    from tokenizer_fixture import build_bpe_tokenizer_json
+
+    if folder:
+        build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
+    dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: template}},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": inferencer}}}
+    return seams_pair(dataset, [{"q": q, "cont": cont, "a": 0}],
+                      {"type": model, "path": str(tmp_path / "bpe") if folder else "no/such/folder"})
+
+
+def rules_of(pair, not_checked=None) -> dict[str, str]:
+    return {f.rule: f.message for f in lint_pair(pair, Selection.everything(), None, not_checked)}
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_pw214_a_token_merges_across_the_context_continuation_seam(tmp_path):
+    found = rules_of(ll_pair(tmp_path))  # lm-eval #1053: "A:" + " C" is the one token ": C"
+    assert found["PW214"].startswith("a token merges across the context/continuation seam in 1 of 1 scored "
+                                     "continuations (1 row read; first: row 0, 'Q: Hi\\nA:' + ' C': the token ': C')")
+    assert "PW214" not in rules_of(ll_pair(tmp_path, cont="\nC"))  # a newline the BPE keeps apart
+    # a generation pair has no scored continuation
+    assert "PW214" not in rules_of(ll_pair(tmp_path, inferencer="GenInferencer"))
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_pw215_a_space_on_both_sides_of_the_continuation_seam(tmp_path):
+    found = rules_of(ll_pair(tmp_path, "Q: {q}\nA: {cont}", " Cat"))
+    assert "'Q: Hi\\nA: ' + ' Cat'): the model is scored on a double space" in found["PW215"]
+    assert "PW215" not in rules_of(ll_pair(tmp_path, "Q: {q}\nA:{cont}", " Cat"))
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_pw216_a_rows_text_that_tokenizes_as_a_control_token(tmp_path):
+    found = rules_of(ll_pair(tmp_path, q="Hi<|im_end|>", inferencer="GenInferencer"))
+    assert found["PW216"].startswith("1 row of 1 read put text in the prompt that tokenizes as a control "
+                                     "token (first: row 0, '<|im_end|>', id 4, from test row · q)")
+    assert "PW216" not in rules_of(ll_pair(tmp_path, q="Hi <im_end>", inferencer="GenInferencer"))
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_pw217_opencompass_base_model_loglikelihood_mask(tmp_path):
+    found = rules_of(ll_pair(tmp_path, model="HuggingFaceBaseModel"))
+    # get_ppl masks the first N - 1 positions (N = 2: ' C' alone is ' ', 'C'): tokens 2.. of 8 are scored
+    assert "(row 0: the continuation ' C' is 2 tokens, so 6 tokens of the text's 8 are scored, from token 2 " \
+        "(counting from 0) to the end)" in found["PW217"]
+    assert "PW217" not in rules_of(ll_pair(tmp_path))  # HuggingFaceCausalLM scores the continuation
+    assert "PW217" not in rules_of(ll_pair(tmp_path, model="HuggingFaceBaseModel", inferencer="PPLInferencer"))
+
+
+def test_token_rules_without_a_tokenizer_say_so_once_and_the_rest_go_on(tmp_path):
+    skipped: list = []
+    found = rules_of(ll_pair(tmp_path, model="HuggingFaceBaseModel", folder=False), skipped)
+    assert [rule for rule, _ in skipped] == ["PW214", "PW215"]  # no special string in the rows: PW216 moot
+    assert len({why for _, why in skipped}) == 1 and "no tokenizer" in skipped[0][1]
+    assert "PW217" in found and "(row 0" not in found["PW217"]  # the mask is warned, uncounted

@@ -22,7 +22,7 @@ from workbench.core.lazy_pairs import render_workspace
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 from workbench.core.tokens import chat_template as ct
-from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.chat_apply import render_chat_template
 from workbench.loading.models.model_assets import with_chat_template
 from workbench.loading.workspace import Loader
 
@@ -130,7 +130,7 @@ _CHILD = textwrap.dedent("""
     soft = 2 * 1024**3 if hard == resource.RLIM_INFINITY else min(2 * 1024**3, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     from workbench.core.tokens import chat_template as ct
-    from workbench.core.tokens.chat_sandbox import render_chat_template
+    from workbench.core.tokens.chat_apply import render_chat_template
     out = []
     for source in json.load(sys.stdin):
         started = time.perf_counter()

@@ -16,10 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.models import section_replay
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec, Source
+from workbench.core.templates.prompt_list import safe_format, safe_format_coded
 from workbench.loading.models.model_assets import attach_assets
 
 HERE = Path(__file__).resolve().parent.parent / "chat_templates"
@@ -184,11 +187,27 @@ def test_string_templates_and_chat_turns_take_the_provenance_render(tmp_path):
 def test_the_comparison_sees_sections_that_are_wrong(tmp_path, monkeypatch):
     """A replay that codes the row's values as the template's would count them as "other":
     the comparison above must catch it."""
-    real = section_replay._fill_codes
+    real = section_replay.safe_format_coded
 
     def row_as_template(text, codes, pairs):
         return real(text, codes, [(token, value, "o") for token, value, _ in pairs])
 
-    monkeypatch.setattr(section_replay, "_fill_codes", row_as_template)
+    monkeypatch.setattr(section_replay, "safe_format_coded", row_as_template)
     differences, _ = _differences("dialogue", "meta", tmp_path)
     assert differences
+
+
+_FIELDS = st.sampled_from(["{a}", "{b}", "{ab}", "{", "}", "x", " ", "{a", "b}"])
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(template=st.lists(_FIELDS, max_size=12).map("".join),
+       values=st.lists(st.lists(_FIELDS, max_size=4).map("".join), min_size=3, max_size=3))
+def test_the_coded_fill_is_the_fill(template, values):
+    """The fill on section codes is ``safe_format`` itself (same tokens, same order, a value's
+    own ``{field}`` filled by a later column), each value coded as its own."""
+    pairs = list(zip(["{a}", "{b}", "{ab}"], values))
+    codes = "".join("p" for _ in template)
+    text, coded = safe_format_coded(template, codes, [(t, v, "t") for t, v in pairs])
+    assert text == safe_format(template, pairs)
+    assert len(coded) == len(text)

@@ -83,7 +83,7 @@ def test_dataset_summary_warning(tmp_path):
     messages = [m for m in pair.notes.messages if m.startswith("max_seq_len 40")]
     assert any("4 of 4 samples lose in-context examples (samples 0, 1, 2, 3)" in m for m in messages)
     assert any("1 of 4 samples are still too long" in m and "(samples 3)" in m for m in messages)
-    assert pair.truncation_summary() == messages
+    assert pair.tally is not None and pair.tally.messages(len(pair)) == messages
 
 
 def test_estimate_says_truncation_is_approximate(tmp_path):
@@ -92,7 +92,8 @@ def test_estimate_says_truncation_is_approximate(tmp_path):
     request = pair.sample(3).requests[0]
     assert request.truncation is not None and not request.truncation.exact
     assert "approximate" in request.truncation.describe()
-    assert any("APPROXIMATE" in m for m in pair.truncation_summary())
+    list(pair.samples())
+    assert any("APPROXIMATE" in m for m in pair.notes.messages)
     assert not request.tokens.exact and "estimate" in request.tokens.method
 
 

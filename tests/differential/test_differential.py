@@ -46,6 +46,7 @@ from tests.parity.test_parity import CASE_DIRS
 from workbench.commands.common import demo_config
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.reference import reference, reference_mode, set_reference
+from workbench.core.refusals import RULES, hits
 from workbench.core.render import RenderOptions
 from workbench.core.result import RenderResult
 from workbench.core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec
@@ -107,9 +108,9 @@ def test_the_demo(fmt: str) -> None:
 
 def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparisons above compare two different paths: the demo hands out stamps, splices
-    and compiled layouts when fast, and none of them (nor a chat skeleton) in the reference mode."""
+    and compiled layouts when fast, and none of them (nor a chat outline) in the reference mode."""
     from workbench.core.models import meta_template
-    from workbench.core.tokens import chat_sandbox
+    from workbench.core.tokens import chat_apply
 
     taken: dict[str, int] = {}
 
@@ -122,8 +123,8 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
 
         monkeypatch.setattr(module, name, counted)
 
-    counting(chat_sandbox, "_spliced")
-    counting(chat_sandbox, "chat_layout")
+    counting(chat_apply, "_spliced")
+    counting(chat_apply, "chat_layout")
     counting(meta_template._Layout, "compile")
     counting(meta_template._MessagesLayout, "compile")
     for slow in (False, True):
@@ -235,3 +236,18 @@ def test_random_configs_and_rows(template: Any, ice: Any, rows: list, retriever:
         return render_workspace([dataset], models, "random", options=options)
 
     assert_same_bytes(result_of, fmt)
+
+
+# -- the refusals, by name -------------------------------------------------------------------------
+
+def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
+    """A row whose value holds a brace is rendered by the interpreter (its splice could fill it
+    again), with the same bytes, and the harness's report counts it under its rule."""
+    rows = {"train": [{"question": "What is 2 + 2?", "answer": "4"}],
+            "test": [{"question": f"What is {n} + 1?", "answer": str(n + 1)} for n in range(6)]
+            + [{"question": "Solve {x} + 1 = 2.", "answer": "1"}]}
+    config = write_workspace(tmp_path, qa_rows=rows)
+    before = hits["value-refills"]
+    assert "Solve {x} + 1 = 2." in assert_same_bytes(workspace_of(config), "json")
+    assert hits["value-refills"] > before
+    assert set(hits) <= set(RULES)

@@ -222,8 +222,7 @@ def test_the_writer_joins_pieces_into_large_writes(monkeypatch):
     json_export.write_render_json(result, chunked, lambda pair: iter(samples))
     monkeypatch.setattr(json_export._Chunks, "flush", lambda self: None)
     monkeypatch.setattr(json_export._Chunks, "write", lambda self, text: self.out.write(text))
-    monkeypatch.setattr(json_export._Chunks, "write_sample",
-                        lambda self, sample: self.out.write(sample_text(sample, json_encoding.SAMPLE_INDENT)))
+    monkeypatch.setattr(json_export, "_sample_text", lambda sample: sample_text(sample, json_encoding.SAMPLE_INDENT))
     piecewise = _CountingOut()
     json_export.write_render_json(RenderResult(config="eval.py", pairs=[Pair()]), piecewise,
                                   lambda pair: iter(samples))

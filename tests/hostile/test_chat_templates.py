@@ -20,7 +20,7 @@ import pytest
 
 from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens import sandbox_bounds
-from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.chat_apply import render_chat_template
 
 from .app_workspace import make_workspace
 from .measuring import measured
@@ -118,7 +118,7 @@ _CHILD = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
     from workbench.core.tokens import chat_template as ct
-    from workbench.core.tokens.chat_sandbox import render_chat_template
+    from workbench.core.tokens.chat_apply import render_chat_template
     out = {}
     for name, source in json.load(sys.stdin).items():
         try:

@@ -20,7 +20,7 @@ from workbench.core.extras import EXTRAS, install_hint
 ROOT = Path(__file__).resolve().parents[2]
 USER_DOCS = [ROOT / "README.md", ROOT / "demo_data" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: what building the package reads (setup.py maps demo_data/ and themes/ into it)
-SOURCE = ("pyproject.toml", "setup.py", "README.md", "workbench", "demo_data", "themes")
+SOURCE = ("pyproject.toml", "setup.py", "README.md", "workbench", "demo_data", "themes", "shipped_configs")
 #: `pip install` named in prose that is not an instruction to install the workbench
 NOT_INSTRUCTIONS = {"pip install anthropic"}
 HEAVY = ("embeddings",)

@@ -20,6 +20,7 @@ COMMANDS = {
     "render": ("render", "render configs headless: JSON, text, markdown, HTML or SVG"),
     "snapshot": ("snapshot", "write prompt snapshots, or --check them in CI"),
     "diff": ("diff", "what a config change (or a git revision) does to the prompts"),
+    "compare": ("compare", "one benchmark's rows through OpenCompass/AISBench and lm-eval, side by side"),
     "verify": ("verify", "compare the prompts a finished run recorded with a render"),
     "extract": ("extract", "what the evaluation extracts from a run's predictions, and the verdicts"),
     "lint": ("lint", "find prompt bugs before the run: seams, role tags, few-shot leaks (ruff-like)"),

@@ -83,7 +83,6 @@ def run(argv: Sequence[str]) -> int:
         return _self_test(args)
     if args.data:
         parser.error("--data is for --self-test (a run's predictions carry their gold)")
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.extract_framework import framework_fallback
     from ..headless.extract_report import report, write_markdown, write_text
     from ..headless.extract_run import DEFAULT_TIMEOUT, extract_run, load_config
@@ -142,7 +141,6 @@ def run(argv: Sequence[str]) -> int:
 
 
 def _self_test(args: argparse.Namespace) -> int:
-    # lazy: imported when the command runs, so --help stays quick
     from ..headless.extract_report import report, write_self_test
     from ..headless.extract_run import DEFAULT_TIMEOUT
     from ..headless.extract_self_test import run_self_test

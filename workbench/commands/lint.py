@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="exit 1 when a finding of this severity or above is found (default: warning)")
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text",
                         help="text: one located line per finding (default); json: a list of findings")
+    parser.add_argument("--tokenizer", metavar="PATH", default=None,
+                        help="read the token seams (PW214-PW217) with this tokenizer (a tokenizer.json, a "
+                        "model folder, or cl100k_base) instead of each model's own; nothing is downloaded")
     parser.add_argument("--overlap", metavar="FILE", default=None,
                         help="a test set (.jsonl/.json/.csv) checked for near-duplicates of the "
                         "example pool of every dataset (PW305)")
@@ -58,7 +61,6 @@ def run(argv: Sequence[str]) -> int:
     problem = open_pitfalls(args) or lmeval_problem(args) or data_file_problem(args.data)
     if problem:
         parser.error(problem)
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.lint.run import Selection
 
     selection = Selection(args.select, args.ignore)
@@ -69,12 +71,20 @@ def run(argv: Sequence[str]) -> int:
     if isinstance(overlap, str):
         print(f"workbench lint: --overlap {args.overlap}: {overlap}", file=sys.stderr)
         return EXIT_USAGE
-    return lint(args, selection, overlap)
+    tokenizer = None
+    if args.tokenizer is not None:
+        # lazy: imported when the command runs, so --help stays quick
+        from ..loading.models.model_assets import tokenizer_at
+
+        tokenizer, problem = tokenizer_at(args.tokenizer)
+        if problem is not None:
+            print(f"workbench lint: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+    return lint(args, selection, overlap, tokenizer)
 
 
 def _overlap_rows(path: str) -> list[Any] | str:
     """The rows of ``--overlap FILE`` (every split of a file that has several), or what is wrong."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
     from ..loading.rows.data_files import read_rows
 
@@ -85,8 +95,7 @@ def _overlap_rows(path: str) -> list[Any] | str:
     return [r for split in rows.values() for r in split] if isinstance(rows, dict) else list(rows)
 
 
-def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) -> int:
-    # lazy: imported when the command runs, so --help stays quick
+def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None, tokenizer: Any = None) -> int:
     from ..core.lint.listing import lint_result
     from ..headless.render_filter import RenderFilter
     from .render import load_and_render
@@ -97,11 +106,18 @@ def lint(args: argparse.Namespace, selection: Any, overlap: list[Any] | None) ->
         result.pairs = [p for p in result.pairs if wanted.wants_pair(p.dataset_abbr, p.model_abbr)]
         result.errors = [e for e in result.errors
                          if e.dataset is None or wanted.wants_pair(e.dataset, e.model)]
-    listed = lint_result(result, workspace.datasets, workspace.models, selection, overlap)
+    skipped: list[tuple[str, str, str]] = []
+    if selection.wants("PW213"):  # the self-test runs each dataset in a bounded child: forked here
+        from ..headless.extract_self_test import answer_format_warnings
+
+        found, skipped = answer_format_warnings(result.pairs)
+        result.warnings.extend(found)
+    listed = lint_result(result, workspace.datasets, workspace.models, selection, overlap, tokenizer)
+    for dataset, _, why in skipped:
+        listed.skipped(["PW213"], dataset, None, why)
     if args.format == "json":
         print(json.dumps(listed.as_json(args.fail_on), indent=2, ensure_ascii=False))
     else:
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.lint_report import report
 
         report(listed, args.fail_on, sys.stdout, sys.stderr)

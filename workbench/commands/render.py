@@ -191,9 +191,12 @@ def usage_error(prog: str, message: str) -> int:
     return EXIT_USAGE
 
 
-def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any] | int:
+def render_selected(prog: str, args: argparse.Namespace,
+                    answer_formats: bool = False) -> tuple[Any, Any, Any] | int:
     """(selection, result, entries): the inputs' render narrowed to the selection; or the
-    exit status of a selection that matches nothing."""
+    exit status of a selection that matches nothing. ``answer_formats``: with the selected
+    pairs' PW213 warnings (the extraction self-test, each dataset in a child forked here,
+    before anything is written)."""
     from ..headless.render_filter import RenderFilter
     from ..headless.stream import select
 
@@ -215,7 +218,23 @@ def render_selected(prog: str, args: argparse.Namespace) -> tuple[Any, Any, Any]
     failed = check_selection(prog, full, selection, data, [m.abbr for m in workspace.models])
     if failed is not None:
         return failed
-    return (selection, *select(full, selection))
+    narrowed, entries = select(full, selection)
+    if answer_formats:
+        narrowed.warnings.extend(answer_format_problems(narrowed.pairs))
+    return selection, narrowed, entries
+
+
+def answer_format_problems(pairs: Sequence[Any]) -> list[Any]:
+    """The pairs' PW213 warnings, and one warning per dataset whose self-test ran past its time
+    or crashed (a dataset not checked otherwise, without rows, eval_cfg or a rewritten
+    postprocessor, is left out quietly: ``lint`` and ``extract --self-test`` say why)."""
+    from ..core.findings import tag
+    from ..core.result import PairWarning
+    from ..headless.extract_self_test import answer_format_warnings
+
+    found, skipped = answer_format_warnings(pairs)
+    return found + [PairWarning(dataset, None, f"{tag('PW213')} not checked: {why}")
+                    for dataset, kind, why in skipped if kind == "bounded"]
 
 
 @contextlib.contextmanager
@@ -338,7 +357,6 @@ def run(argv: Sequence[str]) -> int:
         parser.error("--tokenizer applies to --format tokens only")
     tokenizer = None
     if args.tokenizer is not None:
-        # lazy: imported when the command runs, so --help stays quick
         from ..loading.models.model_assets import tokenizer_at
 
         tokenizer, problem = tokenizer_at(args.tokenizer)
@@ -370,7 +388,7 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --format html: {html_note[0].lower()}{html_note[1:]}", file=sys.stderr)
     # workers start now, loading the workspace while this process does
     workers = Workers(args.jobs, recipe_for(args)) if args.jobs > 1 and not recorded else None
-    selected = render_selected(parser.prog, args)
+    selected = render_selected(parser.prog, args, answer_formats=True)
     if isinstance(selected, int):
         if workers is not None:
             workers.close()
@@ -511,7 +529,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
         write_html_report(result, out, entries, selection, whitespace=args.whitespace, progress=progress,
                           note=note, full_text=args.all_text)
     elif args.format == "tokens":
-        # lazy: imported when the command runs, so --help stays quick
         from ..headless.formats.tokens_export import write_render_tokens
 
         entries, selection, progress, _, tokenizer = plan
@@ -525,7 +542,6 @@ def write(result: Any, out: Any, samples_of: Any, args: argparse.Namespace, plan
 
 
 def looks_like_lmeval(config: str) -> bool:
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import looks_like_task
 
     return looks_like_task(config)
@@ -536,7 +552,6 @@ def named_task(config: str, roots: list[str]) -> str:
     (``--config-root``, ``WORKBENCH_CONFIG_ROOT``) whose ``task:`` it is; else as given."""
     if os.path.exists(config) or config.endswith((".py", ".yaml", ".yml", ".json", ".toml")):
         return config
-    # lazy: imported when the command runs, so --help stays quick
     from ..loading.config.lmeval_yaml import find_task
     from ..loading.config.roots import config_roots
 
@@ -563,7 +578,6 @@ def lmeval_models(args: argparse.Namespace, tasks: list) -> list[dict]:
 
 def run_lmeval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``render TASK.yaml ...``: lm-eval tasks in the render JSON (docs/lm-eval.md)."""
-    # lazy: imported when the command runs, so --help stays quick
     from ..core.errors import WorkbenchError
     from ..headless import lmeval_json
     from ..loading.files.atomic import atomic_write

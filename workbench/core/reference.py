@@ -9,7 +9,7 @@ differential harness (tests/differential) renders the same inputs in both modes 
 the bytes.
 
 The switch is process-wide because the caches it turns off live below any one pair (a chat
-template's skeletons, the token-estimate memos, the JSON encoders). ``RenderOptions``
+template's outlines, the token-estimate memos, the JSON encoders). ``RenderOptions``
 reads it when made, so a pair rendered under the switch is a reference pair; worker
 processes receive the options and turn the switch on themselves.
 

@@ -38,6 +38,7 @@ from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .reference import reference
+from .refusals import refuse
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
 from .result import PairWarning, Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
@@ -243,8 +244,13 @@ class PairRenderer:
         self._warn_unfilled(fast, self._warn_missing_inputs(fast))
         self._warn_dropped_examples(fast)
         # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter, self.notes) \
-            if self.options.splice and not self.options.reference and splices(self.plan, fast) else None
+        self._splicer = None
+        if self.options.splice and not self.options.reference:
+            if splices(self.plan, fast):
+                self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter,
+                                              self.notes)
+            else:
+                refuse("plan-reads-row")
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
@@ -350,15 +356,6 @@ class PairRenderer:
         self.limiter = Limiter(limit, text.oc_token_len, text.oc_get_token_len, text.measure_exact,
                                text.measure.method)
         self.tally = TruncationTally(limit, text.measure_exact, text.measure.method)
-
-    def truncation_summary(self) -> list[str]:
-        """How many samples lose examples or still overflow (renders the samples not seen yet)."""
-        if self.tally is None:
-            return []
-        for i in range(len(self)):
-            if i not in self.tally.seen:
-                self.sample(i)
-        return self.tally.messages(len(self))
 
     def _cached_ice(self, engine: Engine, provenance: bool) -> Callable[[Sequence[int]], PromptType]:
         original = Engine.ice.__get__(engine)
@@ -572,6 +569,8 @@ class PairRenderer:
         splicer = self._splicer
         if splicer is None or self.model_text is None or self.wire_class is not None \
                 or self.options.predictions is not None:
+            if splicer is not None:
+                refuse("pair-not-stamped")
             return self.sample(index)
         ice_idx = self.picks[index]
         skeleton = splicer.checked(ice_idx)
@@ -610,6 +609,7 @@ class PairRenderer:
             if self.options.token_sections:
                 sections = sections_of(skeleton)
                 if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
+                    refuse("sections-unknown")
                     return None
             assert self.model_text is not None
             form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
@@ -620,6 +620,7 @@ class PairRenderer:
         if values is None or numbers is None:
             return None
         if not form.agrees(values, numbers, real.requests):
+            refuse("form-differs")
             skeleton.form = False
             return None
         form.checked = True

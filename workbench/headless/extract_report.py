@@ -156,7 +156,9 @@ def error_text(error: Mapping[str, Any]) -> str:
     where = error.get("file") or "<run>"
     if error.get("line"):
         where += f":{error['line']}"
-    pair = f"[{error['dataset']} × {error['model']}] " if error.get("dataset") else ""
+    # a self-test's error is a dataset's (its document names no model for it)
+    model = f" × {error['model']}" if error.get("model") else ""
+    pair = f"[{error['dataset']}{model}] " if error.get("dataset") else ""
     sample = f"sample {error['sample']}: " if error.get("sample") is not None else ""
     text = f"{where}: {pair}{sample}{error['message']}"
     if error.get("hint"):

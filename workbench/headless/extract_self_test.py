@@ -1,25 +1,33 @@
 """``extract CONFIG --self-test``: the config's own exemplars and asked answer format through
 its extraction (``core.answers.self_test``), per dataset, as the
-``prompt-workbench/extract-self-test@1`` document; each dataset in a bounded child.
+``prompt-workbench/extract-self-test@1`` document; each dataset in a bounded child. The same
+checks give ``lint`` and ``render`` their PW213 ``answer-format`` findings
+(:func:`answer_format_warnings`), in the same words.
 
 May import: loading, the core and the other headless modules; not views, tui, commands or ``cli``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from ..core.answers.catalog import Unresolved
 from ..core.answers.chain import PairFailure
-from ..core.answers.self_test import self_test
+from ..core.answers.self_test import answer_format_findings, self_test
 from ..core.dataset_reader import ReaderConfig, build_splits
 from ..core.errors import WorkbenchError
+from ..core.result import PairWarning
+from ..core.spec import locate
 from .bounded_call import run_bounded
 from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
+#: How long one dataset's checks may take in ``lint``/``render`` (a dozen answers through its
+#: chain: far more than a real config needs; a pattern that backtracks forever is cut here).
+CHECK_TIMEOUT = 10.0
+NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
 
 
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
@@ -67,16 +75,59 @@ def run_self_test(workspace: Any, config: str, timeout: float) -> dict[str, Any]
         checks = outcome.value["checks"]
         document["datasets"].append({"dataset": spec.abbr, "model": model.abbr if model is not None else None,
                                      "checks": checks})
-        for check in checks:
-            if check["correct"] is False:
-                what = "the template's own exemplar" if check["source"].startswith("exemplar") \
-                    else "the answer format the prompt asks for"
-                document["warnings"].append(
-                    f"[{spec.abbr}] the evaluator cannot read {what}: {check['source']} {check['text']!r} is "
-                    f"extracted as {check['extracted']!r} against the gold {check['gold']!r}")
+        for finding in answer_format_findings(checks):
+            document["warnings"].append(f"[{spec.abbr}] {finding.tag}: {finding.message}")
     if rowless:
         document["warnings"].append(
             f"{len(rowless)} dataset{'s' if len(rowless) > 1 else ''} with no rows (placeholders), not "
             "self-tested (their exemplars and gold are not known; give --data ABBR=FILE): "
             + ", ".join(rowless))
     return document
+
+
+def _rowless(spec: Any) -> bool:
+    return spec.rows is None or (spec.rows_source is not None and spec.rows_source.kind == "placeholder")
+
+
+def _model_key(spec: Any, model: Any) -> str:
+    """What of a model the chain reads (its pred_postprocessor; its meta template where the
+    dataset has a pred_role): pairs that agree on it share one self-test."""
+    if model is None:
+        return ""
+    cfg = model.cfg
+    eval_cfg = spec.cfg.get("eval_cfg") or {}
+    role = cfg.get("meta_template") if "pred_role" in eval_cfg else None
+    return repr((cfg.get("pred_postprocessor"), role))
+
+
+def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
+                           ) -> tuple[list[PairWarning], list[tuple[str, str, str]]]:
+    """PW213 of every rendered pair (``PairRenderer``), each dataset's checks in a bounded child
+    (forked now: call it before any output is written), and (dataset, kind, why) of each dataset
+    not checked: ``no-rows`` (placeholders: no exemplar or gold is known), ``not-rewritten``,
+    ``unreadable``, ``fails`` (the real task fails on it) or ``bounded`` (the child ran past its
+    time, or crashed)."""
+    warnings: list[PairWarning] = []
+    skipped: dict[str, tuple[str, str, str]] = {}
+    answers: dict[tuple[str, str], Any] = {}
+    for pair in pairs:
+        spec, model = pair.dataset, pair.model_spec
+        if spec.abbr in skipped:
+            continue
+        if _rowless(spec):
+            skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
+            continue
+        key = (spec.abbr, _model_key(spec, model))
+        if key not in answers:
+            outcome = run_bounded(_checks(spec, model), timeout)
+            answers[key] = {"error": f"the self-test {outcome.failure}", "kind": "bounded"} \
+                if outcome.failure is not None else outcome.value
+        value = answers[key]
+        if "error" in value:
+            skipped[spec.abbr] = (spec.abbr, value["kind"], value["error"])
+            continue
+        for finding in answer_format_findings(value["checks"]):
+            where = locate(spec, finding.key_path or ())
+            warnings.append(PairWarning(pair.dataset_abbr, pair.model_abbr, finding.message, finding.rule,
+                                        where.file, where.line, finding.hint))
+    return warnings, list(skipped.values())

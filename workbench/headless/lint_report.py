@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ..core.findings import SEVERITIES
+from ..core.findings import SEVERITIES, tag
 from ..core.inert_text import visible
 from .stderr_report import error_line
 
@@ -47,6 +47,8 @@ def grouped(findings: list[Any]) -> list[tuple[Any, int]]:
 def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
     for error in listed.errors:
         print(error_line(error), file=err)
+    for line in not_checked_lines(listed.not_checked):
+        print(line, file=err)
     groups = grouped(listed.findings)
     for item, more in groups:
         print(finding_line(item, more), file=out)
@@ -62,6 +64,22 @@ def report(listed: Any, floor: str, out: TextIO, err: TextIO) -> None:
                    f"--fail-on {floor}")
     print(summary, file=err)
 
+
+
+def not_checked_lines(not_checked: list[Any]) -> list[str]:
+    """A line per set of rules and reason: the datasets (or pairs) they could not look at, and why."""
+    by_why: dict[tuple[tuple[str, ...], str], list[str]] = {}
+    for n in not_checked:
+        by_why.setdefault((n.ids, n.why), []).append(n.dataset if n.model is None else
+                                                     f"{n.dataset} × {n.model}")
+    lines = []
+    for (ids, why), names in by_why.items():
+        rules = tag(ids[0]) if len(ids) == 1 else ", ".join(ids)
+        kind = "pair" if " × " in names[0] else "dataset"
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        lines.append(visible(f"workbench lint: {rules} not checked for {len(names)} {kind}"
+                             f"{'s' * (len(names) != 1)} ({why}): {shown}").replace("\n", " "))
+    return lines
 
 
 class LintGate:
@@ -80,7 +98,9 @@ class LintGate:
             from ..core.lint.listing import lint_result
             from ..core.result import RenderResult
 
-            listed = lint_result(RenderResult(self.result.config, self.result.pairs), (), ())
+            # the render's findings a front end raised (PW213) are among its warnings
+            raised = [w for w in self.result.warnings if w.rule is not None]
+            listed = lint_result(RenderResult(self.result.config, self.result.pairs, warnings=raised), (), ())
             self._failing = listed.failing("warning")
             self.result.errors.extend(listed.errors)
         return self._failing

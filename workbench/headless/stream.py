@@ -29,14 +29,17 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import RenderError
 from ..core.lengths import SampleLengths, tally_for
 from ..core.reference import reference, set_reference
-from ..core.result import RenderResult, Sample
+from ..core.result import RenderResult, Sample, Stamp
 from .progress import Progress
 from .render_filter import RenderFilter
+
+if TYPE_CHECKING:
+    from .formats.stamp_writer import StampWriter
 
 # builds what the workers render from: anything with get(dataset, model) -> the pair (a
 # PairRenderer) or its error (LazyPairs), or a RenderResult (its pairs looked up by abbrs)
@@ -106,6 +109,28 @@ class Serialized:
     index: int
     text: str
     lengths: SampleLengths
+
+
+class SampleWriter:
+    """A format's text of whatever a :class:`SampleStream` hands out, the one place a writer
+    tells them apart: a worker's :class:`Serialized` as the worker wrote it, a stamp by
+    ``stamps`` (its form's pieces: headless/formats/stamp_writer.py), and a sample, or a stamp
+    where there is no ``stamps``, by ``usual`` (the format's walk of its requests)."""
+
+    __slots__ = ("stamps", "usual")
+
+    def __init__(self, usual: Callable[[Any], Any], stamps: StampWriter | None = None) -> None:
+        self.usual = usual
+        self.stamps = stamps
+
+    def text(self, item: Sample | Stamp | Serialized) -> Any:
+        """The item's text (str, or UTF-8 bytes where the stamp writer makes them)."""
+        kind = type(item)
+        if kind is Serialized:
+            return item.text  # type: ignore[union-attr]
+        if kind is Stamp and self.stamps is not None:
+            return self.stamps.text(item)  # type: ignore[arg-type]
+        return self.usual(item)
 
 #: Samples in the smallest chunk a worker process renders.
 MIN_CHUNK = 4

@@ -61,6 +61,9 @@ class LoadedTask:
     #: what the render used beside the fields: shots, the pool, delimiters, until (the resolved
     #: task's, without its docs)
     resolved: dict[str, Any] = field(default_factory=dict)
+    #: the test docs as the render read them (after ``process_docs``), by doc id: what ``compare``
+    #: aligns rows by
+    docs: list[Any] = field(default_factory=list)
 
 
 def chat_path(value: str, cwd: str | os.PathLike | None = None) -> ChatPath:
@@ -387,6 +390,7 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
                       system_instruction=options.system_instruction, chat=options.chat,
                       fewshot_as_multiturn=options.fewshot_as_multiturn)
     task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
+    task.docs = list(resolved.get("docs") or ())
     task.resolved["shots"] = shot_count(resolved, options)
     if num_fewshot and cfg.get("num_fewshot") == 0:  # lm-eval says so too (evaluator.py, at info)
         task.warnings.append(f"num_fewshot has been set to 0 for {task.name} in its config: --num-fewshot "

@@ -43,12 +43,6 @@ def _last_boxed(text: str) -> tuple[int, int] | None:
     return None
 
 
-def last_boxed_only_string(text: str) -> str | None:
-    """From the last ``\\boxed`` (else ``\\fbox``) to the brace that closes its first one."""
-    span = _last_boxed(text)
-    return text[span[0]:span[1]] if span is not None else None
-
-
 def _remove_boxed(text: str) -> str | None:
     left = "\\boxed{"
     if text[:len(left)] == left and text[-1:] == "}":

@@ -12,10 +12,13 @@ pattern cannot read scores correct answers wrong):
 - **format**: the answer format the prompt asks for (``ANSWER: $LETTER``, ``The answer is (X)``,
   ``\\boxed{}``, ``答案是 X``), written with the first test row's gold.
 
-A check the plain evaluator scores wrong is a finding: the dataset, the text, what was extracted
-and the gold. Pure: rows and config dicts in, checks out.
+A check the plain evaluator scores wrong is a finding, PW213 ``answer-format``
+(:func:`answer_format_findings`): the text, what was extracted and the gold, one finding per
+template (the exemplars, the asked format) however many of its checks fail. ``extract
+--self-test``, ``lint`` and ``render`` all say it in these words. Pure: rows and config dicts in,
+checks (and findings) out.
 
-May import: the standard library and the modules beside it.
+May import: the standard library, ``core.findings`` and the modules beside it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..findings import Finding
 from .chain import PairFailure, PairPlan, Segmenter, apply_step, extract_pair, plan_pair
 
 MAX_EXEMPLARS = 5
@@ -68,6 +72,30 @@ def _bot_prompt(template: Any, output_column: str) -> str | None:
                     and isinstance(r.get("prompt"), str)]
             return bots[-1] if bots else None
     return None
+
+
+def _sent_before_answer(template: Any, output_column: str) -> str:
+    """The text the test prompt ends with where the model starts to answer: a string
+    template's up to its ``{output_column}`` (all of it when it has none), else the last
+    non-BOT turn's prompt of its round."""
+    if isinstance(template, str):
+        text = template.replace("</E>", "")
+        at = text.find("{" + output_column + "}")
+        return text if at < 0 else text[:at]
+    rounds = template.get("round") if isinstance(template, Mapping) else None
+    asked = [r.get("prompt") for r in rounds or () if isinstance(r, Mapping) and r.get("role") != "BOT"]
+    return asked[-1] if asked and isinstance(asked[-1], str) else ""
+
+
+def _model_part(answer: str, output_column: str, prompt: Any) -> str:
+    """The exemplar's answer as a model writes it: the words before ``{output_column}`` on its
+    line are not the model's when the test prompt already ends with them (MMLU's ``'Answer:
+    {target}'`` exemplar after a prompt ending ``'Answer:'``: the model writes ``' B'``)."""
+    at = answer.find("{" + output_column + "}")
+    lead = answer[:at] if at > 0 else ""
+    if lead.strip() and _sent_before_answer(prompt, output_column).rstrip().endswith(lead.rstrip()):
+        return lead[len(lead.rstrip()):] + answer[at:]
+    return answer
 
 
 def _template(infer: Mapping[str, Any], key: str) -> Any:
@@ -142,6 +170,8 @@ def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Seque
     ids = retriever.get("fix_id_list") if isinstance(retriever, Mapping) else None
     if ice is not None:
         answer = _bot_prompt(ice, column)
+        if answer is not None:
+            answer = _model_part(answer, column, prompt)
         chosen = [i for i in ids if isinstance(i, int) and 0 <= i < len(train)] if isinstance(ids, list) \
             else list(range(min(MAX_EXEMPLARS, len(train))))
         for i in chosen[:MAX_EXEMPLARS]:
@@ -172,3 +202,32 @@ def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Seque
                 raise PairFailure(f"the asked format {text!r}: {exc.message}", stage=exc.stage,
                                   hint=exc.hint) from exc
     return checks
+
+
+#: (what a failing check reads, where its template is) per kind of check.
+_KINDS = {
+    "exemplar": ("the template's own exemplar", "ice_template", "exemplars"),
+    "format": ("the answer format the prompt asks for", "prompt_template", "asked formats"),
+}
+
+
+def answer_format_findings(checks: Sequence[Mapping[str, Any]]) -> list[Finding]:
+    """PW213 for a dataset's checks (as :class:`Check` fields: the bounded child answers dicts):
+    one finding per kind whose checks the evaluator scores wrong, the first such check said whole."""
+    found = []
+    for kind, (what, key, many) in _KINDS.items():
+        mine = [c for c in checks if str(c["source"]).split(" ")[0] == kind]
+        wrong = [c for c in mine if c["correct"] is False]
+        if not wrong:
+            continue
+        first = wrong[0]
+        counted = f" ({len(wrong)} of {len(mine)} {many})" if len(mine) > 1 else ""
+        found.append(Finding(
+            "PW213",
+            f"the evaluator cannot read {what}: {first['source']} {first['text']!r} is extracted as "
+            f"{first['extracted']!r} against the gold {first['gold']!r}{counted}; a model that answers "
+            "so is scored wrong",
+            hint=f"make the {key}'s answer and the postprocessor's pattern agree (workbench extract "
+                 "CONFIG --self-test shows every check)",
+            key_path=("infer_cfg", key, "template")))
+    return found

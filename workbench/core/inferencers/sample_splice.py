@@ -8,28 +8,32 @@ rendered once per (examples, row columns) with a numbered stand-in for each valu
 it: what a render costs goes from the ~100 Python calls of the whole pipeline to the objects
 a request is made of.
 
-Sound by rule, not by hope; a sample is rendered for real when any of these fails:
+Sound by rule, not by hope; a sample is rendered for real when any of these fails (each
+refusal counted under its rule's name in :mod:`workbench.core.refusals`, named in brackets):
 
 - the render fills a row by ``str.replace('{column}', value)`` column after column, so a value
   holding a brace could be filled again: rows with ``{``, ``}`` or a stand-in mark in a value,
-  or so long the fill's size bound might apply, are rendered for real; and so is every row of
-  a skeleton where a stand-in sits between a ``{`` and a ``}`` with no brace between (a row's
-  value there could complete a later column's ``{field}``);
+  or so long the fill's size bound might apply, are rendered for real [value-refills,
+  value-too-long]; and so is every row of a skeleton where a stand-in sits between a ``{`` and
+  a ``}`` with no brace between (a row's value there could complete a later column's
+  ``{field}``) [render-looked];
 - a stand-in is ``"\\n\\t \\ue000Vvn\\ue001 \\t\\n"``: whitespace, two letters and marks around its
   number, so a render that strips, re-cases, cuts, merges blank lines or reads the value
-  leaves a damaged stand-in, which makes the skeleton unusable;
+  leaves a damaged stand-in, which makes the skeleton unusable [render-looked];
 - the skeleton is rendered by an engine that refuses what a splice cannot repeat: the test
   row itself (raw and multimodal templates, LLInferencer's ``cont``), recorded model outputs;
   and with warnings of its own (a private model adapter, private notes): a skeleton that
-  warned is not used, so every warning is counted as the real render counts it;
+  warned is not used, so every warning is counted as the real render counts it
+  [render-looked, render-failed, render-warned];
 - OpenCompass's ``max_seq_len`` loop measures each spliced prompt; a prompt that fits gets
-  the loop's one-step record, one that does not is rendered for real (which drops examples);
+  the loop's one-step record, one that does not is rendered for real (which drops examples)
+  [prompt-past-max-seq-len];
 - only the plans whose requests depend on the row through its filled values alone splice:
-  GenInferencer's and PPL/LL's;
+  GenInferencer's and PPL/LL's [plan-reads-row];
 - every skeleton is checked before it serves: its splice of the row that first sighted its
   key (rendered for real then, and kept until the second sighting builds the skeleton) is
   compared with that render; where that row cannot be spliced, the row that built the
-  skeleton is rendered for real and compared with its own splice.
+  skeleton is rendered for real and compared with its own splice [skeleton-differs].
 
 May import: :mod:`.plan`, :mod:`.common_plans`, :mod:`.truncation`, the core's bottom layer,
 ``templates`` and ``models``.
@@ -46,6 +50,7 @@ from typing import Any
 
 from ..errors import RenderError
 from ..models.model_input import ModelAdapter
+from ..refusals import refuse
 from ..render_notes import Notes
 from ..result import Request
 from ..templates.aisbench_templates import MMPromptTemplate
@@ -358,7 +363,11 @@ class Skeleton:
         except TypeError:
             values = list(map(str, values))
             joined = "".join(values)
-        if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined or len(joined) > self.most:
+        if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined:
+            refuse("value-refills")
+            return None
+        if len(joined) > self.most:
+            refuse("value-too-long")
             return None
         return values
 
@@ -371,6 +380,7 @@ class Skeleton:
         try:
             return values, self.build(values + self.consts)
         except Unfit:
+            refuse("prompt-past-max-seq-len")
             return None
 
     def stand_ins(self) -> Sequence[Request] | None:
@@ -379,6 +389,7 @@ class Skeleton:
         try:
             return self.build([stand_in(n) for n in range(self.columns)] + self.consts)
         except Unfit:
+            refuse("prompt-past-max-seq-len")
             return None
 
 
@@ -484,11 +495,13 @@ class SampleSplicer:
             if verdict is None:  # no witness: this row's real render checks it
                 real = render(index, ice_idx)
                 if not _same(spliced, real):
+                    refuse("skeleton-differs")
                     self._skeletons[key] = None
                     return real, None
                 skeleton.checked = True
                 return real, (skeleton, values)
             if not verdict:
+                refuse("skeleton-differs")
                 self._skeletons[key] = None
                 return render(index, ice_idx), None
             skeleton.checked = True
@@ -521,6 +534,7 @@ class SampleSplicer:
                 self._seen.add(key)
             return None
         if len(self._skeletons) >= self.MAX_SKELETONS:
+            refuse("too-many-skeletons")
             return None
         skeleton = self._skeletons[key] = self._build(key, self._engine.test_pairs(index))
         if skeleton is not None:
@@ -532,6 +546,7 @@ class SampleSplicer:
         output = self._engine.output_column  # mask_output fills it last, even when the row lacks it
         names = frozenset([t[1:-1] for t, _ in pairs] + ([str(output)] if output is not None else []))
         if any(OPEN in t or CLOSE in t for t, _ in pairs):
+            refuse("marked-column")
             return None
         stand_ins = [(t, stand_in(n)) for n, (t, _) in enumerate(pairs)]
         notes = Notes()
@@ -545,11 +560,18 @@ class SampleSplicer:
         try:
             requests = self._plan.requests(engine, 0, ice_idx)
             skeleton = Skeleton(requests, _Compiler(len(pairs), names), self._limiter)
-        except (Refused, RenderError, LookupError, TypeError, ValueError, AttributeError):
+        except Refused:
+            refuse("render-looked")
+            return None
+        except (RenderError, LookupError, TypeError, ValueError, AttributeError):
+            refuse("render-failed")
             return None
         after = [(m, self._pair_notes.count(m)) for m in self._pair_notes.messages]
         # a render that warned is rendered for real: the real one counts each warning
-        return skeleton if not notes.messages and before == after else None
+        if notes.messages or before != after:
+            refuse("render-warned")
+            return None
+        return skeleton
 
 
 def _same(spliced: Sequence[Request], real: Sequence[Request]) -> bool:

@@ -12,23 +12,28 @@ of. An export that knows forms writes a stamp as the form's own text with the va
 (its pieces cut once per form); anything else asks the stamp for its requests, which renders
 the sample the usual way.
 
-Sound by rule; a form is not made, and its rows are rendered the usual way, unless:
+Sound by rule; a form is not made, and its rows are rendered the usual way, unless (each
+refusal counted under its rule's name in :mod:`workbench.core.refusals`, named in brackets):
 
-- every request's chat template output is its message shape's skeleton (the template neither
+- every request's chat template output is its message shape's outline (the template neither
   looks at a content, nor transforms one, nor reads the clock) and the model class does not
-  warn about the request;
-- no value starts within the characters a BOS check reads, and that check says nothing;
+  warn about the request [model-text-unlaid];
+- no value starts within the characters a BOS check reads, and that check says nothing
+  [value-in-bos-check];
 - a request's max_seq_len loop measures a text made of the same pieces (a chat template's
-  render of the prompt as one message is not: those keep the usual way);
+  render of the prompt as one message is not: those keep the usual way) [model-text-unlaid];
 - where token sections are counted, the skeleton knows its pieces' codes (splice_sections.py)
-  and the chat template copies each content in once, in order (found where it is put);
+  and the chat template copies each content in once, in order (found where it is put)
+  [sections-unknown];
 
 a row is stamped only where its values splice (:meth:`Skeleton.values_of`), its prompts fit
-max_seq_len and its longest content the chat template's bounds, and, for sections, where each
-content with a value is found in the chat template's text where it was put (the search that
-finds it looks for its first copy from the end of the one before); and the first stamp of
-every form is compared with that row's usual render (texts, token counts and sections,
-truncation record).
+max_seq_len [prompt-past-max-seq-len] and its longest content the chat template's bounds
+[chat-bounds], and, for sections, where each content with a value is found in the chat
+template's text where it was put (the search that finds it looks for its first copy from the
+end of the one before) [content-misplaced]; and the first stamp of every form is compared
+with that row's usual render (texts, token counts and sections, truncation record)
+[form-differs]. A pair with no model text, an API model's wire or recorded outputs stamps
+nothing [pair-not-stamped].
 
 May import: :mod:`.sample_splice`, :mod:`.splice_sections`, :mod:`.truncation` and the core's
 bottom layer (``models``, ``tokens``).
@@ -40,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..models.model_text import ModelText, TextLayout
+from ..refusals import refuse
 from ..result import Request
 from ..tokens.counting import SECTIONS, Counter, Estimate, Part, PiecesEstimate, PiecesSections, count_tokens
 from .sample_splice import Skeleton, split_stand_ins, stand_in
@@ -157,6 +163,7 @@ class SampleForm:
         """A row's numbers; None where the row is rendered the usual way (a prompt past
         max_seq_len, a content past the chat template's bounds or found elsewhere)."""
         if self.room is not None and sum(map(len, values)) > self.room:
+            refuse("chat-bounds")
             return None  # the chat template's bounds might be reached: the real render says so
         totals = []
         measured: list[int | None] = []
@@ -165,6 +172,7 @@ class SampleForm:
         for form in self.requests:
             if form.sections is not None and sections is not None:
                 if form.found and not form.found_in_place(values):
+                    refuse("content-misplaced")
                     return None
                 counted = form.sections(values)
                 sections.append(counted)
@@ -178,6 +186,7 @@ class SampleForm:
                 continue
             n = total if form.measure is None else form.measure(values)
             if limit is not None and n > limit:
+                refuse("prompt-past-max-seq-len")
                 return None  # the loop drops examples: the real render does
             measured.append(n)
         return tuple(totals), tuple(measured), None if sections is None else tuple(sections)
@@ -208,11 +217,12 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
     None where a rule above says its rows keep the usual way."""
     requests = skeleton.stand_ins()
     if requests is None or len(requests) != len(skeleton.fits):
-        return None
+        return None  # (refused by stand_ins)
     twins: Sequence[Request | None] = [None] * len(requests)
     if sections is not None:
         coded = sections.traced([stand_in(n) for n in range(skeleton.columns)], requests)
         if coded is None:
+            refuse("sections-unknown")
             return None
         twins = coded
     counter = model_text.counter
@@ -220,11 +230,13 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
     for request, fit, twin in zip(requests, skeleton.fits, twins):
         layout = model_text.layout(request, twin)
         if layout is None:
+            refuse("model-text-unlaid")
             return None
         sent = split_stand_ins(layout.sent)
         first = sent[0]
         if layout.guarded and (len(sent) > 1 and len(first) < layout.guarded):  # type: ignore[arg-type]
-            return None  # a value could start within a BOS check
+            refuse("value-in-bos-check")
+            return None
         count, sectioned, found = None, None, []
         if sections is None:
             count = _counting(counter, sent, layout.add_special)
@@ -232,14 +244,14 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
             codes = _piece_codes(sent, layout.codes) if layout.codes is not None else None
             placed = _placed(layout, request.model_input)
             if codes is None or placed is None:
+                refuse("sections-unknown")
                 return None
             sectioned, found = _sectioning(counter, sent, codes, layout.add_special), placed
         measure, record = None, None
         if fit is not None:
-            if limiter is None:
-                return None
-            measured = model_text.oc_measured(request.prompt_list, fit.mode)
-            if measured is None:
+            measured = model_text.oc_measured(request.prompt_list, fit.mode) if limiter is not None else None
+            if limiter is None or measured is None:
+                refuse("model-text-unlaid")
                 return None
             text, add_special = measured
             same = text == layout.sent and add_special == layout.add_special
@@ -250,6 +262,7 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
                                 inherited=len(fit.retrieved) - len(fit.kept))
         constant = _longest_constant(request.model_input) if layout.fits is not None else 0
         if constant is None:
+            refuse("model-text-unlaid")
             return None
         finished = request.evolve(model_text=layout.model_text, truncation=record)
         made.append(RequestForm(finished, layout, count, measure, record, constant, sectioned, found))

@@ -7,9 +7,12 @@ raises (PW101 unknown-key, PW201 unsent-generation-prompt, PW202 unfilled-placeh
 doubled-bos) are listed from the render, not found a second time.
 
 Modules: ``context`` (what a rule sees), ``seams`` (whitespace at the seams), ``markers``
-(special tokens, SYSTEM content), ``sizes`` (columns, max_seq_len, thinking), ``few_shot``
-(the in-context examples), ``run`` (every rule over a pair, select/ignore).
+(special tokens, SYSTEM content), ``sizes`` (columns, max_seq_len, thinking), ``token_marks``
+(the token seams' marks, the loglikelihood mask), ``few_shot`` (the in-context examples), ``run``
+(every rule over a pair, select/ignore), ``listing`` (a workspace's findings). PW213
+``answer-format`` is raised by the front ends (the extraction self-test runs in a bounded child)
+and listed from the result's warnings.
 
-May import: every core module below ``lazy_pairs`` (render and what it uses); nothing outside
-the core.
+May import: every core module below ``lazy_pairs`` (render, seam_report and what they use);
+nothing outside the core.
 """

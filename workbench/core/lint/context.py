@@ -35,7 +35,13 @@ class LintContext:
     pair: PairRenderer
     #: rows of ``lint --overlap FILE``: a test set checked against the example pool
     overlap: Sequence[Mapping[str, Any]] | None = None
+    #: ``lint --tokenizer``: the token seams read with it, not with the model's own
+    tokenizer: Any = None
     _samples: dict[int, Sample] = field(default_factory=dict)
+    #: what rules share about the pair (the token seams, computed once for three rules)
+    cache: dict[str, Any] = field(default_factory=dict)
+    #: (rule id, why) of a rule that could not look at this pair (no tokenizer...), said once
+    not_checked: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def infer_cfg(self) -> Mapping[str, Any]:

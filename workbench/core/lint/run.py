@@ -13,13 +13,15 @@ from ..config_keys import unknown_keys
 from ..findings import INFO, RULES, SEVERITIES, Finding
 from ..render import PairRenderer
 from ..spec import DatasetSpec, ModelSpec
-from . import few_shot, markers, seams, sizes
+from ..tokens.seams import PieceSource
+from . import few_shot, markers, seams, sizes, token_marks
 from .context import LintContext
 
 Rule = Callable[[LintContext], Iterator[Finding]]
 
 #: (rule id, function), in the order findings are listed. PW101, PW201, PW202 and PW203 are
-#: raised by the render and listed from it.
+#: raised by the render and listed from it; PW213 by the front ends (the self-test runs in a
+#: child), listed from the result's warnings (``listing.lint_result``).
 LINT_RULES: tuple[tuple[str, Rule], ...] = (
     ("PW204", seams.trailing_space),
     ("PW205", seams.double_space),
@@ -30,6 +32,10 @@ LINT_RULES: tuple[tuple[str, Rule], ...] = (
     ("PW210", sizes.unused_column),
     ("PW211", sizes.over_max_seq_len),
     ("PW212", sizes.thinking_undecided),
+    ("PW214", token_marks.merge_across_seam),
+    ("PW215", token_marks.space_before_continuation),
+    ("PW216", token_marks.control_token_in_data),
+    ("PW217", token_marks.loglikelihood_mask),
     ("PW301", few_shot.own_row),
     ("PW302", few_shot.duplicate_shots),
     ("PW303", few_shot.fixed_shots),
@@ -91,10 +97,14 @@ def key_findings(dataset: DatasetSpec, model: ModelSpec | None) -> list[Finding]
 
 
 def lint_pair(pair: PairRenderer, selection: Selection | None = None,
-              overlap: Sequence[Mapping[str, Any]] | None = None) -> list[Finding]:
-    """The findings of a rendered pair: the render's own, then each selected rule's."""
+              overlap: Sequence[Mapping[str, Any]] | None = None,
+              not_checked: list[tuple[str, str]] | None = None,
+              tokenizer: PieceSource | None = None) -> list[Finding]:
+    """The findings of a rendered pair: the render's own, then each selected rule's;
+    ``not_checked`` gets (rule id, why) of each selected rule that could not look; ``tokenizer``
+    reads the token seams instead of the model's own."""
     selection = selection or Selection()
-    ctx = LintContext(pair, overlap)
+    ctx = LintContext(pair, overlap, tokenizer=tokenizer)
     found: list[Finding] = []
     for warning in pair.warnings():
         if warning.rule is not None and selection.wants(warning.rule):
@@ -102,6 +112,8 @@ def lint_pair(pair: PairRenderer, selection: Selection | None = None,
     for rule_id, rule in LINT_RULES:
         if selection.wants(rule_id):
             found.extend(ctx.at(f) for f in rule(ctx))
+    if not_checked is not None:
+        not_checked.extend(ctx.not_checked)
     # rules that render more samples may raise more of the render's findings (PW203 per request)
     said = {(f.rule, f.message) for f in found}
     for warning in pair.warnings():

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import RenderError
-from ..tokens.chat_sandbox import render_chat_template
+from ..tokens.chat_apply import render_chat_template
 from ..tokens.chat_template import ChatTemplate, ChatTemplateError
 
 _TAG = "CONTINUE_FINAL_MESSAGE_TAG "

@@ -220,7 +220,7 @@ class ModelText:
     def render(self, messages: Sequence[Mapping[str, Any]], kwargs: Mapping[str, Any] | None = None) -> str:
         assert self.template is not None
         # imported here, not above, only so that renders without a chat template never import jinja2
-        from ..tokens.chat_sandbox import render_chat_template
+        from ..tokens.chat_apply import render_chat_template
 
         tokens = self.special_tokens()
         return render_chat_template(self.template, messages, add_generation_prompt=True,
@@ -273,7 +273,7 @@ class ModelText:
             text = None
             if self.template is not None and isinstance(request.model_input, list):
                 # imported here, not above, only so that renders without a chat template never import jinja2
-                from ..tokens.chat_sandbox import chat_layout
+                from ..tokens.chat_apply import chat_layout
 
                 made = chat_layout(self.template, request.model_input, add_generation_prompt=True,
                                    special_tokens=self.special_tokens(), kwargs=self._kwargs(),

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import RenderError
 from ..result import Request
-from ..templates.prompt_list import FillPairs, PromptList, is_section_marker
+from ..templates.prompt_list import FillPairs, PromptList, is_section_marker, safe_format_coded
 from ..tokens.counting import SectionCoded, codes_of
 from .meta_template import CHAT_ROLES, APIParser, LMParser, _Layout, _MessagesLayout, is_bare_marker
 from .model_input import CHAT, ModelAdapter
@@ -59,24 +59,6 @@ class _Twin:
     def fixed(self, i: int) -> tuple[str, str] | None:
         """The text and codes of item ``i`` when no row changes them (None: ask each row)."""
         return None if i in self.changing else self.texts.get(i)
-
-
-def _fill_codes(text: str, codes: str, pairs: list[tuple[str, str, str]]) -> tuple[str, str]:
-    """``safe_format`` of ``text``, replayed on its codes: each replaced ``{field}`` becomes its
-    value's code, in the order the fill replaces them (a value's own ``{field}`` included)."""
-    for token, value, code in pairs:
-        if token not in text:
-            continue
-        parts = text.split(token)
-        pieces = []
-        at = 0
-        skip = len(token)
-        for part in parts:
-            pieces.append(codes[at:at + len(part)])
-            at += len(part) + skip
-        text = value.join(parts)
-        codes = (code * len(value)).join(pieces)
-    return text, codes
 
 
 class SectionReplay:
@@ -142,7 +124,7 @@ class SectionReplay:
             got = twin.texts.get(i)
             if got is None or i not in changing:
                 return got
-            text, codes = _fill_codes(*got, pairs)
+            text, codes = safe_format_coded(*got, pairs)
             return (text, codes) if text == _text(list.__getitem__(filled, i)) else None
 
         try:

@@ -16,9 +16,9 @@ Errors come back as :class:`ChatTemplateError` carrying the template's own messa
 template line it was raised on.
 
 This module holds the data (a template, its error, the built-ins); the rendering is in
-:mod:`.chat_sandbox`, which imports jinja2 (as do :mod:`.sandbox_bounds` and, through it,
-:mod:`.chat_skeleton`, which only chat_sandbox imports); callers import chat_sandbox inside the
-function that renders, so a render that needs no chat template never pays for jinja2.
+:mod:`.chat_apply` over :mod:`.chat_sandbox`, which import jinja2 (as do :mod:`.sandbox_bounds`
+and, through it, :mod:`.chat_outline`, which only those two import); see chat_sandbox for who
+imports them where, so that a render that needs no chat template never pays for jinja2.
 May import: the top of ``workbench.core`` (errors, package_data).
 """
 

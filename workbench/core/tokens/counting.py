@@ -5,8 +5,8 @@ API models, only when its encoding file is already cached) are optional extras
 (the ``tokens`` extra); without them every count is an estimate and says so.
 The loader reads the files and builds the counters (:mod:`workbench.loading.models.model_assets`).
 
-May import: the core's bottom layer and the other token modules but chat_sandbox,
-sandbox_bounds and chat_skeleton (they load jinja2); nothing above and nothing outside the core.
+May import: the core's bottom layer and the other token modules but chat_apply,
+chat_sandbox, sandbox_bounds and chat_outline (they load jinja2); nothing above and nothing outside the core.
 """
 
 from __future__ import annotations

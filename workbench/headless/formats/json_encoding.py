@@ -19,6 +19,7 @@ from ...core.prefix import shared_prefix
 from ...core.reference import reference
 from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
+from ..stream import SampleWriter
 from .stamp_writer import StampWriter
 
 # Characters JSON may carry raw but a terminal would act on (DEL, C1 controls, bidi
@@ -378,11 +379,9 @@ class JsonSample:
     """A sample as :func:`write_render_json` writes it: what ``--jobs`` workers send back."""
 
     stamps = True  # a stamp is written from its form (each worker process keeps its own writer)
-    _writer: StampWriter | None = None
+    _writer: SampleWriter | None = None
 
     def __call__(self, pair: Any, sample: Sample | Stamp) -> str:
-        if type(sample) is Stamp:
-            if JsonSample._writer is None:
-                JsonSample._writer = json_stamps()
-            return JsonSample._writer.text(sample)
-        return sample_text(sample, SAMPLE_INDENT)  # type: ignore[arg-type]
+        if JsonSample._writer is None:
+            JsonSample._writer = SampleWriter(lambda s: sample_text(s, SAMPLE_INDENT), json_stamps())
+        return JsonSample._writer.text(sample)  # type: ignore[no-any-return]

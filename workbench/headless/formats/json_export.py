@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 from ...core.errors import RenderError
 from ...core.render import error_source
-from ...core.result import PairError, PairWarning, RenderResult, Sample, Stamp
+from ...core.result import PairError, PairWarning, RenderResult, Sample
 from ...core.warning_groups import WarningGroup, group_warnings
 from ...core.warning_kinds import real_run_differs
-from ..stream import Chunks, Serialized
+from ..stream import Chunks, SampleWriter
 from .json_encoding import SAMPLE_INDENT, dumps, json_stamps, sample_parts
 from .lengths_export import LengthsCollector
 
@@ -73,15 +73,14 @@ class _Chunks(Chunks):
 
     def __init__(self, out: Any) -> None:
         super().__init__(out, raw=True)
-        self.stamps = json_stamps(utf8=self.raw)  # (a stamp's constant pieces encoded once a form)
+        # (a stamp's constant pieces encoded once a form)
+        self.samples = SampleWriter(_sample_text, json_stamps(utf8=self.raw))
 
-    def write_sample(self, sample: Sample | Stamp) -> None:
-        if type(sample) is Stamp:
-            self.write(self.stamps.text(sample))
-            return
-        parts: list[str] = []
-        sample_parts(sample, SAMPLE_INDENT, parts)  # type: ignore[arg-type]
-        self.write("".join(parts))
+
+def _sample_text(sample: Sample) -> str:
+    parts: list[str] = []
+    sample_parts(sample, SAMPLE_INDENT, parts)
+    return "".join(parts)
 
 
 def write_render_json(result: RenderResult, out: TextIO,
@@ -118,10 +117,7 @@ def _write_document(result: RenderResult, out: _Chunks, samples_of: Any) -> None
         try:
             for s, sample in enumerate(samples_of(pair)):
                 out.write(",\n        " if s else "\n        ")
-                if isinstance(sample, Serialized):
-                    out.write(sample.text)
-                else:
-                    out.write_sample(sample)
+                out.write(out.samples.text(sample))
         except RenderError as exc:
             late_errors.append(stopped_error(pair, exc))
         out.write(f'\n      ],\n      "lengths": {dumps(lengths.summary(pair).summary())}\n    }}')

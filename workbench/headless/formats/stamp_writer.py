@@ -9,9 +9,11 @@ on), so the written text of a text made of pieces and values is the pieces' writ
 the values' in, each value escaped once a row however often it is written; and a number is
 written as its digits. So a format's own writer, given the form's stand-in sample with marks
 for its numbers, writes a text that is cut at the (escaped) stand-ins and the marks, once per
-form, into a compiled join. The first stamp of every form is also written the usual way
-(through its requests) and compared, byte for byte: a form whose pieces disagree (never seen)
-is written the usual way from then on.
+form, into a compiled join [pieces-uncut where it cannot be; value-unescaped for a row whose
+values the format will not write piecewise]. The first stamp of every form is also written the
+usual way (through its requests) and compared, byte for byte: a form whose pieces disagree
+(never seen) is written the usual way from then on [pieces-differ]. (Rule names:
+:mod:`workbench.core.refusals`.)
 
 May import: the core and the other headless modules.
 """
@@ -24,6 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from ...core.inferencers.truncation import Truncation
+from ...core.refusals import refuse
 from ...core.result import Sample, Stamp
 from ...core.tokens.counting import SECTIONS, TokenCount
 
@@ -189,6 +192,8 @@ class StampWriter:
         entry = self._writes.get(form)
         if entry is None:
             entry = self._writes[form] = [self._compile(stamp), False]
+            if entry[0] is None:
+                refuse("pieces-uncut")
         write, checked = entry
         made = self._write(write, stamp) if write is not None else None
         if made is None:
@@ -196,6 +201,7 @@ class StampWriter:
         if not checked:
             usual = self._usual_text(stamp)
             if made != usual:
+                refuse("pieces-differ")
                 entry[0] = None
                 return usual
             entry[1] = True
@@ -209,6 +215,7 @@ class StampWriter:
     def _write(self, pieces: Pieces, stamp: Stamp) -> Any:
         escaped = self._escape(stamp.values)
         if escaped is None:
+            refuse("value-unescaped")
             return None
         measured = stamp.measured
         shown = ["" if n is None else str(n) for n in measured] if None in measured else map(str, measured)

@@ -23,7 +23,7 @@ from ...core.inferencers.sample_splice import stand_in
 from ...core.models.wire import body_text, wire_of
 from ...core.result import CONTINUATION_SEAM, RenderResult, Request, Sample, Stamp, scored_text
 from ..render_filter import label_text
-from ..stream import Chunks, Serialized
+from ..stream import Chunks, SampleWriter
 from .json_export import collect_warnings, stopped_error
 from .stamp_writer import StampWriter
 
@@ -150,8 +150,8 @@ class TextSample:
     """A sample's requests as :func:`write_render_text` writes them: what ``--jobs`` workers send back."""
 
     options: TextOptions
-    #: each pair's stamp writer, in this process (a worker's own)
-    _writers: ClassVar[dict[tuple[int, TextOptions], StampWriter]] = {}
+    #: each pair's writer, in this process (a worker's own)
+    _writers: ClassVar[dict[tuple[int, TextOptions], SampleWriter]] = {}
 
     @property
     def stamps(self) -> bool:
@@ -160,21 +160,20 @@ class TextSample:
         return not self.options.whitespace
 
     def __call__(self, pair: Any, sample: Sample | Stamp) -> str:
-        if type(sample) is Stamp and self.stamps:
-            key = (id(pair), self.options)
-            writer = self._writers.get(key)
-            if writer is None:
-                writer = self._writers[key] = self.stamp_writer(pair)
-            return writer.text(sample)
-        return "".join([request_text(pair, sample, request, self.options)  # type: ignore[arg-type]
-                        for request in sample.requests])
+        key = (id(pair), self.options)
+        writer = self._writers.get(key)
+        if writer is None:
+            writer = self._writers[key] = self.writer(pair)
+        return writer.text(sample)  # type: ignore[no-any-return]
 
-    def stamp_writer(self, pair: Any, utf8: bool = False) -> StampWriter:
-        """Stamps of ``pair`` written as this writes its samples (see stamp_writer.py); with
-        ``utf8``, as their UTF-8 bytes."""
+    def writer(self, pair: Any, utf8: bool = False) -> SampleWriter:
+        """The samples and stamps of ``pair`` as this writes them (stamps from their forms: see
+        stamp_writer.py, where :attr:`stamps`); with ``utf8``, a stamp as its UTF-8 bytes."""
         usual = lambda sample: "".join([request_text(pair, sample, r, self.options)  # noqa: E731
                                         for r in sample.requests])
-        return StampWriter(usual, _escaped(self.options), stand_in, utf8)
+        if not self.stamps:
+            return SampleWriter(usual)
+        return SampleWriter(usual, StampWriter(usual, _escaped(self.options), stand_in, utf8))
 
 
 def _escaped(options: TextOptions) -> Callable[[list[str]], list[str] | None]:
@@ -197,15 +196,10 @@ def write_render_text(result: RenderResult, out: TextIO,
     buffered = Chunks(out, raw=True)
     try:
         for pair in result.pairs:
-            stamps = text_of.stamp_writer(pair, buffered.raw) if text_of.stamps else None
+            writer = text_of.writer(pair, buffered.raw)
             try:
                 for sample in samples_of(pair):
-                    if isinstance(sample, Serialized):
-                        buffered.write(sample.text)
-                    elif stamps is not None and type(sample) is Stamp:
-                        buffered.write(stamps.text(sample))
-                    else:
-                        buffered.write(text_of(pair, sample))
+                    buffered.write(writer.text(sample))
             except RenderError as exc:
                 result.errors.append(stopped_error(pair, exc))
     finally:

@@ -4,7 +4,7 @@ Within a pair every request sends messages of the same shape (roles, count, the 
 fields and variables) and differs only in the message contents; a template usually copies a
 content into its output and never looks at it.  So the template is run once per shape with
 each content replaced by a stand-in (:class:`Text`): the output comes out as constant pieces
-and content slots (a :class:`Skeleton`), and each later request of the shape is one join.
+and content slots (a :class:`ChatOutline`), and each later request of the shape is one join.
 
 Sound by construction, not by hope: a stand-in refuses every way of *looking* at it (its
 truth, length, comparisons, hashing, iteration, indexing, every method and operator but the
@@ -20,8 +20,9 @@ charge a stand-in took part in, its constant part and how many contents it copie
 whose longest content could take any bound past its limit is rendered for real, which fails
 exactly as it always did.  Steps do not depend on contents (looking at one is refused).
 
-May import: :mod:`.sandbox_bounds` (which loads ``jinja2.exceptions``; nothing of jinja2
-here: the hooks that use this live in :mod:`.chat_sandbox`, the one module that imports this).
+May import: :mod:`.sandbox_bounds` (whose ``jinja2.exceptions`` import loads the whole jinja2
+package; this module uses nothing of jinja2 itself: the hooks that use it live in
+:mod:`.chat_sandbox`, and :mod:`.chat_apply` keeps the outlines: the two modules that import this).
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ class TracedWork(bounds.Work):
 
 
 @dataclass(frozen=True, slots=True)
-class Skeleton:
+class ChatOutline:
     """One shape's output: the pieces, where the contents go, and what the bounds need."""
 
     pieces: tuple[str, ...]  # the output, with "" where a content goes
@@ -216,7 +217,7 @@ class Skeleton:
     clock_reads: tuple[tuple[str, str], ...]
 
     @staticmethod
-    def of(output: str | Text, work: TracedWork) -> Skeleton:
+    def of(output: str | Text, work: TracedWork) -> ChatOutline:
         parts = output.pieces if isinstance(output, Text) else (output,)
         pieces: list[str] = []
         slots: list[tuple[int, int]] = []
@@ -235,7 +236,7 @@ class Skeleton:
             work.sized(output)  # the output's own bound
         else:
             work.size_c = max(work.size_c, len(output))
-        return Skeleton(tuple(pieces), tuple(slots), tuple(transformed), work.scanned + work.scan_c,
+        return ChatOutline(tuple(pieces), tuple(slots), tuple(transformed), work.scanned + work.scan_c,
                         work.scan_k, work.made + work.made_c, work.made_k, work.size_c, work.size_k,
                         tuple(work.clock_reads))
 
@@ -270,7 +271,7 @@ REAL = None
 
 
 class TemplateMemo:
-    """The skeletons of one template, by shape; ``REAL`` for a shape the template looks into."""
+    """The outlines of one template, by shape; ``REAL`` for a shape the template looks into."""
 
     #: Shapes kept per template (a template whose shapes never repeat would otherwise grow
     #: without end; past it, recordings are still used once, as renders).
@@ -282,7 +283,7 @@ class TemplateMemo:
     __slots__ = ("kept", "refused", "shapes")
 
     def __init__(self) -> None:
-        self.shapes: dict[str, Skeleton | None] = {}
+        self.shapes: dict[str, ChatOutline | None] = {}
         self.kept = 0
         self.refused = 0
 
@@ -290,13 +291,13 @@ class TemplateMemo:
     def hopeless(self) -> bool:
         return self.kept == 0 and self.refused >= self.GIVE_UP
 
-    def remember(self, key: str, skeleton: Skeleton | None) -> None:
-        if skeleton is None:
+    def remember(self, key: str, outline: ChatOutline | None) -> None:
+        if outline is None:
             self.refused += 1
         else:
             self.kept += 1
         if len(self.shapes) < self.MAX_SHAPES or key in self.shapes:
-            self.shapes[key] = skeleton
+            self.shapes[key] = outline
 
 
 _memos: dict[str, TemplateMemo] = {}

@@ -1,4 +1,4 @@
-"""Chat templates rendered once per message shape (chat_skeleton): the spliced text is the
+"""Chat templates rendered once per message shape (chat_outline): the spliced text is the
 real render's, byte for byte, for every template the project ships or tests with, and every
 way a template can look at a content sends that shape to a real render.
 
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.tokens import chat_skeleton as sk
+from workbench.core.tokens import chat_outline as sk
 from workbench.core.tokens import chat_template as ct
 from workbench.core.tokens import sandbox_bounds as bounds
-from workbench.core.tokens.chat_sandbox import render_chat_template
+from workbench.core.tokens.chat_apply import render_chat_template
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "chat_templates"
@@ -103,7 +103,7 @@ def test_every_shipped_template_splices_to_its_real_render(name):
 
 def test_the_shipped_templates_are_spliced_not_rerun(monkeypatch):
     """The built-ins and the suite's template never look at a content: one recording per shape,
-    and one real run that checks its first splice (chat_sandbox._witnessed)."""
+    and one real run that checks its first splice (chat_apply._witnessed)."""
     jinja = Jinja(monkeypatch)
     names = [n for n in TEMPLATES if n.startswith(("builtin:", "benchmarks/"))]
     assert len(names) >= 5
@@ -412,12 +412,12 @@ def test_key_order_and_other_fields_are_part_of_the_shape():
     assert len(sk.memo_of(template.source).shapes) == 4
 
 
-def test_a_skeleton_whose_first_splice_differs_from_jinja_is_never_used(monkeypatch):
+def test_a_outline_whose_first_splice_differs_from_jinja_is_never_used(monkeypatch):
     """The run-time check: the first splice of each shape is compared with the real render; a
-    skeleton that says something else (here: a broken splice) sends the shape to Jinja for good."""
+    outline that says something else (here: a broken splice) sends the shape to Jinja for good."""
     template = TEMPLATES["builtin:chatml"] if "builtin:chatml" in TEMPLATES else next(iter(TEMPLATES.values()))
     messages = GOLDENS["messages"]["system-user"]
-    monkeypatch.setattr(sk.Skeleton, "splice", lambda self, contents: "not what jinja says")
+    monkeypatch.setattr(sk.ChatOutline, "splice", lambda self, contents: "not what jinja says")
     for offset in range(3):
         chat = _with_contents(messages, offset)
         assert render_chat_template(template, chat, special_tokens=TOKENS) == \
