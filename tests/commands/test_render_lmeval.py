@@ -388,3 +388,11 @@ def test_a_yaml_num_fewshot_0_winning_over_the_command_line_is_said_once():
     assert "--num-fewshot 3 is ignored" in said and err.count("num_fewshot has been set to 0") == 1
     code, doc, _ = render(str(TASKS / "zero.yaml"), *ARC)
     assert not any("num_fewshot has been set to 0" in w["message"] for w in doc["warnings"])
+
+
+def test_lint_says_why_a_tasks_answer_format_is_not_checked():
+    run = run_cli("lint", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
+                  "--data", f"train={TASKS / 'gsm_train.jsonl'}")
+    assert run.code == 0, run.err
+    [line] = [line for line in run.err.splitlines() if "PW213" in line]
+    assert "an lm-eval task: its filter_list and metric_list" in line and "OpenCompass" not in line

@@ -28,6 +28,9 @@ SCHEMA = "prompt-workbench/extract-self-test@1"
 #: chain: far more than a real config needs; a pattern that backtracks forever is cut here).
 CHECK_TIMEOUT = 10.0
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
+#: Why an lm-eval task has no answer-format check: the self-test reads OpenCompass/AISBench eval_cfg.
+LMEVAL_TASK = ("an lm-eval task: its filter_list and metric_list (lm-eval's answer extraction) are not "
+               "rewritten, so no exemplar is put through them")
 
 
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
@@ -61,6 +64,10 @@ def run_self_test(workspace: Any, config: str, timeout: float) -> dict[str, Any]
         where = {"file": spec.source.file, "line": spec.source.line}
         if spec.rows is None or (spec.rows_source is not None and spec.rows_source.kind == "placeholder"):
             rowless.append(spec.abbr)
+            continue
+        if "lm_eval" in spec.cfg:
+            document["errors"].append({"dataset": spec.abbr, "kind": "not-rewritten", **where, "hint": None,
+                                       "message": LMEVAL_TASK})
             continue
         outcome = run_bounded(_checks(spec, model), timeout)
         if outcome.failure is not None:
@@ -116,6 +123,9 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
             continue
         if _rowless(spec):
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
+            continue
+        if "lm_eval" in spec.cfg:  # (loading/lmeval_tasks.task_dataset)
+            skipped[spec.abbr] = (spec.abbr, "not-rewritten", LMEVAL_TASK)
             continue
         key = (spec.abbr, _model_key(spec, model))
         if key not in answers:
