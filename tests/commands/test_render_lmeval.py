@@ -396,3 +396,15 @@ def test_lint_says_why_a_tasks_answer_format_is_not_checked():
     assert run.code == 0, run.err
     [line] = [line for line in run.err.splitlines() if "PW213" in line]
     assert "an lm-eval task: its filter_list and metric_list" in line and "OpenCompass" not in line
+
+
+def test_a_completions_api_model_scores_and_a_chat_one_does_not(tmp_path: Path):
+    """As lm-eval's local-completions scores and its local-chat-completions refuses: AISBench's
+    VLLMCustomAPI sends one string, its VLLMCustomAPIChat messages."""
+    (tmp_path / "models.py").write_text(
+        "from ais_bench.benchmark.models import VLLMCustomAPI, VLLMCustomAPIChat\n"
+        "models = [dict(abbr='completions', type=VLLMCustomAPI, path='m', model='m', max_out_len=8),\n"
+        "          dict(abbr='chat', type=VLLMCustomAPIChat, path='m', model='m', max_out_len=8)]\n")
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--models", str(tmp_path / "models.py"), "--limit", "1")
+    assert code == 3
+    assert [(e["dataset"], e["model"]) for e in doc["errors"]] == [("arcish", "chat")]

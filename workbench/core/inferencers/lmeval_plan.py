@@ -38,7 +38,10 @@ SCORING_HINT = "render this task with a local model, or choose a generate_until 
 
 def scoring_refusal(output_type: str, kind: str, class_name: str) -> str | None:
     """Why a model of ``kind`` cannot take a task's requests as lm-eval runs them (None: it can):
-    an API model (a chat completions wire) has no prompt log-probabilities to score with."""
+    an API model takes messages (a chat completions wire, lm-eval's ``local-chat-completions``),
+    which return no prompt log-probabilities to score with, even where the framework's own class
+    asks vLLM for them (AISBench's VLLMCustomAPIChat); a model that takes one string (a local
+    model, or a completions API such as VLLMCustomAPI: lm-eval's ``local-completions``) scores."""
     if output_type not in SCORED or kind != API:
         return None
     head = f"{class_name} is an API model, and lm-eval's API chat models cannot score {output_type} requests"
