@@ -192,3 +192,23 @@ def test_token_seams_with_lint_tokenizer_and_without_one(tmp_path):
     assert merged.code == 1 and "warning: [ll × lm] PW214 merge-across-seam: a token merges across" in merged.out
     assert "PW214, PW215 not checked" not in merged.err
     assert run_cli("lint", "eval.py", "--tokenizer", str(tmp_path / "none"), cwd=tmp_path).code == 2
+
+
+def test_answer_format_checks_are_bounded_and_a_runaway_pattern_is_said(tmp_path):
+    """A config's pattern that backtracks forever over its own exemplar ends that dataset's checks
+    (the child is killed), not the lint: the dataset is said not checked, and why."""
+    from tests.conftest import make_pair
+    from workbench.headless.extract_self_test import answer_format_warnings
+
+    dataset = {"abbr": "slow", "reader_cfg": {"input_columns": ["q"], "output_column": "a"},
+               "infer_cfg": {"ice_template": {"type": "PromptTemplate", "template": "{q}\n" + "a" * 40 + "{a}\n"},
+                             "prompt_template": {"type": "PromptTemplate", "template": "</E>{q}\n",
+                                                 "ice_token": "</E>"},
+                             "retriever": {"type": "FixKRetriever", "fix_id_list": [0]},
+                             "inferencer": {"type": "GenInferencer"}},
+               "eval_cfg": {"evaluator": {"type": "AccEvaluator"}, "pred_postprocessor": {
+                   "type": "match_answer_pattern", "answer_pattern": r"(a+)+b"}}}
+    rows = {"train": [{"q": "q0", "a": "!"}], "test": [{"q": "q1", "a": "!"}]}
+    pair = make_pair(dataset, rows)
+    found, skipped = answer_format_warnings([pair], timeout=0.5)
+    assert found == [] and skipped == [("slow", "bounded", "the self-test ran past 0.5 s")]

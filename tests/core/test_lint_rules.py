@@ -211,7 +211,7 @@ def test_pw305_near_duplicates_between_the_pool_and_an_overlap_test_set():
 
 
 def ll_pair(tmp_path, template="Q: {q}\nA:{cont}", cont=" C", model="HuggingFaceCausalLM", q="Hi",
-            inferencer="LLInferencer", folder=True):
+            inferencer="LLInferencer", folder=True, labels=None, normalizing_str=None):
     """A loglikelihood pair whose model folder holds the BPE fixture (": C" is one of its tokens)."""
     import sys
 
@@ -223,8 +223,10 @@ def ll_pair(tmp_path, template="Q: {q}\nA:{cont}", cont=" C", model="HuggingFace
     if folder:
         build_bpe_tokenizer_json(tmp_path / "bpe" / "tokenizer.json")
     dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
-               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: template}},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": labels or {0: template}},
                              "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": inferencer}}}
+    if normalizing_str is not None:
+        dataset["infer_cfg"]["inferencer"]["normalizing_str"] = normalizing_str
     return seams_pair(dataset, [{"q": q, "cont": cont, "a": 0}],
                       {"type": model, "path": str(tmp_path / "bpe") if folder else "no/such/folder"})
 
@@ -241,6 +243,12 @@ def test_pw214_a_token_merges_across_the_context_continuation_seam(tmp_path):
     assert "PW214" not in rules_of(ll_pair(tmp_path, cont="\nC"))  # a newline the BPE keeps apart
     # a generation pair has no scored continuation
     assert "PW214" not in rules_of(ll_pair(tmp_path, inferencer="GenInferencer"))
+    # PPL labels that part at 'A:' + ' C' / ' D': a plain PPL scores each whole text, so where they
+    # part changes nothing; with normalizing_str the context's own token count is the mask
+    labels = {"C": "Q: {q}\nA: C", "D": "Q: {q}\nA: D"}
+    assert "PW214" not in rules_of(ll_pair(tmp_path, labels=labels, inferencer="PPLInferencer"))
+    assert "PW214" in rules_of(ll_pair(tmp_path, labels=labels, inferencer="PPLInferencer",
+                                       normalizing_str="A:"))
 
 
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
@@ -274,3 +282,33 @@ def test_token_rules_without_a_tokenizer_say_so_once_and_the_rest_go_on(tmp_path
     assert [rule for rule, _ in skipped] == ["PW214", "PW215"]  # no special string in the rows: PW216 moot
     assert len({why for _, why in skipped}) == 1 and "no tokenizer" in skipped[0][1]
     assert "PW217" in found and "(row 0" not in found["PW217"]  # the mask is warned, uncounted
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_token_rules_with_a_tokenizer_that_fails_on_one_sample_say_so_once(tmp_path):
+    from tests.core.test_token_seams import folder_pair as seams_pair
+    from workbench.core.seam_report import pair_tokenizer
+
+    good = pair_tokenizer(ll_pair(tmp_path)).source  # the BPE fixture
+
+    class FailsOnBoom:
+        method = "a tokenizer that fails on 'boom'"
+
+        def pieces(self, text, add_special_tokens=False):
+            if "boom" in text:
+                raise ValueError("cannot encode 'boom'")
+            return good.pieces(text, add_special_tokens)
+
+        def ids(self, text, add_special_tokens=False):
+            return good.ids(text, add_special_tokens)
+
+    dataset = {"abbr": "ll", "reader_cfg": {"input_columns": ["q", "cont"], "output_column": "a"},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": {0: "Q: {q}\nA:{cont}"}},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "LLInferencer"}}}
+    rows = [{"q": "Hi", "cont": " C", "a": 0}, {"q": "boom", "cont": " C", "a": 0}, {"q": "Yo", "cont": " C", "a": 0}]
+    pair = seams_pair(dataset, rows, {"type": "HuggingFaceCausalLM", "path": str(tmp_path / "bpe")})
+    skipped: list = []
+    found = {f.rule: f.message for f in lint_pair(pair, Selection.everything(), None, skipped, FailsOnBoom())}
+    assert "in 2 of 2 scored continuations (2 rows read;" in found["PW214"]  # rows 0 and 2 still were
+    assert {why for _, why in skipped} == {"a tokenizer that fails on 'boom' failed on sample 1, so its seams "
+                                           "are not shown: cannot encode 'boom'"}

@@ -111,7 +111,7 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
                            ) -> tuple[list[PairWarning], list[tuple[str, str, str]]]:
     """PW213 of every rendered pair (``PairRenderer``), each dataset's checks in a bounded child
     (forked now: call it before any output is written), and (dataset, kind, why) of each dataset
-    not checked: ``no-rows`` (placeholders: no exemplar or gold is known), ``not-rewritten``,
+    not checked: ``lm-eval``, ``no-rows`` (placeholders: no exemplar or gold is known), ``not-rewritten``,
     ``unreadable``, ``fails`` (the real task fails on it) or ``bounded`` (the child ran past its
     time, or crashed)."""
     warnings: list[PairWarning] = []
@@ -120,6 +120,10 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
     for pair in pairs:
         spec, model = pair.dataset, pair.model_spec
         if spec.abbr in skipped:
+            continue
+        if "lm_eval" in spec.cfg:  # an lm-eval task (loading/lmeval_tasks.py): its filters score it
+            skipped[spec.abbr] = (spec.abbr, "lm-eval", "an lm-eval task: the self-test runs OpenCompass's "
+                                  "evaluation chain, not lm-eval's filters")
             continue
         if _rowless(spec):
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)

@@ -21,9 +21,6 @@ from ..tokens.seams import RequestSeams
 from .context import SEAM_SAMPLES, LintContext, plural
 from .markers import SPECIAL
 
-SEAM_RULES = ("PW214", "PW215", "PW216")
-#: PW214/PW215 are about a scored continuation: only these inferencers have one.
-SCORING = ("PPLInferencer", "LLInferencer", "CLPInferencer", "PPLOnlyInferencer")
 _TOKENS_HINT = "`workbench render --format tokens` shows the tokens at every seam"
 
 
@@ -61,8 +58,16 @@ def _seen(ctx: LintContext) -> Seen:
 
 
 def _scores_continuations(ctx: LintContext) -> bool:
+    """Whether the context is encoded apart from what is scored after it: ``LLInferencer`` (and
+    lm-eval's loglikelihood tasks, rendered as one), ``PPLInferencer`` with ``normalizing_str``
+    (its ``mask_length`` is the context's own count). A plain PPL scores each label's whole
+    text: where its labels part does not change what is scored."""
     inferencer = ctx.infer_cfg.get("inferencer")
-    return isinstance(inferencer, Mapping) and type_name(inferencer.get("type")) in SCORING
+    if not isinstance(inferencer, Mapping):
+        return False
+    name = type_name(inferencer.get("type"))
+    normalized = name == "PPLInferencer" and inferencer.get("normalizing_str") is not None
+    return name == "LLInferencer" or normalized
 
 
 def _rows_hold_specials(ctx: LintContext) -> bool:
@@ -77,14 +82,16 @@ def _said(ctx: LintContext, seen: Seen, rule_id: str, applies: bool) -> bool:
     return not seen.samples
 
 
-def _continuation_marks(ctx: LintContext, mark: str) -> tuple[int, int, Any]:
-    """(continuations with ``mark``, continuations, (sample, split) of the first)."""
+def _continuation_marks(ctx: LintContext, mark: str, spaces: bool = False) -> tuple[int, int, Any]:
+    """(continuations with ``mark``, continuations, (sample, split) of the first); ``spaces``:
+    only where both sides' whitespace is a space or tab (two newlines are a blank line)."""
     total, hits, first = 0, 0, None
     for index, split, _ in _seen(ctx).requests():
         if split is None:
             continue
         total += 1
-        if mark in split.seam.marks:
+        if mark in split.seam.marks and (not spaces or (split.context[-1:] in " \t"
+                                                        and split.continuation[:1] in " \t")):
             hits += 1
             first = first or (index, split)
     return hits, total, first
@@ -92,15 +99,16 @@ def _continuation_marks(ctx: LintContext, mark: str) -> tuple[int, int, Any]:
 
 def _of(hits: int, total: int, ctx: LintContext, index: int, split: Any) -> str:
     """"3 of 80 scored continuations (20 rows read; first: row 4, 'A:' + ' C'" (left open)."""
-    rows = min(SEAM_SAMPLES, len(ctx.pair))
+    rows = len(_seen(ctx).samples)  # (a sample the tokenizer failed on is not read)
     return (f"{hits:,} of {total:,} scored continuations ({plural(rows, 'row')} read; first: row {index}, "
             f"{split.context[-12:]!r} + {split.continuation[:12]!r}")
 
 
 def merge_across_seam(ctx: LintContext) -> Iterator[Finding]:
     """PW214: a token holds the end of the context and the start of the continuation (": C")."""
-    seen = _seen(ctx)
-    if _said(ctx, seen, "PW214", _scores_continuations(ctx)):
+    if not _scores_continuations(ctx):
+        return
+    if _said(ctx, _seen(ctx), "PW214", True):
         return
     hits, total, first = _continuation_marks(ctx, "merge")
     if first is not None:
@@ -116,10 +124,11 @@ def merge_across_seam(ctx: LintContext) -> Iterator[Finding]:
 
 def space_before_continuation(ctx: LintContext) -> Iterator[Finding]:
     """PW215: the context ends with a space and the continuation starts with one."""
-    seen = _seen(ctx)
-    if _said(ctx, seen, "PW215", _scores_continuations(ctx)):
+    if not _scores_continuations(ctx):
         return
-    hits, total, first = _continuation_marks(ctx, "space-space")
+    if _said(ctx, _seen(ctx), "PW215", True):
+        return
+    hits, total, first = _continuation_marks(ctx, "space-space", spaces=True)
     if first is not None:
         index, split = first
         yield Finding("PW215", "the continuation starts with a space after a context that ends with one in "
