@@ -28,9 +28,8 @@ SCHEMA = "prompt-workbench/extract-self-test@1"
 #: chain: far more than a real config needs; a pattern that backtracks forever is cut here).
 CHECK_TIMEOUT = 10.0
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
-#: Why an lm-eval task has no answer-format check: the self-test reads OpenCompass/AISBench eval_cfg.
-LMEVAL_TASK = ("an lm-eval task: its filter_list and metric_list (lm-eval's answer extraction) are not "
-               "rewritten, so no exemplar is put through them")
+#: Why an lm-eval task has no answer-format check (loading/lmeval_tasks.py): its filters score it.
+LMEVAL_TASK = "an lm-eval task: the self-test runs OpenCompass's evaluation chain, not lm-eval's filters"
 
 
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
@@ -121,15 +120,11 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
         spec, model = pair.dataset, pair.model_spec
         if spec.abbr in skipped:
             continue
-        if "lm_eval" in spec.cfg:  # an lm-eval task (loading/lmeval_tasks.py): its filters score it
-            skipped[spec.abbr] = (spec.abbr, "lm-eval", "an lm-eval task: the self-test runs OpenCompass's "
-                                  "evaluation chain, not lm-eval's filters")
+        if "lm_eval" in spec.cfg:
+            skipped[spec.abbr] = (spec.abbr, "lm-eval", LMEVAL_TASK)
             continue
         if _rowless(spec):
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
-            continue
-        if "lm_eval" in spec.cfg:  # (loading/lmeval_tasks.task_dataset)
-            skipped[spec.abbr] = (spec.abbr, "not-rewritten", LMEVAL_TASK)
             continue
         key = (spec.abbr, _model_key(spec, model))
         if key not in answers:
