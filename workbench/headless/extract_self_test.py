@@ -25,6 +25,8 @@ from .bounded_call import run_bounded
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
+#: Why an lm-eval task has no answer-format check (loading/lmeval_tasks.py): its filters score it.
+LMEVAL_TASK = "an lm-eval task: the self-test runs OpenCompass's evaluation chain, not lm-eval's filters"
 
 
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
@@ -58,6 +60,10 @@ def run_self_test(workspace: Any, config: str, timeout: float) -> dict[str, Any]
         where = {"file": spec.source.file, "line": spec.source.line}
         if spec.rows_unknown:
             rowless.append(spec.abbr)
+            continue
+        if "lm_eval" in spec.cfg:
+            document["errors"].append({"dataset": spec.abbr, "kind": "not-rewritten", **where, "hint": None,
+                                       "message": LMEVAL_TASK})
             continue
         outcome = run_bounded(_checks(spec, model), timeout)
         if outcome.failure is not None:
@@ -96,9 +102,8 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
         spec, model = pair.dataset, pair.model_spec
         if spec.abbr in skipped:
             continue
-        if "lm_eval" in spec.cfg:  # an lm-eval task (loading/lmeval_tasks.py): its filters score it
-            skipped[spec.abbr] = (spec.abbr, "lm-eval", "an lm-eval task: the self-test runs OpenCompass's "
-                                  "evaluation chain, not lm-eval's filters")
+        if "lm_eval" in spec.cfg:
+            skipped[spec.abbr] = (spec.abbr, "lm-eval", LMEVAL_TASK)
             continue
         if spec.rows_unknown:
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
