@@ -133,7 +133,7 @@ def test_markdown_and_snapshot_number_docs_and_show_the_continuation_and_until(t
     headings = [line for line in run.out.splitlines() if line.startswith("### Sample")]
     assert headings == [f"### Sample {i} · label {r['label']}" for i, r in requests]
     assert run.out.count("**Continuation, scored after the input**\n\n```text\n") == len(requests)
-    assert "*lm-eval multiple\\_choice, lm model*" in run.out
+    assert "*multiple\\_choice, lm model*" in run.out
     gen = run_cli("render", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
                   "--data", f"train={TASKS / 'gsm_train.jsonl'}", "--limit", "1", "-f", "markdown")
     assert '**until** `["Question:", "</s>"]`' in gen.out
@@ -379,3 +379,33 @@ def test_a_rolling_task_on_an_api_model_is_refused_too(tmp_path: Path):
                   "--model", "gpt", "-f", "text")
     assert run.code == 3 and run.out == ""
     assert "cannot score loglikelihood_rolling requests" in run.err and "TypeError" in run.err
+
+
+def test_a_yaml_num_fewshot_0_winning_over_the_command_line_is_said_once():
+    code, doc, err = render(str(TASKS / "zero.yaml"), *ARC, "--num-fewshot", "3")
+    assert code == 0 and all(s["ice_indices"] == [] for s in doc["renders"][0]["samples"])
+    [said] = [w["message"] for w in doc["warnings"] if "num_fewshot has been set to 0" in w["message"]]
+    assert "--num-fewshot 3 is ignored" in said and err.count("num_fewshot has been set to 0") == 1
+    code, doc, _ = render(str(TASKS / "zero.yaml"), *ARC)
+    assert not any("num_fewshot has been set to 0" in w["message"] for w in doc["warnings"])
+
+
+def test_lint_says_why_a_tasks_answer_format_is_not_checked():
+    run = run_cli("lint", str(TASKS / "gen.yaml"), "--data", f"test={TASKS / 'gsm_test.jsonl'}",
+                  "--data", f"train={TASKS / 'gsm_train.jsonl'}")
+    assert run.code == 0, run.err
+    [line] = [line for line in run.err.splitlines() if "PW213" in line]
+    assert "an lm-eval task: the self-test runs OpenCompass's evaluation chain, not lm-eval's filters" in line
+    assert "eval_cfg" not in line
+
+
+def test_a_completions_api_model_scores_and_a_chat_one_does_not(tmp_path: Path):
+    """As lm-eval's local-completions scores and its local-chat-completions refuses: AISBench's
+    VLLMCustomAPI sends one string, its VLLMCustomAPIChat messages."""
+    (tmp_path / "models.py").write_text(
+        "from ais_bench.benchmark.models import VLLMCustomAPI, VLLMCustomAPIChat\n"
+        "models = [dict(abbr='completions', type=VLLMCustomAPI, path='m', model='m', max_out_len=8),\n"
+        "          dict(abbr='chat', type=VLLMCustomAPIChat, path='m', model='m', max_out_len=8)]\n")
+    code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--models", str(tmp_path / "models.py"), "--limit", "1")
+    assert code == 3
+    assert [(e["dataset"], e["model"]) for e in doc["errors"]] == [("arcish", "chat")]

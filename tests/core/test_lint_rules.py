@@ -252,6 +252,29 @@ def test_pw214_a_token_merges_across_the_context_continuation_seam(tmp_path):
 
 
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
+def test_pw214_on_an_lm_eval_task_where_its_context_meets_its_continuation(tmp_path):
+    """An lm-eval task reaches the lint as its task plan (a doc's Instances): the context, then the
+    scored continuation, as lm-eval encodes them."""
+    from tests.core.test_token_seams import folder_pair as seams_pair
+    from workbench.core.inferencers.lmeval_plan import task_inferencer
+
+    ll_pair(tmp_path)  # writes the BPE fixture's folder
+    dataset = {"abbr": "task", "lm_eval": {}, "reader_cfg": {"input_columns": ["requests"], "output_column": None},
+               "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "{requests}"},
+                             "retriever": {"type": "ZeroRetriever"}, "inferencer": task_inferencer("multiple_choice")}}
+    requests = [{"context": "Q: Hi\nA:", "continuation": cont, "label": i, "until": None, "messages": None}
+                for i, cont in enumerate((" C", " D"))]
+    model = {"type": "HuggingFaceCausalLM", "path": str(tmp_path / "bpe")}
+    found = rules_of(seams_pair(dataset, [{"doc_id": 0, "shots": [], "requests": requests}], model))
+    assert found["PW214"].startswith("a token merges across the context/continuation seam in 2 of 2 scored "
+                                     "continuations (1 row read; first: row 0, 'Q: Hi\\nA:' + ' C'")
+    rolling = {**dataset, "infer_cfg": {**dataset["infer_cfg"],
+                                        "inferencer": task_inferencer("loglikelihood_rolling")}}
+    plain = [{"context": "Q: Hi\nA: C", "continuation": None, "label": None, "until": None, "messages": None}]
+    assert "PW214" not in rules_of(seams_pair(rolling, [{"doc_id": 0, "shots": [], "requests": plain}], model))
+
+
+@pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")
 def test_pw215_a_space_on_both_sides_of_the_continuation_seam(tmp_path):
     found = rules_of(ll_pair(tmp_path, "Q: {q}\nA: {cont}", " Cat"))
     assert "'Q: Hi\\nA: ' + ' Cat'): the model is scored on a double space" in found["PW215"]

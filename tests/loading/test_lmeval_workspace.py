@@ -42,7 +42,7 @@ def test_a_task_is_a_dataset_whose_model_inputs_are_lm_evals_contexts():
     assert made(dataset, "continuation") == [g["arguments"][1] for g in golden]
     scored = [dict(r.extra)["continuation"] for s in samples for r in s.requests]
     assert scored == [g["arguments"][1] for g in golden]
-    assert pair.inferencer == "lm-eval multiple_choice"
+    assert pair.inferencer == "multiple_choice"  # the render JSON's name for it
 
 
 def test_a_failing_task_is_a_located_error_beside_the_others(tmp_path: Path):

@@ -31,7 +31,8 @@ async def test_the_app_opens_an_lm_eval_task():
             assert app.query_one(pane).region.area > 0, pane
 
 
-async def test_the_app_renders_a_task_with_the_lm_eval_options():
+@pytest.mark.parametrize(("multiturn", "assistants"), [((), 3), (("--fewshot-as-multiturn", "false"), 1)])
+async def test_the_app_renders_a_task_with_the_lm_eval_options(multiturn, assistants):
     from workbench.commands import open as open_command
     from workbench.tui.app import create_app
 
@@ -39,16 +40,18 @@ async def test_the_app_renders_a_task_with_the_lm_eval_options():
     args = open_command.build_parser().parse_args([
         str(TASKS / "mc.yaml"), "--data", f"test={TASKS / 'arc_test.jsonl'}",
         "--data", f"train={TASKS / 'arc_train.jsonl'}", "--num-fewshot", "2", "--apply-chat-template",
-        "--chat-template", str(chat), "--system-instruction", "Be brief."])
+        "--chat-template", str(chat), "--system-instruction", "Be brief.", *multiturn])
     app = create_app(open_command.inputs_of(args), watch=False, deterministic=True)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
         final = pane_text(app, "final-input")
-        # shots as turns (lm-eval's default with a chat template), the instruction first
+        # shots as turns (lm-eval's default with a chat template) or folded into the user's
+        # message (--fewshot-as-multiturn false); the instruction first
         assert "<|im_start|>system" in final and "Be brief." in final
-        assert final.count("<|im_start|>assistant") == 3
+        assert final.count("<|im_start|>assistant") == assistants
         tree = pane_text(app, "tree")
         assert "shots  2  --num-fewshot" in tree and "system instruction" in tree
+        assert f"fewshot_as_multiturn  {'false' if multiturn else 'true'}" in tree
 
 
 async def test_a_task_folder_reloads_when_its_utility_is_saved(tmp_path: Path):

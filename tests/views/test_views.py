@@ -185,3 +185,16 @@ def test_styled_marks_a_span_whatever_else_cuts_the_text():
     cut = styled(long, ViewOptions(max_chars=1000), marks=[(5000, 5009)])
     assert "".join(_marked(cut, ViewOptions())) == "ANSWER: C"  # in the tail a long text keeps
     assert _marked(styled("abc", opts, marks=[(5, 9), (2, 2)]), opts) == []  # outside, or empty
+
+
+def test_timeline_says_what_each_scored_request_scores(opts):
+    """Choices whose prompts are alike (an lm-eval multiple-choice doc) differ by what they score."""
+    from workbench.core.result import Request, Sample
+    from workbench.views.timeline import timeline_view
+
+    context = "Question: 2+2?\nAnswer:"
+    requests = tuple(Request(prompt_list=context, model_input=context, label=i,
+                             extra=(("continuation", choice),)) for i, choice in enumerate((" 3", " 4")))
+    text = plain(timeline_view(Sample(0, 0, (), requests), 1, opts))
+    assert "same prompt as before" in text
+    assert [line.split("scores ")[1].strip() for line in text.splitlines() if "scores " in line] == ["' 3'", "' 4'"]

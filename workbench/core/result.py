@@ -48,6 +48,14 @@ class Request:
 
 
 _REQUEST_FIELDS = frozenset(Request.__dataclass_fields__)
+
+#: The seam before a scored continuation (LL, lm-eval), in every view and format that shows one.
+CONTINUATION_SEAM = "continuation, scored after the input"
+
+
+def scored_text(continuation: Any) -> str:
+    """A request's scored continuation as text (a non-string, as its repr)."""
+    return continuation if isinstance(continuation, str) else repr(continuation)
 _set_dict = object.__setattr__  # a frozen dataclass's fields, all set at once
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import RenderError
 from .extras import install_hint
-from .inferencers.lmeval_plan import TASK_INFERENCERS
+from .inferencers.lmeval_plan import TaskPlan
 from .prefix import shared_prefix
 from .provenance import META, ROW, Origin, PStr, concat
 from .result import Request, Sample
@@ -101,7 +101,7 @@ def sample_seams(pair: Any, sample: Sample, source: PieceSource) -> list[Request
     out = []
     # lm-eval scores (context, continuation) pairs: the whole is the context, then the continuation
     # (an OpenCompass LLInferencer prompt already ends with its row's cont)
-    appended = getattr(pair, "inferencer", None) in TASK_INFERENCERS
+    appended = isinstance(getattr(pair, "plan", None), TaskPlan)
     for request, (text, chat) in zip(sample.requests, texts):
         add_special = model_text.adds_special_tokens(chat) if model_text is not None else False
         continuation = _continuation(request)

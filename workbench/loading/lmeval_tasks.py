@@ -403,6 +403,10 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
     task.resolved = {k: v for k, v in resolved.items() if k not in ("docs", "pool")}
     task.docs = list(resolved.get("docs") or ())
     task.resolved["shots"] = shot_count(resolved, options)
+    if num_fewshot and cfg.get("num_fewshot") == 0:  # lm-eval says so too (evaluator.py, at info)
+        task.warnings.append(f"num_fewshot has been set to 0 for {task.name} in its config: --num-fewshot "
+                             f"{num_fewshot} is ignored, as lm-eval ignores it (\"Manual configuration will "
+                             "be ignored.\")")
     retried_before = options.chat.retried if options.chat else 0
     try:
         for sample in build_samples(resolved, options):
@@ -456,7 +460,7 @@ def task_dataset(task: LoadedTask, options: Options | None = None, given: Sequen
            "reader_cfg": {"input_columns": ["requests"], "output_column": None},
            "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": template},
                          "retriever": {"type": "ZeroRetriever"},
-                         "inferencer": {"type": task_inferencer(task.output_type or "generate_until")}}}
+                         "inferencer": task_inferencer(task.output_type or "generate_until")}}
     source = task.rows_source or {}
     locations = {("lm_eval", key): Source(file, line) for key, (file, line) in task.where.items()}
     locations.update({("lm_eval", *path): Source(file, line) for path, (file, line) in task.inner.items()})

@@ -22,19 +22,11 @@ from rich.text import Text
 
 from ..core.models.wire import body_text, wire_of
 from ..core.provenance import GLUE, ICE, META, PREDICTION, ROW, TEMPLATE, Origin
-from ..core.result import Request
+from ..core.result import CONTINUATION_SEAM, Request, scored_text
 from .fragments import badge, body, faint
 from .options import ViewOptions
 from .safe import one_line
 from .styled import styled
-
-#: The seam before a scored continuation, in every view and format that shows one.
-CONTINUATION_SEAM = "continuation, scored after the input"
-
-
-def scored_text(continuation: Any) -> str:
-    """A request's scored continuation as text (a non-string, as its repr)."""
-    return continuation if isinstance(continuation, str) else repr(continuation)
 
 
 def legend(opts: ViewOptions) -> Text:

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.provenance import PREDICTION, ROW, spans_of
-from ..core.result import Request, Sample
+from ..core.result import Request, Sample, scored_text
 from .fragments import badge, faint, snippet
 from .options import ViewOptions
 from .prompt_list import _items
@@ -120,6 +120,9 @@ def timeline_view(sample: Sample, selected: int, opts: ViewOptions) -> Renderabl
                 lines.append(faint(f"drops {len(dropped)} item(s) of request {n}", opts))
             if not added and not dropped:
                 lines.append(faint("same prompt as before", opts))
+        continuation = next((v for k, v in request.extra if k == "continuation"), None)
+        if continuation is not None:  # what sets a choice apart when the prompts are alike
+            lines.append(faint(f"scores {one_line(repr(scored_text(continuation)), 40)}", opts))
         if request.depends_on:
             lines.append(Text("needs the model's output of turn " +
                               ", ".join(str(t) for t in request.depends_on),

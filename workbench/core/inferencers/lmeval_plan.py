@@ -20,9 +20,9 @@ from ..render_notes import Notes
 from ..result import Request
 from .plan import Engine, Plan
 
-#: The inferencer name of each output type (``lm-eval multiple_choice``): a task's stand-in
-#: config names it; no OpenCompass or AISBench config can (a class name has no space).
-TASK_INFERENCERS = {f"lm-eval {kind}": kind for kind in OUTPUT_TYPES}
+#: The key a task's stand-in inferencer config carries beside its ``type`` (the output type, as the
+#: render JSON's ``inferencer`` names it), so no framework config's inferencer is taken for one.
+TASK_MARK = "lm_eval_task"
 #: The output types a model scores by likelihood (lm-eval's ``loglikelihood`` and
 #: ``loglikelihood_rolling`` requests)
 SCORED = ("loglikelihood", "multiple_choice", "loglikelihood_rolling")
@@ -38,7 +38,10 @@ SCORING_HINT = "render this task with a local model, or choose a generate_until 
 
 def scoring_refusal(output_type: str, kind: str, class_name: str) -> str | None:
     """Why a model of ``kind`` cannot take a task's requests as lm-eval runs them (None: it can):
-    an API model (a chat completions wire) has no prompt log-probabilities to score with."""
+    an API model takes messages (a chat completions wire, lm-eval's ``local-chat-completions``),
+    which return no prompt log-probabilities to score with, even where the framework's own class
+    asks vLLM for them (AISBench's VLLMCustomAPIChat); a model that takes one string (a local
+    model, or a completions API such as VLLMCustomAPI: lm-eval's ``local-completions``) scores."""
     if output_type not in SCORED or kind != API:
         return None
     head = f"{class_name} is an API model, and lm-eval's API chat models cannot score {output_type} requests"
@@ -49,9 +52,14 @@ def scoring_refusal(output_type: str, kind: str, class_name: str) -> str | None:
             "chat-completions models)")
 
 
-def task_inferencer(output_type: str) -> str:
-    """The stand-in config's inferencer name for an output type."""
-    return f"lm-eval {output_type}"
+def task_inferencer(output_type: str) -> dict[str, Any]:
+    """The stand-in config's inferencer: the output type, marked as a task's."""
+    return {"type": output_type, TASK_MARK: True}
+
+
+def is_task_plan(name: str, cfg: Mapping[str, Any]) -> bool:
+    """Whether an inferencer config is a task's stand-in (see :data:`TASK_MARK`)."""
+    return cfg.get(TASK_MARK) is True and name in OUTPUT_TYPES
 
 
 class TaskPlan(Plan):
@@ -61,7 +69,7 @@ class TaskPlan(Plan):
 
     def __init__(self, name: str, cfg: Mapping[str, Any], notes: Notes) -> None:
         super().__init__(name, cfg, notes)
-        self.output_type = TASK_INFERENCERS[name]
+        self.output_type = name
         self.parse_mode = "ppl" if self.output_type in SCORED else "gen"
 
     def check(self, engine: Engine) -> None:

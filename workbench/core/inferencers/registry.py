@@ -13,7 +13,7 @@ from ..render_notes import Notes
 from .common_plans import ChatPlan, CLPPlan, GenPlan, LabelPlan, MultiTurnPlan
 from .generation_plans import GENERATION_PLANS
 from .likelihood_plans import LIKELIHOOD_PLANS
-from .lmeval_plan import TASK_INFERENCERS, TaskPlan
+from .lmeval_plan import TaskPlan, is_task_plan
 from .plan import GEN_FAMILY, Plan
 
 PLANS: dict[str, type[Plan]] = {
@@ -39,7 +39,7 @@ NOT_RENDERED = {
 
 
 def build_plan(name: str, cfg: Mapping[str, Any], notes: Notes) -> Plan:
-    if name in TASK_INFERENCERS:  # an lm-eval task's stand-in (not a framework's inferencer)
+    if is_task_plan(name, cfg):  # an lm-eval task's stand-in (not a framework's inferencer)
         return TaskPlan(name, cfg, notes)
     plans = PLANS
     if name in NOT_RENDERED:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..findings import Finding
+from ..inferencers.lmeval_plan import is_task_plan
 from ..seam_report import TOKENIZER_FAILURES, pair_tokenizer, sample_seams, tokenizer_failed
 from ..spec import OPENCOMPASS, type_name
 from ..tokens.seams import RequestSeams
@@ -58,14 +59,16 @@ def _seen(ctx: LintContext) -> Seen:
 
 
 def _scores_continuations(ctx: LintContext) -> bool:
-    """Whether the context is encoded apart from what is scored after it: ``LLInferencer`` (and
-    lm-eval's loglikelihood tasks, rendered as one), ``PPLInferencer`` with ``normalizing_str``
-    (its ``mask_length`` is the context's own count). A plain PPL scores each label's whole
-    text: where its labels part does not change what is scored."""
+    """Whether the context is encoded apart from what is scored after it: ``LLInferencer``,
+    lm-eval's loglikelihood and multiple-choice tasks (the task plan), ``PPLInferencer`` with
+    ``normalizing_str`` (its ``mask_length`` is the context's own count). A plain PPL scores each
+    label's whole text: where its labels part does not change what is scored."""
     inferencer = ctx.infer_cfg.get("inferencer")
     if not isinstance(inferencer, Mapping):
         return False
     name = type_name(inferencer.get("type"))
+    if is_task_plan(name, inferencer):
+        return name in ("loglikelihood", "multiple_choice")  # a rolling request has no context
     normalized = name == "PPLInferencer" and inferencer.get("normalizing_str") is not None
     return name == "LLInferencer" or normalized
 

@@ -18,9 +18,8 @@ from typing import Any, TextIO
 from ...core.errors import RenderError
 from ...core.inert_text import visible
 from ...core.models.wire import body_text, wire_of
-from ...core.result import PairError, RenderResult, Request, Sample
+from ...core.result import CONTINUATION_SEAM, PairError, RenderResult, Request, Sample, scored_text
 from ...core.warning_groups import WarningGroup, group_warnings
-from ...views.final_input import CONTINUATION_SEAM, scored_text
 from ..render_filter import label_text
 from .json_export import collect_warnings, stopped_error
 from .lengths_export import LengthsCollector, write_lengths_markdown

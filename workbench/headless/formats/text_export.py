@@ -21,8 +21,7 @@ from ...core.errors import RenderError
 from ...core.inert_text import printable, visible
 from ...core.inferencers.sample_splice import stand_in
 from ...core.models.wire import body_text, wire_of
-from ...core.result import RenderResult, Request, Sample, Stamp
-from ...views.final_input import CONTINUATION_SEAM, scored_text
+from ...core.result import CONTINUATION_SEAM, RenderResult, Request, Sample, Stamp, scored_text
 from ..render_filter import label_text
 from ..stream import Chunks, SampleWriter
 from .json_export import collect_warnings, stopped_error
