@@ -103,3 +103,17 @@ def test_a_task_that_fails_on_a_later_doc_keeps_the_docs_before_and_owns_its_err
     [error] = ws.errors
     assert ws.task_errors == [("t", error)] and ws.failed_datasets == []
     assert ws.failed_dataset_of(error) == "t" and error.line == 3
+
+
+def test_the_tasks_of_a_workspace_share_one_runs_random_state():
+    """Tasks whose process_docs shuffle, opened together (the app's load): each draws from the
+    global state the one before it left, as in one lm-eval run (cases.py: shuffle-two-tasks)."""
+    golden = json.loads((LMEVAL / "goldens" / "shuffle-two-tasks.json").read_text())
+    paths = [str(LMEVAL / p) for p in (golden["case"]["task"], *golden["case"]["also"])]
+    data = [f"test={TASKS / 'shuffle_test.jsonl'}", f"train={TASKS / 'shuffle_train.jsonl'}"]
+    ws = load_workspace(paths, data=data, lmeval=TaskSettings(num_fewshot=2))
+    assert ws.errors == []
+    assert [d.abbr for d in ws.datasets] == ["shuffled", "sampled", "permuted"]
+    got = [[r["context"], r["continuation"]] for d in ws.datasets for row in d.rows["test"]
+           for r in row["requests"]]
+    assert got == [g["arguments"] for g in golden["requests"]]
