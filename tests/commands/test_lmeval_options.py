@@ -110,6 +110,14 @@ def test_the_global_seeds_reach_process_docs():
     assert options("--seed", "0,99,1234,1234") != default
 
 
+def test_an_unseeded_global_state_is_said():
+    run = run_cli("render", str(TASKS / "shuffle.yaml"), *SHUFFLE, "--seed", "None,1234,1234,1234")
+    assert run.code == 0, run.err
+    warnings = [(w["dataset"], w["message"]) for w in json.loads(run.out)["warnings"] if "not seeded" in w["message"]]
+    assert warnings == [("shuffled", "Python's random is not seeded (--seed None): what the task's code draws "
+                         "from it differs on every render, as in lm-eval's runs")]
+
+
 def test_snapshot_writes_and_checks_with_the_options(tmp_path: Path):
     folder = tmp_path / "snaps"
     wrote = run_cli("snapshot", str(TASKS / "mc.yaml"), *ARC, *FOLDED, "--dir", str(folder))

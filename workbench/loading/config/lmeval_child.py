@@ -95,6 +95,8 @@ class _Task:
             random.setstate((version, tuple(internal), gauss))
         else:
             random.seed(self.request.get("random_seed"))
+            if self.request.get("random_seed") is None:
+                self._unseeded("Python's random")
         if importlib.util.find_spec("numpy") is None:
             return
         # lazy: numpy only where it is installed and the task has code that could draw from it
@@ -105,6 +107,12 @@ class _Task:
             np.random.set_state((kind, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
         else:
             np.random.seed(self.request.get("numpy_seed"))
+            if self.request.get("numpy_seed") is None:
+                self._unseeded("numpy's global random state")
+
+    def _unseeded(self, what: str) -> None:
+        self.warnings.append(f"{what} is not seeded (--seed None): what the task's code draws from it "
+                             "differs on every render, as in lm-eval's runs")
 
     def random_state(self) -> dict[str, Any] | None:
         """The global random state the task's code left (None: no code ran, the state is untouched)."""
