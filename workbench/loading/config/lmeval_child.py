@@ -26,7 +26,6 @@ the workspace, views or a front end.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import random
 import re
 import sys
@@ -78,52 +77,58 @@ class _Task:
         self.templates: dict[str, Any] = {}
         self._datasets: Any = None
         self.seeded = False
+        self.numpy_seeded = False
         self.processed: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
     # -- the global random state ----------------------------------------------------------
 
     def seed_globals(self) -> None:
-        """Before the task's first code runs: the global random state lm-eval's code would find
-        (the previous task's, else ``simple_evaluate``'s seeds; a seed of None is an unseeded
-        process's: fresh from the system's entropy, as lm-eval's then is)."""
+        """Before the task's first code runs: Python's global random state as lm-eval's code would
+        find it (the previous task's, else ``simple_evaluate``'s seed; a seed of None is an
+        unseeded process's: fresh from the system's entropy, as lm-eval's then is)."""
         if self.seeded:
             return
         self.seeded = True
-        state = self.request.get("random_state") or {}
-        if state.get("python") is not None:
-            version, internal, gauss = state["python"]
+        state = (self.request.get("random_state") or {}).get("python")
+        if state is not None:
+            version, internal, gauss = state
             random.setstate((version, tuple(internal), gauss))
-        else:
-            random.seed(self.request.get("random_seed"))
-            if self.request.get("random_seed") is None:
-                self._unseeded("Python's random")
-        if importlib.util.find_spec("numpy") is None:
             return
-        # lazy: numpy only where it is installed and the task has code that could draw from it
-        import numpy as np
+        random.seed(self.request.get("random_seed"))
+        if self.request.get("random_seed") is None:
+            self._unseeded("Python's random")
 
-        if state.get("numpy") is not None:
-            kind, keys, pos, has_gauss, cached = state["numpy"]
+    def seed_numpy(self) -> None:
+        """numpy's global state likewise, once numpy is imported (by a utility, or by ``datasets``)
+        and before the task's code runs on: importing numpy for a task that never does would cost
+        every render a tenth of a second."""
+        if self.numpy_seeded or "numpy" not in sys.modules:
+            return
+        self.numpy_seeded = True
+        np = sys.modules["numpy"]
+        state = (self.request.get("random_state") or {}).get("numpy")
+        if state is not None:
+            kind, keys, pos, has_gauss, cached = state
             np.random.set_state((kind, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
-        else:
-            np.random.seed(self.request.get("numpy_seed"))
-            if self.request.get("numpy_seed") is None:
-                self._unseeded("numpy's global random state")
+            return
+        np.random.seed(self.request.get("numpy_seed"))
+        if self.request.get("numpy_seed") is None:
+            self._unseeded("numpy's global random state")
 
     def _unseeded(self, what: str) -> None:
         self.warnings.append(f"{what} is not seeded (--seed None): what the task's code draws from it "
                              "differs on every render, as in lm-eval's runs")
 
     def random_state(self) -> dict[str, Any] | None:
-        """The global random state the task's code left (None: no code ran, the state is untouched)."""
-        if not self.seeded:
-            return self.request.get("random_state")
-        version, internal, gauss = random.getstate()
-        out: dict[str, Any] = {"python": [version, list(internal), gauss], "numpy": None}
-        if "numpy" in sys.modules:
+        """The global random state the task's code left (what it did not touch, as it came)."""
+        out = dict(self.request.get("random_state") or {"python": None, "numpy": None})
+        if self.seeded:
+            version, internal, gauss = random.getstate()
+            out["python"] = [version, list(internal), gauss]
+        if self.numpy_seeded:
             kind, keys, pos, has_gauss, cached = sys.modules["numpy"].random.get_state()
             out["numpy"] = [kind, [int(k) for k in keys], int(pos), int(has_gauss), float(cached)]
-        return out
+        return out if self.seeded or self.numpy_seeded else self.request.get("random_state")
 
     # -- functions ------------------------------------------------------------------------
 
@@ -148,8 +153,13 @@ class _Task:
                 source = file.read_text(encoding="utf-8")
                 if re.search(r"^\s*(import|from)\s+datasets\b", source, re.M):
                     self.datasets(f"{file.name} imports datasets")
+                if re.search(r"^\s*(import|from)\s+numpy\b", source, re.M):
+                    # lazy: seeded before the utility's own import of it can draw
+                    import numpy  # noqa: F401
+                self.seed_numpy()
                 code = compile(source, str(file), "exec")
                 exec(code, namespace)  # the task's own utility, in the isolated child
+                self.seed_numpy()  # imported on the way (by a module the utility imports)
             except ConfigTimeout as exc:
                 raise TaskFailed(self._timed_out(exc)) from None
             except Exception as exc:
@@ -183,6 +193,7 @@ class _Task:
         return error
 
     def call(self, fn: Callable[..., Any], doing: str, *args: Any) -> Any:
+        self.seed_numpy()  # numpy imported since (by datasets, or lazily by the utility)
         try:
             return fn(*args)
         except ConfigTimeout as exc:
