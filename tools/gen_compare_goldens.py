@@ -26,6 +26,7 @@ lm-eval: the shipped task YAML through tools/gen_lmeval_goldens.py's path (lm-ev
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
@@ -89,7 +90,8 @@ def opencompass_golden(case: str) -> dict:
     cfg = gen_goldens.load_config(CONFIGS / config)
     (ds_cfg,) = [d for d in gen_goldens.dataset_cfgs(cfg) if d["abbr"] == abbr]
     model_cfg = dict(abbr="compare-model", type=HuggingFacewithChatTemplate, path=str(CHATML), batch_size=1)
-    with tempfile.TemporaryDirectory() as tmp, gen_goldens.quiet():
+    # in a temporary folder, as gen_goldens runs a pair: the harness writes its rows' datasets cache there
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp), gen_goldens.quiet():
         render = gen_goldens.run_oc_pair(ds_cfg, model_cfg, oc_rows(case), abbr, "compare-model", Path(tmp))
     tokenizer = AutoTokenizer.from_pretrained(str(CHATML), local_files_only=True)
     rows = []

@@ -10,7 +10,9 @@ included, as a reader meets them). Run from anywhere with any Python 3.11:
     python tools/wing_lines.py --at REV     # the same, of a git revision (``git show``)
 
 A rebuild that renames or removes a definition listed below edits the list in the same change
-(a name not found is reported, and the script exits 1, so a stale list never counts silently).
+(a module or name not found is reported, and the script exits 1, so a stale list never counts
+silently). The list is this checkout's: count a revision from before a rename with the copy
+in a worktree of that revision, which names what it had.
 Reads the checkout's sources; writes nothing.
 """
 
@@ -84,11 +86,14 @@ def _definitions(tree: ast.Module) -> dict[str, int]:
     return found
 
 
-def _source(module: str, rev: str | None) -> str:
+def _source(module: str, rev: str | None) -> str | None:
+    """The module's text (None: no such module in the working tree, or at ``rev``)."""
     if rev is None:
-        return (PACKAGE / module).read_text(encoding="utf-8")
-    return subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:workbench/{module}"], capture_output=True,
-                          text=True, check=True, encoding="utf-8").stdout
+        path = PACKAGE / module
+        return path.read_text(encoding="utf-8") if path.exists() else None
+    shown = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:workbench/{module}"], capture_output=True,
+                           text=True, check=False, encoding="utf-8")
+    return shown.stdout if shown.returncode == 0 else None
 
 
 def count(rev: str | None = None) -> tuple[list[tuple[str, int, int]], list[str]]:
@@ -97,10 +102,16 @@ def count(rev: str | None = None) -> tuple[list[tuple[str, int, int]], list[str]
     rows = []
     missing = []
     for module in WHOLE:
-        lines = len(_source(module, rev).splitlines())
+        text = _source(module, rev)
+        if text is None:
+            missing.append(module)
+        lines = len((text or "").splitlines())
         rows.append((module, lines, lines))
     for module, names in PARTS.items():
         text = _source(module, rev)
+        if text is None:
+            missing.append(module)
+            text = ""
         found = _definitions(ast.parse(text))
         missing += [f"{module}: {n}" for n in names if n not in found]
         rows.append((module, sum(found.get(n, 0) for n in names), len(text.splitlines())))

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.headless.helpers import run_cli
 
@@ -64,7 +65,7 @@ def test_gsm8k_rows_aligned_and_the_differences_classed(oc_data):
     assert oc["messages"][-1]["content"].endswith("Let's think step by step\nAnswer:\n")
     assert lm["messages"][-1]["content"].endswith("How many apples?\nAnswer:")
     kinds = {d["kind"]: d for d in row["against_first"][0]["differences"]}
-    assert kinds["delimiters"]["right"] == "'\\n' → ''"
+    assert (kinds["delimiters"]["left"], kinds["delimiters"]["right"]) == ("'\\n'", "''")
     assert "max_new_tokens 512" in kinds["generation"]["left"] and "'Question:'" in kinds["generation"]["right"]
     # the diff runs rebuild both final inputs
     diff = row["against_first"][0]["diff"]
@@ -138,3 +139,121 @@ def test_two_configs_by_position_and_by_key(tmp_path):
     code, doc, _ = compare(str(a), str(a), "--data", f"test={rows}", "--key", "q", "--key", "q")
     assert code == 0 and doc["summary"] == {"compared": 2, "unmatched": 0, "kinds": {}}
     assert [r["key"] for r in doc["rows"]] == ["one", "two"]
+
+
+AIS_ARC = SHIPPED.parent.parent / "cases" / "ais_ARC_c_gen_0_shot_chat_prompt"
+
+
+def test_an_aisbench_config_against_an_lm_eval_task_for_compares_own_model(tmp_path):
+    """The AISBench config's own models (one of which AISBench refuses) are not the model compared:
+    compare renders it with AISBench's chat-template class, and says nothing of the others."""
+    rows = tmp_path / "arc.jsonl"
+    rows.write_text(json.dumps({"question": "Which gas?", "choices": {"text": ["oxygen", "carbon dioxide"],
+                                                                       "label": ["A", "B"]}, "answerKey": "B"}) + "\n")
+    code, doc, err = compare(str(AIS_ARC / "config.py"), str(SHIPPED.parents[3] / "shipped_configs" / "lm_eval" / "tasks" / "arc" / "arc_challenge.yaml"),
+                             "--data", str(AIS_ARC / "data.json"), "--data", f"test={rows}", "--data", f"train={rows}",
+                             "--data", f"validation={rows}", "--chat-template", str(CHATML), "--limit", "1")
+    assert code == 1 and doc["errors"] == [] and "VLLMCustomAPIChat" not in err, err
+    ais, lm = doc["sides"]
+    assert (ais["framework"], ais["dataset"], ais["chat_template"]) == ("AISBench 3.1.20260630", "ARC-c", "chatml")
+    assert lm["request"] == "continuation" and doc["summary"]["kinds"]["request"] == 1
+    assert doc["rows"][0]["sides"][0]["final"].startswith("<|im_start|>user\nQuestion: question 0")
+
+
+def test_markdown_keeps_row_text_inert(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"q": "<details><summary>x</summary>\n```\n| a |", "a": "1"}) + "\n")
+    run = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--key", "q", "--key", "q",
+                  "--format", "markdown")
+    assert run.code == 0
+    assert "#### Row: &lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; ``` \\| a \\|" in run.out
+    assert "\n````text\n<details><summary>x</summary>\n```\n| a |\n````\n" in run.out
+
+
+BASE_TASK = {
+    "output_type": "generate_until", "test_split": "test", "fewshot_split": "train",
+    "doc_to_text": "Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\nAnswer:", "doc_to_target": "{{a}}",
+    "generation_kwargs": {"until": ["\n\n"]},
+}
+#: One change to the base task, and the one class of difference it makes (the request kind also
+#: changes how the answer is read).
+MINIMAL_PAIRS = {
+    "shots": ({"num_fewshot": 1}, {"shots"}),
+    "delimiters": ({"doc_to_text": "Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\n\nAnswer: "}, {"delimiters"}),
+    "choices": ({"doc_to_text": "Question: {{q}}\n(A) {{c[0]}}\n(B) {{c[1]}}\nAnswer:"}, {"choices"}),
+    "system": ({"description": "Answer with the letter.\n"}, {"system"}),
+    "wording": ({"doc_to_text": "Solve this. Question: {{q}}\nA. {{c[0]}}\nB. {{c[1]}}\nAnswer:"}, {"wording"}),
+    "generation": ({"generation_kwargs": {"until": ["\n\n"], "max_gen_toks": 32}}, {"generation"}),
+    "extraction": ({"filter_list": [{"name": "letter", "filter": [{"function": "regex", "regex_pattern": "([AB])"},
+                                                                    {"function": "take_first"}]}]}, {"extraction"}),
+    "request": ({"output_type": "multiple_choice", "doc_to_choice": ["A", "B"], "doc_to_target": 0},
+                {"request", "extraction"}),
+    "chat_template": ({"gen_prefix": "The answer is"}, {"chat_template"}),
+}
+
+
+@pytest.mark.parametrize("kind", MINIMAL_PAIRS)
+def test_a_minimal_pair_of_configs_differs_in_its_one_class(kind, tmp_path):
+    """Two task YAMLs that differ in one respect, through the command line with one chat model:
+    only that class of difference is named, on every row."""
+    change, expected = MINIMAL_PAIRS[kind]
+    for name, task in (("a", BASE_TASK), ("b", {**BASE_TASK, **change})):
+        (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump({"task": f"task_{name}", **task}, sort_keys=False),
+                                               encoding="utf-8")
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps({"q": f"What is {i}?", "c": [str(i), "x"], "a": "A"}) + "\n" for i in range(3)))
+    code, doc, err = compare(str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--key", "q", "--key", "q",
+                             "--data", f"test={rows}", "--data", f"train={rows}", "--chat-template", str(CHATML))
+    assert doc["errors"] == [], err
+    assert code == 1
+    assert doc["summary"] == {"compared": 3, "unmatched": 0, "kinds": dict.fromkeys(expected, 3)}
+
+
+def test_hostile_row_text_is_inert_and_the_json_decodes_to_it(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    hostile = "Hi\x1b[31mRED\x1b]52;c;cHduZWQ=\x07\x9b2J\u202eevil\u200b!"
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"q": hostile, "a": "1"}) + "\n")
+    run = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--format", "json")
+    assert "\x1b" not in run.out and "\x9b" not in run.out and "\u202e" not in run.out
+    doc = json.loads(run.out)
+    assert doc["rows"][0]["sides"][0]["final"] == hostile
+    text = run_cli("compare", str(task), str(task), "--data", f"test={rows}", "--show", "1", "--color", "always")
+    assert "\x9b" not in text.out and "\u202e" not in text.out and "\x1b]52" not in text.out
+    assert "␛[31mRED" in text.out
+
+
+def test_a_key_column_the_rows_lack_aligns_by_position_and_says_so(tmp_path):
+    task = tmp_path / "t.yaml"
+    task.write_text('task: t\noutput_type: generate_until\ndoc_to_text: "{{q}}"\ndoc_to_target: "{{a}}"\n'
+                    'test_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"q": "one", "a": "1"}\n{"q": "two", "a": "2"}\n')
+    code, doc, _ = compare(str(task), str(task), "--data", f"test={rows}", "--key", "question", "--key", "q")
+    assert code == 1 and doc["notes"] == ["t: its rows have no 'question' column: rows aligned by position"]
+    # one side by position, the other by its column: no row lines up, and the command says so
+    assert doc["summary"] == {"compared": 0, "unmatched": 4, "kinds": {}}
+
+
+def test_the_app_mode_needs_a_terminal():
+    run = run_cli("compare", "gsm8k", "--app")
+    assert run.code == 2 and "--app needs a terminal (stdin and stdout)" in run.err
+
+
+def test_three_sides_are_each_compared_with_the_first(tmp_path):
+    for name, text in (("a", "Q: {{q}}\\nA:"), ("b", "Q: {{q}}\\nA:"), ("c", "Q: {{q}}\\n\\nA:")):
+        (tmp_path / f"{name}.yaml").write_text(f'task: {name}\noutput_type: generate_until\ndoc_to_text: "{text}"\n'
+                                               'doc_to_target: "{{a}}"\ntest_split: test\n')
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"q": "one", "a": "1"}\n')
+    code, doc, _ = compare(*(str(tmp_path / f"{n}.yaml") for n in "abc"), "--data", f"test={rows}",
+                           *("--key", "q") * 3)
+    assert code == 1 and [s["dataset"] for s in doc["sides"]] == ["a", "b", "c"]
+    first_b, first_c = doc["rows"][0]["against_first"]
+    assert first_b["differences"] == [] and [d["kind"] for d in first_c["differences"]] == ["delimiters"]
+    assert doc["summary"]["kinds"] == {"delimiters": 1}

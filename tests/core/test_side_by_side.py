@@ -81,15 +81,15 @@ def test_choice_formatting_of_scored_continuations():
     a, b = _row(continuations=(" A", " B")), _row(continuations=(" 3", " 4"))
     cont = _side(request="continuation")
     assert _kinds(cont, cont, a, b) == ["choices"]
-    # a leading space alone (a chat template's loss) is not another choice
-    assert _kinds(cont, cont, a, _row(continuations=("A", "B"))) == []
+    # a leading space alone (a chat template's loss) is not another choice: it is whitespace
+    assert _kinds(cont, cont, a, _row(continuations=("A", "B"))) == ["delimiters"]
 
 
 def test_delimiters_and_whitespace():
     b = _row(QUESTION.replace("\nAnswer:", "\n\nAnswer: "))
     found = classify(_side(), _side(), _row(), b)
     assert [d.kind for d in found] == ["delimiters"]
-    assert "'\\n' → '\\n\\n'" in found[0].right or "'' → '\\n'" in found[0].right
+    assert (found[0].left, found[0].right) == ("'', ''", "'\\n', ' '")
 
 
 def test_wording():
@@ -160,3 +160,19 @@ def test_choices_listed_on_one_side_only_are_choice_formatting_not_wording():
 def test_other_choice_text_under_the_same_labels_is_wording():
     b = _row(QUESTION.replace("B. 4", "B. four"))
     assert _kinds(_side(), _side(), _row(), b) == ["wording"]
+
+
+def test_final_inputs_that_differ_outside_the_turn_never_read_as_the_same():
+    turn = (("user", "Q: 1?"), ("assistant", "1"), ("user", QUESTION))
+    a = _row("<s>Q: 1?\n1\n" + QUESTION, shots=1, shot_source="template", messages=turn)
+    b = _row("<s>Q: 2?\n2\n" + QUESTION, shots=1, shot_source="template",
+             messages=(("user", "Q: 2?"), ("assistant", "2"), ("user", QUESTION)))
+    found = classify(_side(), _side(), a, b)
+    assert [d.kind for d in found] == ["wording"] and "outside the row's own turn" in found[0].why
+
+
+def test_a_lost_leading_space_in_the_continuations_is_whitespace():
+    cont = _side(request="continuation")
+    found = classify(cont, cont, _row(continuations=(" A", " B")), _row(continuations=("A", "B")))
+    assert [d.kind for d in found] == ["delimiters"]
+    assert (found[0].left, found[0].right) == ("' A', ' B'", "'A', 'B'")

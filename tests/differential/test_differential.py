@@ -20,9 +20,14 @@ parametrized by mode), so the interpreter alone is held to the frameworks too.
 
 Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, checks
 that each mode takes the paths it should, that snapshot, diff and spawned workers take the
-switch, and that a wrong fast path fails: 271 tests, 388 comparisons, 50 to 100 s on the shared
-2-CPU development machine (about half of it the suite's CLI renders). Keep it there: a
-new input earns its place by reaching a path the others do not.
+switch, that a wrong fast path fails and that a refusal is counted under its rule: 272 tests,
+389 comparisons, 50 to 100 s on the shared 2-CPU development machine (about half of it the
+suite's CLI renders). Keep it there: a new input earns its place by reaching a path the
+others do not.
+
+After the summary the harness prints how often each rule of workbench/core/refusals.py sent a
+row back to the interpreter over the in-process inputs (conftest.py): a rule at 0 is one no
+input here reaches.
 """
 
 from __future__ import annotations

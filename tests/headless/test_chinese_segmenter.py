@@ -13,8 +13,8 @@ import pytest
 
 from workbench.core.answers.catalog import SEGMENTED, Unresolved
 from workbench.core.answers.chain import extract_pair, plan_pair
-from workbench.headless import chinese_segmenter
-from workbench.headless.chinese_segmenter import jieba_segmenter
+from workbench.loading import chinese_segmenter
+from workbench.loading.chinese_segmenter import jieba_segmenter
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens_general_cn.json").read_text(encoding="utf-8"))
 GENERAL_CN = "opencompass.utils.text_postprocessors.general_cn_postprocess"

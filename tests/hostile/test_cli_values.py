@@ -79,7 +79,7 @@ def test_an_unknown_theme(tmp_path):
     ("rendr", "'rendr' is not a command (did you mean 'render'?)"),
     ("snapshto", "'snapshto' is not a command (did you mean 'snapshot'?)"),
     ("frobnicate", "'frobnicate' is not a command, and there is no such file (commands: render, snapshot, "
-                   "diff, verify, extract, lint, serve)"),
+                   "diff, compare, verify, extract, lint, serve)"),
 ])
 def test_a_mistyped_command_is_a_usage_error_not_the_app(tmp_path, word, message):
     write(tmp_path / "cfg.py", "datasets = []\n")

@@ -1,5 +1,5 @@
 """``pip install .`` (not editable), as pipx or ``uv tool install`` do, works on its own: the
-wheel carries the demo and the themes. Built and installed into a fresh venv outside the
+wheel carries the demo, the themes and the configs ``compare`` ships. Built and installed into a fresh venv outside the
 checkout; nothing is imported from the checkout."""
 
 from __future__ import annotations
@@ -76,3 +76,17 @@ def test_the_installed_app_paints_with_every_bundled_theme(installed: Path, tmp_
     painted = run.stdout.splitlines()
     assert [line.split(" |")[0] for line in painted] == list(THEMES)
     assert all("|" in line and line.split("|", 1)[1].strip() for line in painted)
+
+
+def test_the_installed_workbench_has_the_configs_compare_ships(installed: Path, tmp_path: Path) -> None:
+    """``compare`` reads its configs from the wheel's ``workbench/shipped_configs``: the mapping, and
+    a shipped benchmark whose sides are read from there (here: no rows, so the OpenCompass side says
+    what to pass; the lm-eval side needs the yaml extra, which a bare install lacks, and says so)."""
+    listed = _run(installed, str(installed / "bin" / "workbench"), "compare", "--list", cwd=tmp_path)
+    assert listed.returncode == 0 and "  gsm8k      GSM8K: opencompass gsm8k_gen.py vs lm-eval gsm8k.yaml" in listed.stdout
+    bare = _run(installed, str(installed / "bin" / "workbench"), "compare", "gsm8k", "-q", cwd=tmp_path)
+    assert bare.returncode == 3 and "Traceback" not in bare.stderr
+    oc, lm = bare.stderr.splitlines()
+    assert "site-packages/workbench/shipped_configs/opencompass/configs/datasets/gsm8k/gsm8k_gen.py: no rows" in oc
+    assert "site-packages/workbench/shipped_configs/lm_eval/tasks/gsm8k/gsm8k.yaml: reading an lm-eval task " \
+        "needs PyYAML (hint: pip install 'pyyaml>=6'" in lm

@@ -156,3 +156,14 @@ def test_lmeval_generate_until_folded_shots(snap_compare, size):
                    lmeval=TaskSettings(num_fewshot=1, apply_chat_template=True, fewshot_as_multiturn=False,
                                        system_instruction="Be brief."))
     assert snap_compare(app, terminal_size=SIZES[size], run_before=keys())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lint_marks(snap_compare, size, monkeypatch):
+    """The tree's lint marks once every pair is checked: `mcq` ⚑1 (PW213: its exemplar 'The answer
+    is (B)' is misread), `runaway` ⚑? (its pattern's self-test was cut: not checked), `fine` none."""
+    from workbench.tui import pair_check
+
+    monkeypatch.setattr(pair_check, "CHECK_TIMEOUT", 1.0)
+    config = Path(__file__).resolve().parent / "fixtures" / "answer_format" / "eval.py"
+    assert snap_compare(make_app(config), terminal_size=SIZES[size], run_before=keys())

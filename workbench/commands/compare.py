@@ -29,6 +29,17 @@ FORMATS = ("text", "json", "markdown")
 LMEVAL_SPLITS = ("train", "test", "dev", "validation", "val")
 #: The model ``compare`` renders an OpenCompass side with, from ``--chat-template`` (or none).
 MODEL_ABBR = "compare-model"
+#: The help of the options compare shares with render, in compare's words.
+COMPARE_WORDS = {
+    "--data": "rows: [TASK:]SPLIT=FILE (SPLIT train, test, dev, validation or val) for the lm-eval side, "
+              "ABBR=FILE for the OpenCompass/AISBench side, a plain FILE for both; repeatable",
+    "--chat-template": "the one model every side renders for: a tokenizer folder, a Jinja file or a built-in "
+                       "(chatml, llama3, mistral, gemma); without it, plain text on every side",
+    "--models": "a config file whose first model the OpenCompass/AISBench side renders with, instead of "
+                "one made from --chat-template",
+    "--apply-chat-template": "(implied: compare applies --chat-template to the lm-eval side as "
+                             "--apply_chat_template does)",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--data gsm8k=oc/gsm8k/test.jsonl --data test=hf/gsm8k_test.jsonl --data train=hf/gsm8k_train.jsonl",
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("targets", nargs="+", metavar="BENCHMARK|CONFIG",
+    parser.add_argument("targets", nargs="*", metavar="BENCHMARK|CONFIG",
                         help="a shipped benchmark (--list names them), or two or three configs: "
                         "OpenCompass/AISBench .py files and lm-eval task YAMLs")
     parser.add_argument("--list", action="store_true", help="name the shipped benchmarks and exit")
@@ -56,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .common import add_lmeval_options
 
     add_lmeval_options(parser)
+    # the shared options, as compare uses them
+    for option, words in COMPARE_WORDS.items():
+        parser._option_string_actions[option].help = words
+    parser._option_string_actions["--data"].metavar = "[NAME=]FILE"
+    parser._option_string_actions["--chat-template"].metavar = "DIR|FILE|NAME"
     group = parser.add_argument_group("compare")
     group.add_argument("--subject", metavar="NAME",
                        help="the subject of a benchmark that has several (MMLU's anatomy; default: the "
@@ -73,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="text: colour the diff (default: when stdout is a terminal)")
+    group.add_argument("--app", action="store_true",
+                       help="show the sides next to each other in the app, one row at a time (n/p rows, o "
+                       "the other side, w whitespace, q quit), instead of writing a report")
     group.add_argument("--quiet", "-q", action="store_true",
                        help="no warnings on stderr (errors still shown)")
     return parser
@@ -92,35 +111,49 @@ def _list_text() -> str:
 
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
-    if list(argv) in (["--list"],):
-        print(_list_text())
-        return EXIT_OK
     args = parser.parse_args(argv)
     if args.list:
         print(_list_text())
         return EXIT_OK
+    if not args.targets:
+        parser.error("give a shipped benchmark (workbench compare --list names them), or two or three "
+                     "configs")
     problem = data_file_problem(args.data)
     if problem:
         return usage_error(parser.prog, problem)
+    if args.app and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # the app would wait for keys that never come (`workbench compare ... --app > log` in a job)
+        return usage_error(parser.prog, "--app needs a terminal (stdin and stdout); without one, write a "
+                           "report: --format text, json or markdown")
     settings = lmeval_settings(args)
     if settings.fewshot_as_multiturn and not args.chat_template:
         return usage_error(parser.prog, "--fewshot-as-multiturn needs --chat-template (lm-eval raises "
                            "ValueError: `apply_chat_template` must be set)")
+    comparison = build(parser, args)
+    if isinstance(comparison, int):
+        return comparison
+    return _write(parser, args, comparison)
+
+
+def build(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The Comparison the arguments ask for (each side rendered, or its located error), or the
+    exit status of a usage error."""
     sides = _sides(parser, args)
     if isinstance(sides, int):
         return sides
     from ..headless.side_by_side_report import Comparison
 
     comparison = Comparison(benchmark=sides[0], subject=sides[1], model=args.chat_template or
-                            "none (plain text: no chat template on any side)", sides=[])
+                            "none (plain text: no chat template on any side)", sides=[], notes=list(sides[3]))
     with tempfile.TemporaryDirectory(prefix="workbench-compare-") as scratch:
         for spec in sides[2]:
             _render_side(args, spec, comparison, scratch)
-    return _write(parser, args, comparison)
+    return comparison
 
 
 def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
-    """(benchmark, subject, [(framework, config path, name, key)]) or a usage error's status."""
+    """(benchmark, subject, [(framework, config path, name, key, shown)], the mapping's notes), or a
+    usage error's status."""
     from ..headless.side_by_side import benchmarks
     from ..loading.config.lmeval_yaml import looks_like_task
 
@@ -142,7 +175,7 @@ def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
             return usage_error(parser.prog, f"--subject: {bench.title} has no subjects")
         specs = [(s.framework, str(s.for_subject(subject).path()), s.for_subject(subject).name, s.key,
                   f"{s.for_subject(subject).config} (shipped)") for s in bench.sides]
-        return bench.name, subject, specs
+        return bench.name, subject, specs, [bench.note] if bench.note else []
     if not 2 <= len(targets) <= 3:
         return usage_error(parser.prog, "give a shipped benchmark, or two or three configs")
     missing = [t for t in targets if not os.path.exists(t)]
@@ -158,7 +191,7 @@ def _sides(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
         framework = "lm-eval" if looks_like_task(target) else "opencompass"
         specs.append((framework, target, args.dataset if framework != "lm-eval" else None,
                       args.key[i] if args.key else None, target))
-    return None, None, specs
+    return None, None, specs, []
 
 
 def _data_for(data: Sequence[str], framework: str) -> list[str]:
@@ -228,13 +261,20 @@ def _lmeval(args: argparse.Namespace, config: str, key: str | None, shown: str, 
     if key is None:
         comparison.notes.append(f"{task.name}: rows aligned by position (no --key)")
     side = lmeval_side(task, shown, key or "", _chat_name(args.chat_template), args.limit)
-    if key is None:
-        side = _by_position(side)
-    comparison.sides.append(side)
+    comparison.sides.append(_keyed(side, key, comparison))
 
 
 def _chat_name(value: str | None) -> str | None:
     return None if value is None else Path(value).name or value
+
+
+def _keyed(side: Any, key: str | None, comparison: Any) -> Any:
+    """The side keyed by ``key``, or by position when there is none or its rows lack that column
+    (said in the notes: rows by position align only when both sides hold them in one order)."""
+    if key is not None and side.rows and all(not row.key for row in side.rows):
+        comparison.notes.append(f"{side.dataset}: its rows have no {key!r} column: rows aligned by position")
+        return _by_position(side)
+    return side if key is not None else _by_position(side)
 
 
 def _by_position(side: Any) -> Any:
@@ -244,15 +284,21 @@ def _by_position(side: Any) -> Any:
                                                 for n, r in enumerate(side.rows)))
 
 
-def _models_file(args: argparse.Namespace, scratch: str) -> str:
-    """The one model as an OpenCompass model config: a chat-template model with --chat-template
-    (its folder as the path, or the template named), else a base model with no meta template."""
+#: Where each framework's model classes are imported from, in a model config.
+MODEL_MODULES = {"opencompass": "opencompass.models", "ais_bench": "ais_bench.benchmark.models"}
+
+
+def _models_file(args: argparse.Namespace, scratch: str, framework: str = "opencompass") -> str:
+    """The one model as a model config of ``framework``: a chat-template model with
+    --chat-template (its folder as the path, or the template named), else a base model with no
+    meta template."""
     chat = args.chat_template
     path = str(Path(chat).resolve()) if chat and Path(chat).is_dir() else "/nonexistent/compare-model"
     kind = "HuggingFacewithChatTemplate" if chat else "HuggingFaceCausalLM"
-    file = Path(scratch) / "compare_model.py"
-    file.write_text(f"from opencompass.models import {kind}\n\n"
-                    f"models = [dict(abbr={MODEL_ABBR!r}, type={kind}, path={path!r}, batch_size=1)]\n",
+    file = Path(scratch) / f"compare_model_{framework}.py"
+    local = ", attr='local'" if framework == "ais_bench" else ""
+    model = f"dict(abbr={MODEL_ABBR!r}, type={kind}, path={path!r}, batch_size=1{local})"
+    file.write_text(f"from {MODEL_MODULES[framework]} import {kind}\n\nmodels = [{model}]\n",
                     encoding="utf-8")
     return str(file)
 
@@ -274,12 +320,22 @@ def _opencompass(args: argparse.Namespace, config: str, name: str | None, key: s
     side_args.apply_chat_template, side_args.fewshot_as_multiturn = False, None
     workspace, result = load_and_render(side_args)
     framework = workspace.datasets[0].framework if workspace.datasets else "opencompass"
-    pairs = [p for p in result.pairs if name is None or p.dataset_abbr == name]
-    errors = [e for e in result.errors if e.dataset in (None, name) or name is None]
+    if not args.models and framework in MODEL_MODULES and framework != "opencompass":
+        # an AISBench config: the model is AISBench's class, as an AISBench run builds it
+        side_args.models = [_models_file(args, scratch, framework)]
+        workspace, result = load_and_render(side_args)
+    # the one model: compare's own, or the first of --models (never a model the config defines)
+    own = {os.path.realpath(m) for m in side_args.models}
+    pairs = [p for p in result.pairs if (name is None or p.dataset_abbr == name) and p.model_spec is not None
+             and os.path.realpath(p.model_spec.source.file or "") in own]
+    models = {p.model_abbr for p in pairs} | {None}
+    errors = [e for e in result.errors if (name is None or e.dataset in (None, name))
+              and (e.model in models or e.dataset is None)]
     for error in errors:
         _error(comparison, name or config, error)
-    for warning in result.warnings:
-        if warning.dataset in (None, name) or name is None:
+    for warning in result.warnings:  # the load's, and the compared pair's (not the config's own models')
+        load_wide = (warning.model, warning.dataset) == (None, None)
+        if (name is None or warning.dataset in (None, name)) and (warning.model in models or load_wide):
             comparison.warnings.append({"side": name or config, "message": warning.message})
     if not pairs:
         if not errors:
@@ -306,7 +362,7 @@ def _opencompass(args: argparse.Namespace, config: str, name: str | None, key: s
     except RenderError as exc:
         _error(comparison, pair.dataset_abbr, exc)
         return
-    comparison.sides.append(_by_position(side) if key is None else side)
+    comparison.sides.append(_keyed(side, key, comparison))
 
 
 def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison: Any) -> int:
@@ -315,7 +371,15 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
     from ..loading.files.atomic import atomic_write
     from .render import utf8_stdout
 
-    if args.format == "json":
+    if args.app and len(comparison.sides) >= 2:
+        from ..tui.side_by_side_app import SideBySideApp
+
+        title = comparison.benchmark or comparison.sides[0].dataset
+        if comparison.subject:
+            title += f" ({comparison.subject})"
+        SideBySideApp(comparison.sides, title).run()
+        output = ""
+    elif args.format == "json":
         output = report.write_json(report.document(comparison, args.limit))
     elif len(comparison.sides) < 2:
         output = ""
@@ -324,7 +388,9 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
     else:
         color = args.color == "always" or (args.color == "auto" and not args.out and sys.stdout.isatty())
         output = report.text(comparison, args.show, color)
-    if args.out:
+    if args.app:
+        pass
+    elif args.out:
         with atomic_write(args.out) as out:
             out.write(output)
     else:
@@ -342,4 +408,6 @@ def _write(parser: argparse.ArgumentParser, args: argparse.Namespace, comparison
                   file=sys.stderr)
     if comparison.errors or len(comparison.sides) < 2:
         return EXIT_CONFIG
+    if args.app:  # the app exits 0 when stopped, as the main app does
+        return EXIT_OK
     return EXIT_DIFF if comparison.differs() else EXIT_OK

@@ -148,8 +148,30 @@ def _add(out: list[tuple[str, str]], op: str, text: str) -> None:
 def classify(left: Side, right: Side, a: SideRow, b: SideRow) -> list[Difference]:
     """Every class of difference between two sides' requests for the same row, in
     :data:`KINDS` order (empty: the same request, the same settings)."""
-    found = [rule(left, right, a, b) for rule in _RULES]
-    return [d for d in found if d is not None]
+    found = [d for d in (rule(left, right, a, b) for rule in _RULES) if d is not None]
+    return _unexplained(found, a, b)
+
+
+#: The classes that account for a difference in the final input's text.
+_TEXT_KINDS = frozenset({"shots", "system", "chat_template", "choices", "delimiters", "wording"})
+
+
+def _unexplained(found: list[Difference], a: SideRow, b: SideRow) -> list[Difference]:
+    """``found``, and what the rules did not name: final inputs that differ outside the row's own
+    turn (a shot's text, the text around the turns) are wording; scored continuations that differ
+    in their whitespace alone (a lost leading space) are delimiters. So two requests never read as
+    the same when a byte of them differs."""
+    kinds = {d.kind for d in found}
+    extra = []
+    if a.final != b.final and not kinds & _TEXT_KINDS:
+        extra.append(Difference("wording", "the final input", "another final input",
+                                "the final inputs differ outside the row's own turn (a shot's text, or the "
+                                "text around the turns)"))
+    if a.continuations and b.continuations and a.continuations != b.continuations \
+            and not kinds & {"choices", "delimiters"}:
+        extra.append(Difference("delimiters", _quoted(a.continuations), _quoted(b.continuations),
+                                "the scored continuations differ in their whitespace"))
+    return sorted(found + extra, key=lambda d: list(KINDS).index(d.kind))
 
 
 def _request(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference | None:
@@ -322,10 +344,11 @@ def _delimiters(left: Side, right: Side, a: SideRow, b: SideRow) -> Difference |
     changes = [c for c in _text_changes(a, b) if _is_separator(c)]
     if not changes:
         return None
-    shown = "; ".join(f"{x!r} → {y!r}" for x, y in changes[:4])
-    more = f" (and {len(changes) - 4} more)" if len(changes) > 4 else ""
-    return Difference("delimiters", f"{len(changes)} stretch{'es' * (len(changes) != 1)}", shown + more,
-                      "separators or whitespace differ where the words are the same")
+    more = f" (+{len(changes) - 4})" if len(changes) > 4 else ""
+    shown = [", ".join(repr(change[side]) for change in changes[:4]) + more for side in (0, 1)]
+    return Difference("delimiters", shown[0], shown[1],
+                      f"{len(changes)} stretch{'es' * (len(changes) != 1)} where the words are the same "
+                      "and the separators or whitespace differ")
 
 
 def _is_separator(change: tuple[str, str]) -> bool:

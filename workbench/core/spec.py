@@ -120,6 +120,11 @@ class DatasetSpec:
     #: Where each dict (and, in JSON/YAML/TOML configs, each list) inside ``cfg`` was written.
     locations: Mapping[KeyPath, Source] = field(default_factory=dict)
 
+    @property
+    def rows_unknown(self) -> bool:
+        """No real rows (none found, or placeholders): nothing of their content, their gold, is known."""
+        return self.rows is None or (self.rows_source is not None and self.rows_source.kind == "placeholder")
+
     def content_key(self) -> Hashable | None:
         """Equal for two specs that render and display alike, so what was made from one can
         be reused for the other; None when the rows' content cannot be vouched for.

@@ -22,10 +22,10 @@ from typing import Any
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
 from ..core.answers.catalog import Unresolved
 from ..core.answers.chain import Fallback, PairFailure, PairPlan, extract_pair, plan_pair, unscored_reason
+from ..loading.chinese_segmenter import jieba_segmenter
 from ..loading.predictions import PairPredictions, read_pair_predictions, record_line
 from ..loading.workspace import shared_loader
 from .bounded_call import run_bounded
-from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract@1"
 GOLD_FROM = "predictions"

@@ -15,18 +15,15 @@ from typing import Any
 
 from ..core.answers.catalog import Unresolved
 from ..core.answers.chain import PairFailure
-from ..core.answers.self_test import answer_format_findings, self_test
+from ..core.answers.self_test import CHECK_TIMEOUT, answer_format_findings, model_key, self_test
 from ..core.dataset_reader import ReaderConfig, build_splits
 from ..core.errors import WorkbenchError
 from ..core.result import PairWarning
 from ..core.spec import locate
+from ..loading.chinese_segmenter import jieba_segmenter
 from .bounded_call import run_bounded
-from .chinese_segmenter import jieba_segmenter
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
-#: How long one dataset's checks may take in ``lint``/``render`` (a dozen answers through its
-#: chain: far more than a real config needs; a pattern that backtracks forever is cut here).
-CHECK_TIMEOUT = 10.0
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
 #: Why an lm-eval task has no answer-format check (loading/lmeval_tasks.py): its filters score it.
 LMEVAL_TASK = "an lm-eval task: the self-test runs OpenCompass's evaluation chain, not lm-eval's filters"
@@ -61,7 +58,7 @@ def run_self_test(workspace: Any, config: str, timeout: float) -> dict[str, Any]
     rowless = []
     for spec in workspace.datasets:
         where = {"file": spec.source.file, "line": spec.source.line}
-        if spec.rows is None or (spec.rows_source is not None and spec.rows_source.kind == "placeholder"):
+        if spec.rows_unknown:
             rowless.append(spec.abbr)
             continue
         if "lm_eval" in spec.cfg:
@@ -91,21 +88,6 @@ def run_self_test(workspace: Any, config: str, timeout: float) -> dict[str, Any]
     return document
 
 
-def _rowless(spec: Any) -> bool:
-    return spec.rows is None or (spec.rows_source is not None and spec.rows_source.kind == "placeholder")
-
-
-def _model_key(spec: Any, model: Any) -> str:
-    """What of a model the chain reads (its pred_postprocessor; its meta template where the
-    dataset has a pred_role): pairs that agree on it share one self-test."""
-    if model is None:
-        return ""
-    cfg = model.cfg
-    eval_cfg = spec.cfg.get("eval_cfg") or {}
-    role = cfg.get("meta_template") if "pred_role" in eval_cfg else None
-    return repr((cfg.get("pred_postprocessor"), role))
-
-
 def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
                            ) -> tuple[list[PairWarning], list[tuple[str, str, str]]]:
     """PW213 of every rendered pair (``PairRenderer``), each dataset's checks in a bounded child
@@ -123,10 +105,10 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
         if "lm_eval" in spec.cfg:
             skipped[spec.abbr] = (spec.abbr, "lm-eval", LMEVAL_TASK)
             continue
-        if _rowless(spec):
+        if spec.rows_unknown:
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
             continue
-        key = (spec.abbr, _model_key(spec, model))
+        key = (spec.abbr, model_key(spec.cfg, model.cfg if model is not None else None))
         if key not in answers:
             outcome = run_bounded(_checks(spec, model), timeout)
             answers[key] = {"error": f"the self-test {outcome.failure}", "kind": "bounded"} \

@@ -30,7 +30,7 @@ _OUTPUT_TYPES = {"generate_until": "generation", "loglikelihood": "continuation"
                  "multiple_choice": "continuation", "loglikelihood_rolling": "perplexity"}
 #: lm-eval's HFLM default for ``max_gen_toks`` (lm_eval/models/huggingface.py, 0.4.13).
 LMEVAL_MAX_GEN_TOKS = 256
-FRAMEWORK_WORDS = {"opencompass": "OpenCompass 0.5.4", "aisbench": "AISBench 3.1.20260630",
+FRAMEWORK_WORDS = {"opencompass": "OpenCompass 0.5.4", "ais_bench": "AISBench 3.1.20260630",
                    "lm-eval": "lm-eval 0.4.13"}
 
 

@@ -7,7 +7,7 @@ May import: views, loading, bundled and the core; not ``tui`` or the commands.
 
 from __future__ import annotations
 
-import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.inert_text import visible
 from ..core.side_by_side import KINDS, Difference, Side, SideRow, align, char_diff, classify
+from .formats.json_encoding import dumps
 
 __all__ = ["Comparison", "document", "markdown", "text"]
 
@@ -113,8 +114,9 @@ def document(comparison: Comparison, limit: int | None = None) -> dict[str, Any]
 
 
 def write_json(doc: dict[str, Any]) -> str:
-    # as the render JSON escapes them: characters a terminal would act on are \\u escapes
-    return visible(json.dumps(doc, ensure_ascii=False, indent=1)) + "\n"
+    """The document as the render JSON is written: characters a terminal would act on as \\u
+    escapes, which a reader decodes back to the row's own text."""
+    return dumps(doc, indent=1) + "\n"
 
 
 def _summary_lines(comparison: Comparison) -> list[str]:
@@ -126,7 +128,7 @@ def _summary_lines(comparison: Comparison) -> list[str]:
             lines.append(f"{words}: differs in {counts[kind]} of {compared}")
     if compared and not counts:
         lines.append("no difference: every side sends the same request with the same settings")
-    return lines
+    return lines + [f"note: {note}" for note in comparison.notes]
 
 
 def _shown_rows(comparison: Comparison, shown: int) -> list[tuple[str, list[SideRow | None]]]:
@@ -160,10 +162,12 @@ def markdown(comparison: Comparison, shown: int = 1) -> str:
         assert first is not None
         out += ["", f"#### Row: {_cell(key[:120])}", ""]
         for side, found in zip(comparison.sides[1:], comparison.row_differences(cells)):
-            out.append(f"{comparison.sides[0].framework} → {side.framework}:")
+            a_name, b_name = comparison.sides[0].framework, side.framework
+            out.append(f"{a_name} against {b_name}:")
             out.append("")
             for d in found or ():
-                out.append(f"- **{KINDS[d.kind]}**: {_cell(d.left)} → {_cell(d.right)} ({_cell(d.why)})")
+                out.append(f"- **{KINDS[d.kind]}**: {_cell(d.why)}. {a_name}: {_cell(d.left)}; "
+                           f"{b_name}: {_cell(d.right)}")
             if not found:
                 out.append("- the same")
             out.append("")
@@ -187,12 +191,15 @@ def _generation_words(side: Side) -> str:
 
 
 def _cell(value: str) -> str:
-    return visible(value).replace("|", "\\|").replace("\n", "↵")
+    """Inert in markdown: a table cell's bars, HTML's angle brackets and newlines escaped."""
+    return (visible(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("|", "\\|").replace("\n", "↵"))
 
 
 def _fence(value: str) -> str:
-    longest = max((len(run) for run in value.split("\n") for run in [run] if run.startswith("`")), default=0)
-    ticks = "`" * max(3, longest + 1)
+    """A fenced block longer than any run of backticks opening a line of ``value``."""
+    runs = [len(m.group(1)) for m in re.finditer(r"^[ \t]*(`{3,})", value, flags=re.M)]
+    ticks = "`" * max(3, max(runs, default=0) + 1)
     return f"{ticks}text\n{visible(value)}\n{ticks}"
 
 
@@ -213,14 +220,17 @@ def text(comparison: Comparison, shown: int = 1, color: bool = False) -> str:
         out += ["", f"row {first.index}: {key[:100]}"]
         for i, (cell, found) in enumerate(zip(cells[1:], comparison.row_differences(cells)), start=1):
             assert cell is not None
-            out.append(f"A → {chr(ord('A') + i)}:")
+            letter = chr(ord("A") + i)
+            out.append(f"A against {letter}:")
             for d in found or ():
-                out.append(f"  {KINDS[d.kind]}: {d.left} → {d.right}  ({d.why})")
+                out.append(f"  {KINDS[d.kind]}: {d.why}")
+                out.append(f"    A: {d.left}")
+                out.append(f"    {letter}: {d.right}")
             for name, shown_cell in (("A", first), (chr(ord("A") + i), cell)):
                 if shown_cell.continuations:
                     scored = ", ".join(map(repr, shown_cell.continuations))
                     out.append(f"  {name} scores the continuations {scored}")
-            out.append("  final input, A → " + chr(ord("A") + i) + ":")
+            out.append(f"  final input, A against {letter} ([-only A-] {{+only {letter}+}}):")
             out.append(_Marked(_marked(char_diff(first.final, cell.final), color)))
     for error in comparison.errors:
         where = f"{error['file']}:{error['line']}" if error.get("line") else error.get("file") or "<config>"

@@ -125,11 +125,10 @@ class SampleWriter:
 
     def text(self, item: Sample | Stamp | Serialized) -> Any:
         """The item's text (str, or UTF-8 bytes where the stamp writer makes them)."""
-        kind = type(item)
-        if kind is Serialized:
-            return item.text  # type: ignore[union-attr]
-        if kind is Stamp and self.stamps is not None:
-            return self.stamps.text(item)  # type: ignore[arg-type]
+        if type(item) is Serialized:
+            return item.text
+        if type(item) is Stamp and self.stamps is not None:
+            return self.stamps.text(item)
         return self.usual(item)
 
 #: Samples in the smallest chunk a worker process renders.

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.abbr import dataset_abbr_from_cfg, model_abbr_from_cfg
-from ..core.errors import ConfigError
+from ..core.answers.self_test import self_test_rows
+from ..core.dataset_reader import ReaderConfig, build_splits
+from ..core.errors import ConfigError, WorkbenchError
 from ..core.judge import JudgePair
 from ..core.models.model_text import OVERRIDE_KEY
 from ..core.spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source
@@ -192,14 +194,34 @@ class Loader:
         if not self.isolate:
             analysis.disk_cache = CodeCache(self.code_cache) if self.code_cache else None
             return load_config_file(os.fspath(path), text_roots, want_datasets)
+        running = self._running_worker()
+        cancelled = None if epoch is None else (lambda: self._epoch != epoch)
+        return running.load(os.path.abspath(path), text_roots, want_datasets,
+                            self.timeout if timeout is None else timeout, self.code_cache, cancelled)
+
+    def _running_worker(self) -> worker.ConfigWorker:
         with self._lock:
             if self._worker is None:
                 self._worker = (worker.adopt_prestarted(self.memory_limit)
                                 or worker.ConfigWorker(self.memory_limit))
-            running = self._worker
-        cancelled = None if epoch is None else (lambda: self._epoch != epoch)
-        return running.load(os.path.abspath(path), text_roots, want_datasets,
-                            self.timeout if timeout is None else timeout, self.code_cache, cancelled)
+            return self._worker
+
+    def self_test(self, spec: DatasetSpec, model: ModelSpec | None, timeout: float,
+                  cancelled: Any = None) -> dict[str, Any]:
+        """The dataset's extraction self-test (PW213) in the config worker, bounded: what
+        :meth:`~.config.worker.ConfigWorker.self_test` answers. Its rows are split here, and only
+        those the checks read are sent."""
+        if not self.isolate:
+            return {"error": "the self-test runs in the config worker, which this platform cannot fork",
+                    "hint": None, "kind": "bounded"}
+        try:
+            splits = build_splits(spec.rows, ReaderConfig.from_cfg(spec.cfg.get("reader_cfg")), spec.abbr,
+                                  spec.framework)
+            rows = self_test_rows(spec.cfg, splits.train, splits.test)
+        except WorkbenchError as exc:
+            return {"error": exc.message, "hint": exc.hint, "kind": "unreadable"}
+        return self._running_worker().self_test(spec.cfg, model.cfg if model is not None else {}, rows,
+                                                spec.source.file or "", timeout, cancelled)
 
     @property
     def worker_pid(self) -> int | None:
@@ -352,13 +374,7 @@ class Loader:
         except WorkbenchError as exc:
             workspace.errors.append(ConfigError(exc.message, file=exc.file, line=exc.line, hint=exc.hint))
             return path.stem
-        running = None
-        if self.isolate:
-            with self._lock:
-                if self._worker is None:
-                    self._worker = (worker.adopt_prestarted(self.memory_limit)
-                                    or worker.ConfigWorker(self.memory_limit))
-                running = self._worker
+        running = self._running_worker() if self.isolate else None
         [task] = render_tasks([str(path)], list(data), options, settings.num_fewshot,
                               timeout=self.timeout if timeout is None else timeout,
                               isolate=self.isolate, config_worker=running)

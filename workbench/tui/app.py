@@ -245,7 +245,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         """Load again; the newest request wins (older workers' results are dropped)."""
         if forget_missing:
             self._known_files = set()
-        if self._pending_load:
+        if self._pending_check:  # its self-tests use the config worker the load needs
+            self.workers.cancel_group(self, "check")  # (first: the cut self-test is not a mark)
+        if self._pending_load or self._pending_check:
             self._loader().cancel()  # the running load's result would be dropped anyway
         self._generation += 1
         self._pending_load = True
@@ -312,11 +314,13 @@ class WorkbenchApp(SearchKeys, App[int]):
             self._show_frame(prebuilt.frame, prebuilt.lines)
         else:
             self.request_frame()
-        if loaded.ok and loaded.catalog is not None and loaded.catalog.lazy is not None:
+        # a load that fails checks again what is still shown: its check was cut when the load began
+        checked = loaded if loaded.ok else self.good if self._pending_check else None
+        if checked is not None and checked.catalog is not None and checked.catalog.lazy is not None:
             self._pending_check = True
             # once the frame is painted: a thread rendering every pair beside the paint would
             # hold the interpreter lock the paint needs (~140 ms of a suite's first sample)
-            self.call_after_refresh(self._check_all, loaded.catalog)
+            self.call_after_refresh(self._check_all, checked.catalog)
 
     def _show_problems(self) -> None:
         latest = self.latest
@@ -428,7 +432,7 @@ class WorkbenchApp(SearchKeys, App[int]):
             while not worker.is_cancelled and (self._busy or time.monotonic() - self._last_key < 0.5):
                 time.sleep(0.01)
 
-        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way)
+        check = check_pairs(catalog.lazy, lambda: worker.is_cancelled, give_way, self._loader())
         if check is not None and not worker.is_cancelled:
             self._collector.keep()  # the pairs live until the next load (tui/collector.py)
             self.post_message(PairsChecked(catalog, check))

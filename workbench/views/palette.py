@@ -48,6 +48,9 @@ class Palette:
     location: str = "underline"
     selected: str = "bold #ffaf00"
     matched: str = "bold #000000 on #ffd75f"  # the span of a model's answer the evaluator's rule read
+    # compare's character diff: what only the first side sends, what only the other side sends
+    removed: str = "#000000 on #ff8787"
+    added: str = "#000000 on #87d787"
 
     @classmethod
     def from_variables(cls, variables: Mapping[str, str], base: Palette | None = None) -> Palette:

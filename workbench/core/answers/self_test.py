@@ -32,6 +32,9 @@ from ..findings import Finding
 from .chain import PairFailure, PairPlan, Segmenter, apply_step, extract_pair, plan_pair
 
 MAX_EXEMPLARS = 5
+#: How long one dataset's checks may take in a bounded child (a dozen answers through its chain:
+#: far more than a real config needs; a pattern that backtracks forever is cut here).
+CHECK_TIMEOUT = 10.0
 
 #: (what the prompt says, how a model following it answers): the formats shipped prompts ask for.
 FORMATS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -150,10 +153,40 @@ def _run(plan: PairPlan, source: str, text: str, gold: Any = None, known: bool =
     return Check(source, text, sample.extracted, sample.gold, sample.correct)
 
 
+def self_test_rows(dataset: Mapping[str, Any], train: Sequence[Mapping[str, Any]],
+                   test: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The rows the self-test reads (plain data, small enough to send to a child): ``exemplars``,
+    [index, row] of the train rows the retriever would show (``fix_id_list``, else the first
+    rows; at most :data:`MAX_EXEMPLARS`), and ``test``, the first test row (none if empty)."""
+    infer = dataset.get("infer_cfg") or {}
+    retriever = infer.get("retriever") or {}
+    ids = retriever.get("fix_id_list") if isinstance(retriever, Mapping) else None
+    chosen = [i for i in ids if isinstance(i, int) and 0 <= i < len(train)] if isinstance(ids, list) \
+        else list(range(min(MAX_EXEMPLARS, len(train))))
+    return {"exemplars": [[i, dict(train[i])] for i in chosen[:MAX_EXEMPLARS]],
+            "test": [dict(test[0])] if len(test) else []}
+
+
+def model_key(dataset: Mapping[str, Any], model: Mapping[str, Any] | None) -> str:
+    """What of a model the chain reads (its pred_postprocessor; its meta template where the
+    dataset has a pred_role): pairs that agree on it share one self-test."""
+    if model is None:
+        return ""
+    eval_cfg = dataset.get("eval_cfg") or {}
+    role = model.get("meta_template") if "pred_role" in eval_cfg else None
+    return repr((model.get("pred_postprocessor"), role))
+
+
 def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Sequence[Mapping[str, Any]],
               test: Sequence[Mapping[str, Any]], segmenter: Segmenter | None = None) -> list[Check]:
     """Every check of one dataset (with ``model``'s postprocessor, if any; ``segmenter`` as for
-    :func:`~.chain.plan_pair`).
+    :func:`~.chain.plan_pair`): :func:`checks_of` the rows :func:`self_test_rows` picks."""
+    return checks_of(dataset, model, self_test_rows(dataset, train, test), segmenter)
+
+
+def checks_of(dataset: Mapping[str, Any], model: Mapping[str, Any], rows: Mapping[str, Any],
+              segmenter: Segmenter | None = None) -> list[Check]:
+    """Every check of one dataset over ``rows`` (:func:`self_test_rows`'s).
 
     Raises PairFailure / Unresolved as :func:`~.chain.plan_pair` does; a check the real code
     fails on is a PairFailure naming it."""
@@ -166,19 +199,15 @@ def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Seque
         return checks
     ice = _template(infer, "ice_template")
     prompt = _template(infer, "prompt_template")
-    retriever = infer.get("retriever") or {}
-    ids = retriever.get("fix_id_list") if isinstance(retriever, Mapping) else None
     if ice is not None:
         answer = _bot_prompt(ice, column)
         if answer is not None:
             answer = _model_part(answer, column, prompt)
-        chosen = [i for i in ids if isinstance(i, int) and 0 <= i < len(train)] if isinstance(ids, list) \
-            else list(range(min(MAX_EXEMPLARS, len(train))))
-        for i in chosen[:MAX_EXEMPLARS]:
-            if answer is None or column not in train[i]:
+        for i, row in rows["exemplars"]:
+            if answer is None or column not in row:
                 break
             try:
-                checks.append(_run(plan, f"exemplar {i}", _fill(answer, train[i]), train[i][column]))
+                checks.append(_run(plan, f"exemplar {i}", _fill(answer, row), row[column]))
             except PairFailure as exc:
                 raise PairFailure(f"exemplar {i}: {exc.message}", stage=exc.stage, hint=exc.hint) from exc
     for k, text in enumerate(_literal_answers(prompt)[:MAX_EXEMPLARS]):
@@ -187,6 +216,7 @@ def self_test(dataset: Mapping[str, Any], model: Mapping[str, Any], train: Seque
         except PairFailure as exc:
             raise PairFailure(f"the template's written answer {k}: {exc.message}", stage=exc.stage,
                               hint=exc.hint) from exc
+    test = rows["test"]
     if test and column in test[0]:
         gold = test[0][column]
         if plan.gold_step is not None:  # a model following the format writes the processed gold

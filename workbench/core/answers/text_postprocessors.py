@@ -185,7 +185,7 @@ def general_postprocess(text: str) -> str:
     return re.sub(r"\s+", " ", head).strip()
 
 
-#: A word segmenter: jieba's ``cut`` with its shipped dictionary (``headless/chinese_segmenter``).
+#: A word segmenter: jieba's ``cut`` with its shipped dictionary (``loading/chinese_segmenter``).
 Segment = Callable[[str], Iterable[str]]
 
 

@@ -21,6 +21,9 @@ A config is code: it may loop forever, exhaust memory, call ``sys.exit`` or
 * An lm-eval task's code (its ``!function`` utilities and Jinja over its docs) runs the same
   way: ``ConfigWorker.run_task`` sends a request of kind ``lmeval_task``, which the child hands to
   :mod:`.lmeval_child` instead of the config loader.
+* A dataset's extraction self-test (PW213, for the app's tree) the same way:
+  ``ConfigWorker.self_test`` sends a request of kind ``self_test`` (the configs and the few rows
+  the checks read, as plain data), which the child hands to :mod:`.self_test_child`.
 
 Frames on every pipe: one kind byte, a 4-byte big-endian length, the payload.
 
@@ -47,6 +50,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...core.errors import WorkbenchError
 from . import answers, plain_data
 
 DEFAULT_TIMEOUT = 10.0
@@ -62,6 +66,8 @@ MAX_RESULT_BYTES = 64 * 1024**2
 MAX_FRAME = MAX_RESULT_BYTES + 8 * 1024**2
 #: A request's ``kind`` for an lm-eval task (:mod:`.lmeval_child`); a config load has none.
 LMEVAL_TASK = "lmeval_task"
+#: A request's ``kind`` for a dataset's extraction self-test (:mod:`.self_test_child`).
+SELF_TEST = "self_test"
 #: Exit status of a child whose answer pipe was closed under it (by the config).
 _PIPE_CLOSED = 71
 
@@ -366,6 +372,11 @@ def _child(request: dict, fd: int, fault_fd: int) -> None:
                 if len(payload) > MAX_FRAME:
                     payload = _failed(request, _error("the task's docs are too large to send back",
                                                       request["path"]))
+            elif request.get("kind") == SELF_TEST:
+                # lazy: only a self-test needs it
+                from . import self_test_child
+
+                payload = plain_data.dumps(self_test_child.run(request))
             else:
                 result = load_config_file(request["path"], request["roots"], request["want_datasets"],
                                           timeout=timeout, memory_limit=memory, progress=progress)
@@ -531,7 +542,10 @@ def _run_request(request: dict, requests: _FrameReader) -> tuple[bytes, bool, li
     where = _innermost_config_frame(stack, configs)
     if where is not None:
         file, line = where
-    if outcome == "timeout":
+    if outcome == "timeout" and request.get("kind") == SELF_TEST:
+        error = _error(f"the self-test ran past {timeout:g} s", file, None,
+                       hint="a pattern that backtracks in C code ignores the alarm")
+    elif outcome == "timeout":
         error = _error(f"the config did not finish within {timeout:g} s", file, line,
                        hint="an endless loop in C code, or a config that ignores the alarm; "
                        "raise the limit with --timeout")
@@ -622,7 +636,7 @@ def serve() -> None:
             if not parent_alive:
                 return
             _write_frame(answers_fd, RESULT, answer)
-            if request.get("kind") == LMEVAL_TASK:
+            if request.get("kind") in (LMEVAL_TASK, SELF_TEST):
                 continue  # nothing to keep or precompile: its files are the task's utilities
             _remember(request, answer)
             # parse and compile (never run) what this load read, so the next fork of this
@@ -806,8 +820,32 @@ class ConfigWorker:
                  cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
         """An lm-eval task's utilities and Jinja run over its docs in a child, bounded like a
         config (see :mod:`.lmeval_child`); errors come back as data."""
+        return self._run_kind(LMEVAL_TASK, request, timeout, cancelled)
+
+    def self_test(self, dataset: Any, model: Any, rows: Any, path: str, timeout: float = DEFAULT_TIMEOUT,
+                  cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """One dataset's extraction self-test (its config, its model's, the rows it reads:
+        :mod:`.self_test_child`) in a child, bounded like a config: ``{"checks": [...]}``, else
+        ``{"error", "hint", "kind"}``; ``kind`` is ``bounded`` where the child ran past its
+        time, crashed or could not answer. ``path`` is the dataset's config file."""
+        try:
+            job = plain_data.dumps(plain_data.to_plain({"dataset": dataset, "model": model, "rows": rows}))
+        except (TypeError, ValueError, WorkbenchError) as exc:
+            return {"error": f"its rows could not be sent to the self-test: {exc}", "hint": None,
+                    "kind": "unreadable"}
+        answer = self._run_kind(SELF_TEST, {"path": path, "job": job.decode("utf-8", "surrogatepass")},
+                                timeout, cancelled)
+        error = answer.get("error")
+        if isinstance(error, dict):  # the child did not answer: killed past its time, crashed
+            message = error.get("message") or "failed"
+            said = message if message.startswith("the self-test") else f"the self-test failed: {message}"
+            return {"error": said, "hint": error.get("hint"), "kind": "bounded"}
+        return answer
+
+    def _run_kind(self, kind: str, request: dict[str, Any], timeout: float,
+                  cancelled: Callable[[], bool] | None) -> dict[str, Any]:
         path = request["path"]
-        full = {**request, "kind": LMEVAL_TASK, "roots": [], "want_datasets": True,
+        full = {**request, "kind": kind, "roots": [], "want_datasets": True,
                 "timeout": max(float(timeout), 0.05), "memory_limit": self.memory_limit,
                 "cwd": os.getcwd(), "code_cache": None}
         with self._lock:

@@ -5,9 +5,10 @@ package ships). That dictionary is read here once per process, straight from the
 jieba's own start-up would also load, or write, a ``jieba.cache`` in the shared temporary
 folder, a file another user could have written (and a stale one is never rebuilt for the
 default dictionary). The words are the same either way; only where the prefix table comes from
-differs. Built in the parent before a pair's child is forked, so each pair reuses it.
+differs. Built in the parent before a pair's child is forked, so each pair reuses it (``extract``,
+``lint``, ``render``); the app's self-tests build it in the config worker's child that needs it.
 
-May import: the core and the other headless modules; not views, tui, commands or ``cli``.
+May import: the core; not the rest of loading, views or a front end.
 """
 
 from __future__ import annotations
