@@ -1,19 +1,22 @@
 """Dev-only: the goldens of ``workbench compare`` (tests/parity/compare/): what the REAL frameworks
-send for the same rows of MMLU (anatomy) and GSM8K through the configs compare ships
-(``shipped_configs/``), for one chat model (the chatml tokenizer folder of
-tests/parity/lmeval/chat/chatml).
+send for the same rows of a shipped benchmark (``CASES``: MMLU anatomy at 0 and 2 shots, GSM8K,
+ARC-Challenge, ...) through the configs compare ships (``shipped_configs/``), for one chat model
+(the chatml tokenizer folder of tests/parity/lmeval/chat/chatml).
 
-The rows are lm-eval's fixtures (tests/parity/lmeval/shipped/{mmlu,gsm8k}/*.jsonl); OpenCompass
-reads them in its own layout, which this tool writes once (``--side opencompass``):
-``tests/parity/compare/oc_data/data/gsm8k/{train,test}.jsonl`` and
-``data/mmlu/{dev,test}/anatomy_{dev,test}.csv`` (MMLUDataset's headerless CSV).
+The rows are lm-eval's fixtures (tests/parity/lmeval/shipped/<benchmark>/*.jsonl); OpenCompass
+reads the same rows in its own layout, which this tool writes (``--side opencompass``) under
+``tests/parity/compare/oc_data/data/`` (e.g. ``gsm8k/{train,test}.jsonl``, MMLUDataset's headerless
+``mmlu/{dev,test}/anatomy_{dev,test}.csv``, ARCDataset's AI2 JSONL), and OpenCompass's own dataset
+class loads them from there (``COMPASS_DATA_CACHE``), so the layout is held to the framework too.
 
 Two runs, one per framework venv::
 
     /work/envs/fw/bin/python tools/gen_compare_goldens.py --side opencompass
     HF_DATASETS_OFFLINE=1 /work/envs/lmeval/bin/python tools/gen_compare_goldens.py --side lm-eval
 
-OpenCompass: the shipped config loaded with mmengine, its dataset run through the real
+(``--case NAME``, repeatable, makes only those cases.)
+
+OpenCompass: the shipped config loaded with mmengine, its dataset's rows run through the real
 ``OpenICLInferTask`` by tools/gen_goldens.py's harness (a ``HuggingFacewithChatTemplate`` whose
 loading is stubbed records the messages its ``generate`` is given), then those messages through
 the tokenizer folder's ``apply_chat_template(m, add_generation_prompt=True, tokenize=False)``,
@@ -29,8 +32,11 @@ import argparse
 import contextlib
 import csv
 import json
+import os
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,46 +44,94 @@ OUT = ROOT / "tests" / "parity" / "compare"
 SHIPPED_ROWS = ROOT / "tests" / "parity" / "lmeval" / "shipped"
 CHATML = ROOT / "tests" / "parity" / "lmeval" / "chat" / "chatml"
 CONFIGS = ROOT / "shipped_configs"
-
-#: case -> (OpenCompass config, its abbr, lm-eval task YAML, lm-eval's --num_fewshot, split files)
-CASES = {
-    "gsm8k": ("opencompass/configs/datasets/gsm8k/gsm8k_gen.py", "gsm8k", "lm_eval/tasks/gsm8k/gsm8k.yaml",
-              None, {"test": "gsm8k/test.jsonl", "train": "gsm8k/train.jsonl"}),
-    "mmlu_anatomy": ("opencompass/configs/datasets/mmlu/mmlu_gen.py", "lukaemon_mmlu_anatomy",
-                     "lm_eval/tasks/mmlu/default/mmlu_anatomy.yaml", None,
-                     {"test": "mmlu/test.jsonl", "dev": "mmlu/dev.jsonl"}),
-    "mmlu_anatomy-2shot": ("opencompass/configs/datasets/mmlu/mmlu_gen.py", "lukaemon_mmlu_anatomy",
-                           "lm_eval/tasks/mmlu/default/mmlu_anatomy.yaml", 2,
-                           {"test": "mmlu/test.jsonl", "dev": "mmlu/dev.jsonl"}),
-}
-
+OC_DATA = OUT / "oc_data"
 
 def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def oc_rows(case: str) -> dict[str, list[dict]]:
-    """The case's rows as OpenCompass's loader gives them (MMLU: input, A-D, target)."""
-    files = CASES[case][4]
-    if case.startswith("gsm8k"):
-        return {split: _jsonl(SHIPPED_ROWS / file) for split, file in files.items()}
-    return {split: [{"input": r["question"], **dict(zip("ABCD", r["choices"], strict=True)),
-                     "target": "ABCD"[r["answer"]]} for r in _jsonl(SHIPPED_ROWS / file)]
-            for split, file in files.items()}
+def _write_jsonl(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
-def write_oc_layout() -> None:
-    data = OUT / "oc_data" / "data"
-    (data / "gsm8k").mkdir(parents=True, exist_ok=True)
-    for split, rows in oc_rows("gsm8k").items():
-        (data / "gsm8k" / f"{split}.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    for split, rows in oc_rows("mmlu_anatomy").items():
+def _mmlu_layout(data: Path, files: dict[str, Path]) -> None:
+    """MMLUDataset's headerless CSV: question, A-D, the answer's letter."""
+    for split, file in files.items():
         (data / "mmlu" / split).mkdir(parents=True, exist_ok=True)
         with open(data / "mmlu" / split / f"anatomy_{split}.csv", "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
-            for r in rows:
-                writer.writerow([r["input"], r["A"], r["B"], r["C"], r["D"], r["target"]])
+            for r in _jsonl(file):
+                writer.writerow([r["question"], *r["choices"], "ABCD"[r["answer"]]])
+
+
+def _gsm8k_layout(data: Path, files: dict[str, Path]) -> None:
+    for split, file in files.items():
+        _write_jsonl(data / "gsm8k" / f"{split}.jsonl", _jsonl(file))
+
+
+def _arc_layout(data: Path, files: dict[str, Path]) -> None:
+    """ARCDataset's one file (the data id ``opencompass/ai2_arc-dev``): AI2's own JSONL, the
+    question's ``stem`` and ``choices`` as a list of {text, label}; lm-eval's test rows."""
+    rows = []
+    for r in _jsonl(files["test"]):
+        choices = [{"text": t, "label": label}
+                   for t, label in zip(r["choices"]["text"], r["choices"]["label"], strict=True)]
+        rows.append({"id": r["id"], "question": {"stem": r["question"], "choices": choices},
+                     "answerKey": r["answerKey"]})
+    _write_jsonl(data / "ARC" / "ARC-c" / "ARC-Challenge-Dev.jsonl", rows)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
+    with lm-eval's ``--num_fewshot`` (None: the task's own), its split files (lm-eval's fixtures),
+    and the writer of the same rows in OpenCompass's layout under oc_data/data."""
+
+    oc_config: str
+    abbr: str
+    task_yaml: str
+    num_fewshot: int | None
+    files: dict[str, str]
+    oc_layout: Callable[[Path, dict[str, Path]], None]
+
+
+_MMLU = ("opencompass/configs/datasets/mmlu/mmlu_gen.py", "lukaemon_mmlu_anatomy",
+         "lm_eval/tasks/mmlu/default/mmlu_anatomy.yaml")
+_MMLU_FILES = {"test": "mmlu/test.jsonl", "dev": "mmlu/dev.jsonl"}
+CASES = {
+    "gsm8k": Case("opencompass/configs/datasets/gsm8k/gsm8k_gen.py", "gsm8k",
+                  "lm_eval/tasks/gsm8k/gsm8k.yaml", None,
+                  {"test": "gsm8k/test.jsonl", "train": "gsm8k/train.jsonl"}, _gsm8k_layout),
+    "mmlu_anatomy": Case(*_MMLU, None, _MMLU_FILES, _mmlu_layout),
+    "mmlu_anatomy-2shot": Case(*_MMLU, 2, _MMLU_FILES, _mmlu_layout),
+    "arc": Case("opencompass/configs/datasets/ARC_c/ARC_c_gen.py", "ARC-c",
+                "lm_eval/tasks/arc/arc_challenge.yaml", None,
+                {"test": "arc/test.jsonl", "train": "arc/train.jsonl"}, _arc_layout),
+}
+
+
+def _files(case: Case) -> dict[str, Path]:
+    return {split: SHIPPED_ROWS / file for split, file in case.files.items()}
+
+
+def write_oc_layout() -> None:
+    for case in CASES.values():
+        case.oc_layout(OC_DATA / "data", _files(case))
+
+
+def oc_rows(ds_cfg) -> list[dict] | dict[str, list[dict]]:
+    """The rows OpenCompass's own dataset class reads from the layout (COMPASS_DATA_CACHE=oc_data),
+    a list for a Dataset, per split for a DatasetDict."""
+    from datasets import Dataset
+
+    not_load = ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg")
+    kwargs = {k: v for k, v in ds_cfg.items() if k not in not_load}
+    os.environ["COMPASS_DATA_CACHE"] = str(OC_DATA)
+    loaded = ds_cfg["type"].load(**kwargs)
+    if isinstance(loaded, Dataset):
+        return loaded.to_list()
+    return {split: part.to_list() for split, part in loaded.items()}
 
 
 def opencompass_golden(case: str) -> dict:
@@ -86,13 +140,13 @@ def opencompass_golden(case: str) -> dict:
     from opencompass.models import HuggingFacewithChatTemplate
     from transformers import AutoTokenizer
 
-    config, abbr = CASES[case][0], CASES[case][1]
+    config, abbr = CASES[case].oc_config, CASES[case].abbr
     cfg = gen_goldens.load_config(CONFIGS / config)
     (ds_cfg,) = [d for d in gen_goldens.dataset_cfgs(cfg) if d["abbr"] == abbr]
     model_cfg = dict(abbr="compare-model", type=HuggingFacewithChatTemplate, path=str(CHATML), batch_size=1)
     # in a temporary folder, as gen_goldens runs a pair: the harness writes its rows' datasets cache there
     with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp), gen_goldens.quiet():
-        render = gen_goldens.run_oc_pair(ds_cfg, model_cfg, oc_rows(case), abbr, "compare-model", Path(tmp))
+        render = gen_goldens.run_oc_pair(ds_cfg, model_cfg, oc_rows(ds_cfg), abbr, "compare-model", Path(tmp))
     tokenizer = AutoTokenizer.from_pretrained(str(CHATML), local_files_only=True)
     rows = []
     for sample in render["samples"]:
@@ -103,44 +157,41 @@ def opencompass_golden(case: str) -> dict:
 
 
 def lmeval_golden(case: str) -> dict:
+    """lm-eval's Instances for the case, by tools/gen_lmeval_goldens.py's ``golden`` (a default run
+    of the one task with ``--apply_chat_template``: simple_evaluate's seeds, shots as turns)."""
     sys.path.insert(0, str(ROOT / "tools"))
-    import datasets
     import gen_lmeval_goldens
-    from lm_eval.api.task import ConfigurableTask
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    _, _, yaml_path, num_fewshot, files = CASES[case]
-    cfg = load_yaml(CONFIGS / yaml_path)
-    data = {split: str(SHIPPED_ROWS / file) for split, file in files.items()}
-    cfg["custom_dataset"] = lambda **_: datasets.load_dataset("json", data_files=data)
-    task = ConfigurableTask(config=cfg)
-    if num_fewshot is not None and task.get_config("num_fewshot") != 0:
-        task.set_config(key="num_fewshot", value=num_fewshot)
-    elif task.get_config("num_fewshot") is None:
-        task.set_config(key="num_fewshot", value=0)
-    task.set_fewshot_seed(seed=1234)
-    chat = gen_lmeval_goldens._chat(CHATML)
-    multiturn = gen_lmeval_goldens._multiturn({"chat": "chatml", "multiturn": None})
-    task.build_all_requests(system_instruction=None, apply_chat_template=True, fewshot_as_multiturn=multiturn,
-                            chat_template=chat)
+    yaml_path, num_fewshot = CASES[case].task_yaml, CASES[case].num_fewshot
+    files = {split: str(f) for split, f in _files(CASES[case]).items()}
+    spec = {"task": str(CONFIGS / yaml_path), "data": files,
+            "chat": str(CHATML), "multiturn": None, "system": None, "num_fewshot": num_fewshot}
+    with tempfile.TemporaryDirectory() as cache:
+        made = gen_lmeval_goldens.golden(spec, cache)
+    if "error" in made:
+        raise SystemExit(f"{case}: lm-eval raised {made['error']}: {made['message']}")
     by_doc: dict[int, dict] = {}
-    for inst in sorted(task.instances, key=lambda i: (i.doc_id, i.idx)):
-        row = by_doc.setdefault(inst.doc_id, {"index": inst.doc_id, "final": inst.arguments[0],
-                                              "continuations": []})
-        if isinstance(inst.arguments[1], str):
-            row["continuations"].append(inst.arguments[1])
-    return {"framework": "lm-eval", "config": yaml_path, "task": task.config.task,
+    for request in sorted(made["requests"], key=lambda r: (r["doc_id"], r["idx"])):
+        context, second = request["arguments"][0], request["arguments"][1]
+        row = by_doc.setdefault(request["doc_id"],
+                                {"index": request["doc_id"], "final": context, "continuations": []})
+        if isinstance(second, str):
+            row["continuations"].append(second)
+    return {"framework": "lm-eval", "config": yaml_path, "task": load_yaml(CONFIGS / yaml_path)["task"],
             "num_fewshot": num_fewshot, "rows": list(by_doc.values())}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--side", choices=("opencompass", "lm-eval"), required=True)
+    parser.add_argument("--case", action="append", choices=sorted(CASES),
+                        help="only these cases (default: all)")
     args = parser.parse_args()
     (OUT / "goldens").mkdir(parents=True, exist_ok=True)
     if args.side == "opencompass":
         write_oc_layout()
-    for case in CASES:
+    for case in args.case or CASES:
         golden = opencompass_golden(case) if args.side == "opencompass" else lmeval_golden(case)
         path = OUT / "goldens" / f"{case}.{args.side}.json"
         path.write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
