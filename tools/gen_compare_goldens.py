@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib.util
 import json
 import os
 import sys
@@ -41,7 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "parity" / "compare"
-SHIPPED_ROWS = ROOT / "tests" / "parity" / "lmeval" / "shipped"
+PARITY = ROOT / "tests" / "parity"
 CHATML = ROOT / "tests" / "parity" / "lmeval" / "chat" / "chatml"
 CONFIGS = ROOT / "shipped_configs"
 OC_DATA = OUT / "oc_data"
@@ -82,10 +83,28 @@ def _arc_layout(data: Path, files: dict[str, Path]) -> None:
     _write_jsonl(data / "ARC" / "ARC-c" / "ARC-Challenge-Dev.jsonl", rows)
 
 
+def _hellaswag_layout(data: Path, files: dict[str, Path]) -> None:
+    """HellaswagDatasetwithICE's folder: ``hellaswag_train_sampled25.jsonl`` (train) and
+    ``hellaswag.jsonl`` (val), rows of ``query``, ``choices`` and ``gold``, which are lm-eval's
+    processed docs (OpenCompass's own hellaswag data has lm-eval's fields; its ModelScope branch
+    reads them from the validation split): the shipped task's ``process_docs`` makes them."""
+    import datasets
+
+    spec = importlib.util.spec_from_file_location(
+        "hellaswag_utils", CONFIGS / "lm_eval" / "tasks" / "hellaswag" / "utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    for split, name in (("train", "hellaswag_train_sampled25.jsonl"), ("validation", "hellaswag.jsonl")):
+        docs = utils.process_docs(datasets.Dataset.from_list(_jsonl(files[split])))
+        _write_jsonl(data / "hellaswag" / name,
+                     [{"query": d["query"], "choices": d["choices"], "gold": d["gold"]} for d in docs])
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
-    with lm-eval's ``--num_fewshot`` (None: the task's own), its split files (lm-eval's fixtures),
+    with lm-eval's ``--num_fewshot`` (None: the task's own), its split files in lm-eval's layout
+    (under tests/parity: lm-eval's fixtures, or compare/rows/ where a config wants more rows),
     and the writer of the same rows in OpenCompass's layout under oc_data/data."""
 
     oc_config: str
@@ -98,21 +117,28 @@ class Case:
 
 _MMLU = ("opencompass/configs/datasets/mmlu/mmlu_gen.py", "lukaemon_mmlu_anatomy",
          "lm_eval/tasks/mmlu/default/mmlu_anatomy.yaml")
-_MMLU_FILES = {"test": "mmlu/test.jsonl", "dev": "mmlu/dev.jsonl"}
+_MMLU_FILES = {"test": "lmeval/shipped/mmlu/test.jsonl", "dev": "lmeval/shipped/mmlu/dev.jsonl"}
 CASES = {
     "gsm8k": Case("opencompass/configs/datasets/gsm8k/gsm8k_gen.py", "gsm8k",
                   "lm_eval/tasks/gsm8k/gsm8k.yaml", None,
-                  {"test": "gsm8k/test.jsonl", "train": "gsm8k/train.jsonl"}, _gsm8k_layout),
+                  {"test": "lmeval/shipped/gsm8k/test.jsonl", "train": "lmeval/shipped/gsm8k/train.jsonl"},
+                  _gsm8k_layout),
     "mmlu_anatomy": Case(*_MMLU, None, _MMLU_FILES, _mmlu_layout),
     "mmlu_anatomy-2shot": Case(*_MMLU, 2, _MMLU_FILES, _mmlu_layout),
     "arc": Case("opencompass/configs/datasets/ARC_c/ARC_c_gen.py", "ARC-c",
                 "lm_eval/tasks/arc/arc_challenge.yaml", None,
-                {"test": "arc/test.jsonl", "train": "arc/train.jsonl"}, _arc_layout),
+                {"test": "lmeval/shipped/arc/test.jsonl", "train": "lmeval/shipped/arc/train.jsonl"},
+                _arc_layout),
+    # FixKRetriever takes train rows 0-9: more rows than lm-eval's fixture has
+    "hellaswag": Case("opencompass/configs/datasets/hellaswag/hellaswag_gen.py", "hellaswag",
+                      "lm_eval/tasks/hellaswag/hellaswag.yaml", None,
+                      {"validation": "compare/rows/hellaswag/validation.jsonl",
+                       "train": "compare/rows/hellaswag/train.jsonl"}, _hellaswag_layout),
 }
 
 
 def _files(case: Case) -> dict[str, Path]:
-    return {split: SHIPPED_ROWS / file for split, file in case.files.items()}
+    return {split: PARITY / file for split, file in case.files.items()}
 
 
 def write_oc_layout() -> None:

@@ -17,6 +17,7 @@ HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "compare" / "goldens"
 ROWS = HERE / "lmeval" / "shipped"
 CHATML = HERE / "lmeval" / "chat" / "chatml"
+COMPARE_ROWS = HERE / "compare" / "rows"
 
 CASES = {
     "gsm8k": ["gsm8k", "--data", f"test={ROWS / 'gsm8k' / 'test.jsonl'}",
@@ -25,8 +26,14 @@ CASES = {
                      "--data", f"dev={ROWS / 'mmlu' / 'dev.jsonl'}"],
     # OpenCompass's ARCDataset skips a question without four choices: that row is lm-eval's only
     "arc": ["arc", "--data", f"test={ROWS / 'arc' / 'test.jsonl'}", "--data", f"train={ROWS / 'arc' / 'train.jsonl'}"],
+    # OpenCompass's FixKRetriever takes train rows 0-9: the compare's own rows, in lm-eval's layout
+    "hellaswag": ["hellaswag", "--data", f"validation={COMPARE_ROWS / 'hellaswag' / 'validation.jsonl'}",
+                  "--data", f"train={COMPARE_ROWS / 'hellaswag' / 'train.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
+#: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
+#: every row: ARC by question, HellaSwag by position (no column holds the same text on both sides)
+PAIRS = {"arc": [(0, 1), (1, 2)]}
 
 
 def _golden(case: str, side: str) -> dict:
@@ -43,6 +50,11 @@ def test_both_sides_equal_the_frameworks(case, monkeypatch):
     oc, lm = _golden(case, "opencompass"), _golden(case, "lm-eval")
     assert [s["dataset"] for s in doc["sides"]] == [oc["dataset"], lm["task"]]
     assert [s["rows"] for s in doc["sides"]] == [len(oc["rows"]), len(lm["rows"])]
+    both = [(r["sides"][0]["index"], r["sides"][1]["index"]) for r in doc["rows"] if all(r["sides"])]
+    assert both == PAIRS.get(case, [(i, i) for i in range(len(oc["rows"]))])
+    by_position = [n for n in doc["notes"] if "rows aligned by position" in n]
+    assert by_position == ([f"{name}: rows aligned by position (the mapping names no column both sides share)"
+                            for name in ("hellaswag", "hellaswag")] if case == "hellaswag" else [])
     # each side's rows, wherever the alignment put them, are the framework's, and all of them are there
     for at, golden in enumerate((oc, lm)):
         ours = {row["sides"][at]["index"]: row["sides"][at] for row in doc["rows"] if row["sides"][at]}
