@@ -100,6 +100,15 @@ def _hellaswag_layout(data: Path, files: dict[str, Path]) -> None:
                      [{"query": d["query"], "choices": d["choices"], "gold": d["gold"]} for d in docs])
 
 
+def _bbh_layout(data: Path, files: dict[str, Path]) -> None:
+    """BBHDataset's ``data/BBH/data/<subject>.json``: ``{"examples": [{input, target}, ...]}``."""
+    (data / "BBH" / "data").mkdir(parents=True, exist_ok=True)
+    subject = files["test"].name.removesuffix("_test.jsonl")
+    document = {"examples": _jsonl(files["test"])}
+    (data / "BBH" / "data" / f"{subject}.json").write_text(
+        json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -134,6 +143,11 @@ CASES = {
                       "lm_eval/tasks/hellaswag/hellaswag.yaml", None,
                       {"validation": "compare/rows/hellaswag/validation.jsonl",
                        "train": "compare/rows/hellaswag/train.jsonl"}, _hellaswag_layout),
+    # the default subject (free-form answers) and one of multiple choice (bbh_mcq_postprocess)
+    **{f"bbh_{subject}": Case("opencompass/configs/datasets/bbh/bbh_gen.py", f"bbh-{subject}",
+                              f"lm_eval/tasks/bbh/cot_fewshot/{subject}.yaml", None,
+                              {"test": f"compare/rows/bbh/{subject}_test.jsonl"}, _bbh_layout)
+       for subject in ("boolean_expressions", "date_understanding")},
 }
 
 

@@ -29,6 +29,10 @@ CASES = {
     # OpenCompass's FixKRetriever takes train rows 0-9: the compare's own rows, in lm-eval's layout
     "hellaswag": ["hellaswag", "--data", f"validation={COMPARE_ROWS / 'hellaswag' / 'validation.jsonl'}",
                   "--data", f"train={COMPARE_ROWS / 'hellaswag' / 'train.jsonl'}"],
+    # lm-eval's shots are the YAML's fixed samples: the test split is all either side reads
+    **{f"bbh_{subject}": ["bbh", "--subject", subject,
+                          "--data", f"test={COMPARE_ROWS / 'bbh' / f'{subject}_test.jsonl'}"]
+       for subject in ("boolean_expressions", "date_understanding")},
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
