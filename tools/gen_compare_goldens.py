@@ -109,6 +109,17 @@ def _bbh_layout(data: Path, files: dict[str, Path]) -> None:
         json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def _math_layout(data: Path, files: dict[str, Path]) -> None:
+    """MATHDataset's ``data/math/math.json``, one object of every subject's problems keyed by
+    number: the subject's test rows, then another subject's (geometry_test.jsonl beside them),
+    which OpenCompass reads as the same dataset and lm-eval as another task."""
+    rows = _jsonl(files["test"]) + _jsonl(files["test"].parent / "geometry_test.jsonl")
+    (data / "math").mkdir(parents=True, exist_ok=True)
+    (data / "math" / "math.json").write_text(
+        json.dumps({str(n): r for n, r in enumerate(rows)}, indent=1, ensure_ascii=False) + "\n",
+        encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -148,6 +159,10 @@ CASES = {
                               f"lm_eval/tasks/bbh/cot_fewshot/{subject}.yaml", None,
                               {"test": f"compare/rows/bbh/{subject}_test.jsonl"}, _bbh_layout)
        for subject in ("boolean_expressions", "date_understanding")},
+    "math_algebra": Case("opencompass/configs/datasets/math/math_gen.py", "math",
+                         "lm_eval/tasks/hendrycks_math/hendrycks_math_algebra.yaml", None,
+                         {"test": "compare/rows/math/algebra_test.jsonl",
+                          "train": "compare/rows/math/algebra_train.jsonl"}, _math_layout),
 }
 
 

@@ -33,11 +33,14 @@ CASES = {
     **{f"bbh_{subject}": ["bbh", "--subject", subject,
                           "--data", f"test={COMPARE_ROWS / 'bbh' / f'{subject}_test.jsonl'}"]
        for subject in ("boolean_expressions", "date_understanding")},
+    # OpenCompass reads every subject as one dataset: its geometry row is on its side only
+    "math_algebra": ["math", "--subject", "algebra", "--data", f"test={COMPARE_ROWS / 'math' / 'algebra_test.jsonl'}",
+                     "--data", f"train={COMPARE_ROWS / 'math' / 'algebra_train.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
-#: every row: ARC by question, HellaSwag by position (no column holds the same text on both sides)
-PAIRS = {"arc": [(0, 1), (1, 2)]}
+#: every OpenCompass row: ARC's first lm-eval row and MATH's last OpenCompass row are on one side only
+PAIRS = {"arc": [(0, 1), (1, 2)], "math_algebra": [(0, 0), (1, 1), (2, 2)]}
 
 
 def _golden(case: str, side: str) -> dict:
