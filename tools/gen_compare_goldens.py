@@ -120,6 +120,17 @@ def _math_layout(data: Path, files: dict[str, Path]) -> None:
         encoding="utf-8")
 
 
+def _mmlu_pro_layout(data: Path, files: dict[str, Path]) -> None:
+    """MMLUProDataset's ``load_dataset(data/mmlu_pro)``: the release's parquet split files (every
+    category in one, the loader keeps its own)."""
+    import datasets
+
+    for split, file in files.items():
+        (data / "mmlu_pro" / "data").mkdir(parents=True, exist_ok=True)
+        datasets.Dataset.from_list(_jsonl(file)).to_parquet(
+            str(data / "mmlu_pro" / "data" / f"{split}-00000-of-00001.parquet"))
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -163,6 +174,10 @@ CASES = {
                          "lm_eval/tasks/hendrycks_math/hendrycks_math_algebra.yaml", None,
                          {"test": "compare/rows/math/algebra_test.jsonl",
                           "train": "compare/rows/math/algebra_train.jsonl"}, _math_layout),
+    "mmlu_pro_biology": Case("opencompass/configs/datasets/mmlu_pro/mmlu_pro_gen.py", "mmlu_pro_biology",
+                             "lm_eval/tasks/mmlu_pro/mmlu_pro_biology.yaml", None,
+                             {"test": "compare/rows/mmlu_pro/test.jsonl",
+                              "validation": "compare/rows/mmlu_pro/validation.jsonl"}, _mmlu_pro_layout),
 }
 
 

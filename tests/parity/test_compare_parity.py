@@ -36,6 +36,10 @@ CASES = {
     # OpenCompass reads every subject as one dataset: its geometry row is on its side only
     "math_algebra": ["math", "--subject", "algebra", "--data", f"test={COMPARE_ROWS / 'math' / 'algebra_test.jsonl'}",
                      "--data", f"train={COMPARE_ROWS / 'math' / 'algebra_train.jsonl'}"],
+    # OpenCompass reads the release's parquet files (compare/oc_data), both keep biology's rows
+    "mmlu_pro_biology": ["mmlu_pro", "--subject", "biology",
+                         "--data", f"test={COMPARE_ROWS / 'mmlu_pro' / 'test.jsonl'}",
+                         "--data", f"validation={COMPARE_ROWS / 'mmlu_pro' / 'validation.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
