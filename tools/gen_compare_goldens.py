@@ -131,6 +131,19 @@ def _mmlu_pro_layout(data: Path, files: dict[str, Path]) -> None:
             str(data / "mmlu_pro" / "data" / f"{split}-00000-of-00001.parquet"))
 
 
+def _gpqa_layout(data: Path, files: dict[str, Path]) -> None:
+    """GPQADataset's ``data/gpqa/gpqa_diamond.csv``: the release's CSV, its header first, the
+    question in column 7 and the correct answer then the three incorrect ones after it (the
+    rows' keys are in the release's column order)."""
+    rows = _jsonl(files["train"])
+    (data / "gpqa").mkdir(parents=True, exist_ok=True)
+    with open(data / "gpqa" / "gpqa_diamond.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(list(rows[0]))
+        for r in rows:
+            writer.writerow(list(r.values()))
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -178,6 +191,10 @@ CASES = {
                              "lm_eval/tasks/mmlu_pro/mmlu_pro_biology.yaml", None,
                              {"test": "compare/rows/mmlu_pro/test.jsonl",
                               "validation": "compare/rows/mmlu_pro/validation.jsonl"}, _mmlu_pro_layout),
+    # lm-eval's process_docs shuffles the choices with Python's random, which the run seeds (0)
+    "gpqa_diamond": Case("opencompass/configs/datasets/gpqa/gpqa_gen.py", "GPQA_diamond",
+                         "lm_eval/tasks/gpqa/cot_zeroshot/gpqa_diamond_cot_zeroshot.yaml", None,
+                         {"train": "compare/rows/gpqa/train.jsonl"}, _gpqa_layout),
 }
 
 

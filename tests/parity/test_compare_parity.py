@@ -40,6 +40,8 @@ CASES = {
     "mmlu_pro_biology": ["mmlu_pro", "--subject", "biology",
                          "--data", f"test={COMPARE_ROWS / 'mmlu_pro' / 'test.jsonl'}",
                          "--data", f"validation={COMPARE_ROWS / 'mmlu_pro' / 'validation.jsonl'}"],
+    # lm-eval's choices shuffled as its default run draws them (random.seed(0)), OpenCompass's rotated
+    "gpqa_diamond": ["gpqa", "--data", f"train={COMPARE_ROWS / 'gpqa' / 'train.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
