@@ -144,6 +144,23 @@ def _gpqa_layout(data: Path, files: dict[str, Path]) -> None:
             writer.writerow(list(r.values()))
 
 
+def _ceval_layout(data: Path, files: dict[str, Path]) -> None:
+    """CEvalDataset's ``data/ceval/formal_ceval/{dev,val,test}/<subject>_<split>.csv`` (a header row;
+    it reads all three): the release's columns, its test split without answers (here the val
+    rows, which no render reads)."""
+    subject = files["val"].name.removesuffix("_val.jsonl")
+    splits = {"dev": _jsonl(files["dev"]), "val": _jsonl(files["val"])}
+    splits["test"] = [{k: v for k, v in r.items() if k not in ("answer", "explanation")}
+                      for r in splits["val"]]
+    for split, rows in splits.items():
+        folder = data / "ceval" / "formal_ceval" / split
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / f"{subject}_{split}.csv", "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(list(rows[0]))
+            writer.writerows(list(r.values()) for r in rows)
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -195,6 +212,12 @@ CASES = {
     "gpqa_diamond": Case("opencompass/configs/datasets/gpqa/gpqa_gen.py", "GPQA_diamond",
                          "lm_eval/tasks/gpqa/cot_zeroshot/gpqa_diamond_cot_zeroshot.yaml", None,
                          {"train": "compare/rows/gpqa/train.jsonl"}, _gpqa_layout),
+    # OpenCompass's five fixed dev shots, against lm-eval's default 0 and --num_fewshot 5
+    **{f"ceval_accountant{tail}": Case("opencompass/configs/datasets/ceval/ceval_gen.py", "ceval-accountant",
+                                       "lm_eval/tasks/ceval/ceval-valid_accountant.yaml", shots,
+                                       {"val": "compare/rows/ceval/accountant_val.jsonl",
+                                        "dev": "compare/rows/ceval/accountant_dev.jsonl"}, _ceval_layout)
+       for tail, shots in (("", None), ("-5shot", 5))},
 }
 
 

@@ -42,8 +42,12 @@ CASES = {
                          "--data", f"validation={COMPARE_ROWS / 'mmlu_pro' / 'validation.jsonl'}"],
     # lm-eval's choices shuffled as its default run draws them (random.seed(0)), OpenCompass's rotated
     "gpqa_diamond": ["gpqa", "--data", f"train={COMPARE_ROWS / 'gpqa' / 'train.jsonl'}"],
+    "ceval_accountant": ["ceval", "--subject", "accountant",
+                         "--data", f"val={COMPARE_ROWS / 'ceval' / 'accountant_val.jsonl'}",
+                         "--data", f"dev={COMPARE_ROWS / 'ceval' / 'accountant_dev.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
+CASES["ceval_accountant-5shot"] = [*CASES["ceval_accountant"], "--num-fewshot", "5"]
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
 #: every OpenCompass row: ARC's first lm-eval row and MATH's last OpenCompass row are on one side only
 PAIRS = {"arc": [(0, 1), (1, 2)], "math_algebra": [(0, 0), (1, 1), (2, 2)]}
