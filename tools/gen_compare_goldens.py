@@ -161,6 +161,19 @@ def _ceval_layout(data: Path, files: dict[str, Path]) -> None:
             writer.writerows(list(r.values()) for r in rows)
 
 
+def _cmmlu_layout(data: Path, files: dict[str, Path]) -> None:
+    """CMMLUDataset's ``data/cmmlu/{dev,test}/<subject>.csv``: the release's header (an unnamed
+    index column, then Question, A-D, Answer) and seven cells a row."""
+    subject = files["test"].name.removesuffix("_test.jsonl")
+    for split in ("dev", "test"):
+        (data / "cmmlu" / split).mkdir(parents=True, exist_ok=True)
+        with open(data / "cmmlu" / split / f"{subject}.csv", "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["", "Question", "A", "B", "C", "D", "Answer"])
+            for n, r in enumerate(_jsonl(files[split])):
+                writer.writerow([n, r["Question"], r["A"], r["B"], r["C"], r["D"], r["Answer"]])
+
+
 @dataclass(frozen=True)
 class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
@@ -218,6 +231,10 @@ CASES = {
                                        {"val": "compare/rows/ceval/accountant_val.jsonl",
                                         "dev": "compare/rows/ceval/accountant_dev.jsonl"}, _ceval_layout)
        for tail, shots in (("", None), ("-5shot", 5))},
+    "cmmlu_agronomy": Case("opencompass/configs/datasets/cmmlu/cmmlu_gen.py", "cmmlu-agronomy",
+                           "lm_eval/tasks/cmmlu/cmmlu_agronomy.yaml", None,
+                           {"test": "compare/rows/cmmlu/agronomy_test.jsonl",
+                            "dev": "compare/rows/cmmlu/agronomy_dev.jsonl"}, _cmmlu_layout),
 }
 
 

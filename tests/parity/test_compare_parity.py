@@ -45,6 +45,8 @@ CASES = {
     "ceval_accountant": ["ceval", "--subject", "accountant",
                          "--data", f"val={COMPARE_ROWS / 'ceval' / 'accountant_val.jsonl'}",
                          "--data", f"dev={COMPARE_ROWS / 'ceval' / 'accountant_dev.jsonl'}"],
+    "cmmlu_agronomy": ["cmmlu", "--data", f"test={COMPARE_ROWS / 'cmmlu' / 'agronomy_test.jsonl'}",
+                       "--data", f"dev={COMPARE_ROWS / 'cmmlu' / 'agronomy_dev.jsonl'}"],
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 CASES["ceval_accountant-5shot"] = [*CASES["ceval_accountant"], "--num-fewshot", "5"]
