@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import dataclasses
 import importlib.util
 import json
 import os
@@ -179,7 +180,9 @@ class Case:
     """One golden pair: the shipped OpenCompass config and abbr, the shipped lm-eval task YAML
     with lm-eval's ``--num_fewshot`` (None: the task's own), its split files in lm-eval's layout
     (under tests/parity: lm-eval's fixtures, or compare/rows/ where a config wants more rows),
-    and the writer of the same rows in OpenCompass's layout under oc_data/data."""
+    and the writer of the same rows in OpenCompass's layout under oc_data/data; ``chat`` False is
+    compare without ``--chat-template``: a base ``HuggingFaceCausalLM`` with no meta template, and
+    lm-eval without ``--apply_chat_template``."""
 
     oc_config: str
     abbr: str
@@ -187,6 +190,7 @@ class Case:
     num_fewshot: int | None
     files: dict[str, str]
     oc_layout: Callable[[Path, dict[str, Path]], None]
+    chat: bool = True
 
 
 _MMLU = ("opencompass/configs/datasets/mmlu/mmlu_gen.py", "lukaemon_mmlu_anatomy",
@@ -236,6 +240,10 @@ CASES = {
                            {"test": "compare/rows/cmmlu/agronomy_test.jsonl",
                             "dev": "compare/rows/cmmlu/agronomy_dev.jsonl"}, _cmmlu_layout),
 }
+# without --chat-template: plain text on both sides, lm-eval's delimiters (target " ", fewshot
+# "\n\n") in the text itself, OpenCompass's rounds joined with no meta template
+CASES.update({f"{name}-plain": dataclasses.replace(CASES[name], chat=False)
+              for name in ("mmlu_anatomy-2shot", "arc", "hellaswag")})
 
 
 def _files(case: Case) -> dict[str, Path]:
@@ -264,28 +272,33 @@ def oc_rows(ds_cfg) -> list[dict] | dict[str, list[dict]]:
 def opencompass_golden(case: str) -> dict:
     sys.path.insert(0, str(ROOT / "tools"))
     import gen_goldens
-    from opencompass.models import HuggingFacewithChatTemplate
+    from opencompass.models import HuggingFaceCausalLM, HuggingFacewithChatTemplate
     from transformers import AutoTokenizer
 
-    config, abbr = CASES[case].oc_config, CASES[case].abbr
+    config, abbr, chat = CASES[case].oc_config, CASES[case].abbr, CASES[case].chat
     cfg = gen_goldens.load_config(CONFIGS / config)
     (ds_cfg,) = [d for d in gen_goldens.dataset_cfgs(cfg) if d["abbr"] == abbr]
-    model_cfg = dict(abbr="compare-model", type=HuggingFacewithChatTemplate, path=str(CHATML), batch_size=1)
+    model_cls = HuggingFacewithChatTemplate if chat else HuggingFaceCausalLM
+    model_cfg = dict(abbr="compare-model", type=model_cls, path=str(CHATML), batch_size=1)
     # in a temporary folder, as gen_goldens runs a pair: the harness writes its rows' datasets cache there
     with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp), gen_goldens.quiet():
         render = gen_goldens.run_oc_pair(ds_cfg, model_cfg, oc_rows(ds_cfg), abbr, "compare-model", Path(tmp))
     tokenizer = AutoTokenizer.from_pretrained(str(CHATML), local_files_only=True)
     rows = []
     for sample in render["samples"]:
-        messages = sample["requests"][0]["model_input"]
-        final = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-        rows.append({"index": sample["index"], "messages": messages, "final": final})
+        given = sample["requests"][0]["model_input"]
+        if not chat:  # a base model is given the prompt text itself
+            rows.append({"index": sample["index"], "messages": None, "final": given})
+            continue
+        final = tokenizer.apply_chat_template(given, add_generation_prompt=True, tokenize=False)
+        rows.append({"index": sample["index"], "messages": given, "final": final})
     return {"framework": "opencompass", "config": config, "dataset": abbr, "rows": rows}
 
 
 def lmeval_golden(case: str) -> dict:
     """lm-eval's Instances for the case, by tools/gen_lmeval_goldens.py's ``golden`` (a default run
-    of the one task with ``--apply_chat_template``: simple_evaluate's seeds, shots as turns)."""
+    of the one task, with ``--apply_chat_template`` where the case has the chat model: simple_evaluate's
+    seeds, shots as turns)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import gen_lmeval_goldens
     from lm_eval.tasks._yaml_loader import load_yaml
@@ -293,7 +306,8 @@ def lmeval_golden(case: str) -> dict:
     yaml_path, num_fewshot = CASES[case].task_yaml, CASES[case].num_fewshot
     files = {split: str(f) for split, f in _files(CASES[case]).items()}
     spec = {"task": str(CONFIGS / yaml_path), "data": files,
-            "chat": str(CHATML), "multiturn": None, "system": None, "num_fewshot": num_fewshot}
+            "chat": str(CHATML) if CASES[case].chat else None, "multiturn": None, "system": None,
+            "num_fewshot": num_fewshot}
     with tempfile.TemporaryDirectory() as cache:
         made = gen_lmeval_goldens.golden(spec, cache)
     if "error" in made:

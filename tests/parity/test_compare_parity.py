@@ -50,9 +50,12 @@ CASES = {
 }
 CASES["mmlu_anatomy-2shot"] = [*CASES["mmlu_anatomy"], "--num-fewshot", "2"]
 CASES["ceval_accountant-5shot"] = [*CASES["ceval_accountant"], "--num-fewshot", "5"]
+#: without --chat-template: plain text on both sides (a base model, lm-eval's delimiters in the text)
+PLAIN = {f"{name}-plain": CASES[name] for name in ("mmlu_anatomy-2shot", "arc", "hellaswag")}
+CASES.update(PLAIN)
 #: the rows compare lines up (OpenCompass's index, lm-eval's doc id) where they are not (i, i) for
 #: every OpenCompass row: ARC's first lm-eval row and MATH's last OpenCompass row are on one side only
-PAIRS = {"arc": [(0, 1), (1, 2)], "math_algebra": [(0, 0), (1, 1), (2, 2)]}
+PAIRS = {"arc": [(0, 1), (1, 2)], "arc-plain": [(0, 1), (1, 2)], "math_algebra": [(0, 0), (1, 1), (2, 2)]}
 
 
 def _golden(case: str, side: str) -> dict:
@@ -63,7 +66,8 @@ def _golden(case: str, side: str) -> dict:
 def test_both_sides_equal_the_frameworks(case, monkeypatch):
     # OpenCompass reads its own layout (data/gsm8k/*.jsonl, data/mmlu/*/anatomy_*.csv, ...) as it finds it
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(HERE / "compare" / "oc_data"))
-    run = run_cli("compare", *CASES[case], "--chat-template", str(CHATML), "--format", "json")
+    chat = [] if case in PLAIN else ["--chat-template", str(CHATML)]
+    run = run_cli("compare", *CASES[case], *chat, "--format", "json")
     doc = json.loads(run.out)
     assert doc["errors"] == [], doc["errors"]
     oc, lm = _golden(case, "opencompass"), _golden(case, "lm-eval")
@@ -73,7 +77,7 @@ def test_both_sides_equal_the_frameworks(case, monkeypatch):
     assert both == PAIRS.get(case, [(i, i) for i in range(len(oc["rows"]))])
     # rows by position are said once, by the mapping's note
     by_position = [n for n in doc["notes"] if "align by position" in n or "aligned by position" in n]
-    assert len(by_position) == (case == "hellaswag")
+    assert len(by_position) == case.startswith("hellaswag")
     # each side's rows, wherever the alignment put them, are the framework's, and all of them are there
     for at, golden in enumerate((oc, lm)):
         ours = {row["sides"][at]["index"]: row["sides"][at] for row in doc["rows"] if row["sides"][at]}
