@@ -104,6 +104,11 @@ class Served:
         self.seen.update(found)
         return found
 
+    def app_roots(self) -> list[int]:
+        """The server's own children: one per app it runs (what runs below an app, its config
+        worker and the children that worker forks for a check, comes and goes on its own)."""
+        return sorted(child for child, parent in _parents().items() if parent == self.proc.pid and alive(child))
+
     def left(self) -> list[int]:
         """Every process the server ever started (as far as seen) that still runs."""
         self.apps()

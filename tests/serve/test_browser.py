@@ -315,7 +315,9 @@ def test_a_tab_over_max_apps_gets_a_page_saying_so(workspace):
     with served(workspace, "eval.py", "--max-apps", "1") as server, sync_playwright() as playwright:
         context = _browser(playwright, workspace, viewport={"width": 1000, "height": 400})
         try:
-            _, apps = _open_app(context, server.port, server)
+            _open_app(context, server.port, server)
+            roots = server.app_roots()
+            assert len(roots) == 1, roots  # the one app --max-apps 1 allows
             second = context.new_page()
             response = second.goto(f"http://127.0.0.1:{server.port}/")
             assert response is not None and response.status == 503
@@ -325,7 +327,7 @@ def test_a_tab_over_max_apps_gets_a_page_saying_so(workspace):
                 "one per open tab, and all were taken when this tab asked for one. Close a tab of it, then open the "
                 "workbench again.")
             second.screenshot(path=str(shot))
-            assert server.apps() == apps  # the second tab started nothing
+            assert server.app_roots() == roots  # the second tab started nothing
         finally:
             context.close()
     print(f"\nscreenshot of the page over the limit: {shot}")

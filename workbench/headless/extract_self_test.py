@@ -9,6 +9,7 @@ May import: loading, the core and the other headless modules; not views, tui, co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -21,12 +22,16 @@ from ..core.errors import WorkbenchError
 from ..core.result import PairWarning
 from ..core.spec import locate
 from ..loading.chinese_segmenter import jieba_segmenter
-from .bounded_call import run_bounded
+from .bounded_call import run_bounded, run_bounded_each
 
 SCHEMA = "prompt-workbench/extract-self-test@1"
 NO_ROWS = "rows are placeholders, so no exemplar or gold is known; give --data ABBR=FILE"
 #: Why an lm-eval task has no answer-format check (loading/lmeval_tasks.py): its filters score it.
 LMEVAL_TASK = "an lm-eval task: the self-test runs OpenCompass's evaluation chain, not lm-eval's filters"
+
+
+def _no_progress(text: str) -> None:
+    """Progress nobody reads (the batched self-test says which job by its order)."""
 
 
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
@@ -97,7 +102,8 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
     time, or crashed)."""
     warnings: list[PairWarning] = []
     skipped: dict[str, tuple[str, str, str]] = {}
-    answers: dict[tuple[str, str], Any] = {}
+    checked: list[tuple[Any, tuple[str, str]]] = []
+    jobs: dict[tuple[str, str], Callable[[], Any]] = {}
     for pair in pairs:
         spec, model = pair.dataset, pair.model_spec
         if spec.abbr in skipped:
@@ -109,11 +115,16 @@ def answer_format_warnings(pairs: Sequence[Any], timeout: float = CHECK_TIMEOUT
             skipped[spec.abbr] = (spec.abbr, "no-rows", NO_ROWS)
             continue
         key = (spec.abbr, model_key(spec.cfg, model.cfg if model is not None else None))
-        if key not in answers:
-            outcome = run_bounded(_checks(spec, model), timeout)
-            answers[key] = {"error": f"the self-test {outcome.failure}", "kind": "bounded"} \
-                if outcome.failure is not None else outcome.value
-        value = answers[key]
+        checked.append((pair, key))
+        jobs.setdefault(key, functools.partial(_checks(spec, model), _no_progress))
+    # every dataset's checks in one child (a new one only after a job that ran past its time)
+    answers = dict(zip(jobs, run_bounded_each(list(jobs.values()), timeout), strict=True))
+    for pair, key in checked:
+        spec, outcome = pair.dataset, answers[key]
+        if spec.abbr in skipped:
+            continue
+        value = ({"error": f"the self-test {outcome.failure}", "kind": "bounded"}
+                 if outcome.failure is not None else outcome.value)
         if "error" in value:
             skipped[spec.abbr] = (spec.abbr, value["kind"], value["error"])
             continue
