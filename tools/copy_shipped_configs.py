@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "shipped_configs"
 
-#: benchmark -> (title, OpenCompass config, its abbr, its key, lm-eval task files (globs under
-#: lm_eval/tasks), the task name, its key, where OpenCompass lists the subjects, a note)
+#: benchmark -> (title, OpenCompass config, its abbr, its key (None: rows by position), lm-eval task
+#: files (globs under lm_eval/tasks), the task name, its key, where OpenCompass lists the subjects, a note)
 BENCHMARKS = {
     "mmlu": ("MMLU", "mmlu/mmlu_gen.py", "lukaemon_mmlu_{subject}", "input",
              ["mmlu/default/_default_template_yaml", "mmlu/default/mmlu_[!_]*.yaml"], "mmlu_{subject}",
@@ -50,8 +50,11 @@ BENCHMARKS = {
             "bbh_cot_fewshot_{subject}", "input", None, None),
     "arc": ("ARC-Challenge", "ARC_c/ARC_c_gen.py", "ARC-c", "question",
             ["arc/arc_easy.yaml", "arc/arc_challenge.yaml"], "arc_challenge", "question", None, None),
-    "hellaswag": ("HellaSwag", "hellaswag/hellaswag_gen.py", "hellaswag", "ctx",
-                  ["hellaswag/hellaswag.yaml", "hellaswag/utils.py"], "hellaswag", "ctx", None, None),
+    "hellaswag": ("HellaSwag", "hellaswag/hellaswag_gen.py", "hellaswag", None,
+                  ["hellaswag/hellaswag.yaml", "hellaswag/utils.py"], "hellaswag", None, None,
+                  "OpenCompass's ctx is lm-eval's processed query less its activity label, lm-eval's ctx the "
+                  "raw ctx_a + ctx_b: no column holds the same text on both sides, so rows align by position "
+                  "(both read the validation split in its order)"),
     "ceval": ("C-Eval", "ceval/ceval_gen.py", "ceval-{subject}", "question",
               ["ceval/_default_ceval_yaml", "ceval/ceval-valid_*.yaml"], "ceval-valid_{subject}", "question",
               None, None),

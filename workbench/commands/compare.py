@@ -258,7 +258,7 @@ def _lmeval(args: argparse.Namespace, config: str, key: str | None, shown: str, 
             "hint": f"give its splits with --data SPLIT=FILE (test=..., and the few-shot split), or have "
                     f"{task.fields.get('dataset_path')!r} in the Hugging Face datasets cache"})
         return
-    if key is None:
+    if key is None and comparison.benchmark is None:  # a shipped mapping's own note says why
         comparison.notes.append(f"{task.name}: rows aligned by position (no --key)")
     side = lmeval_side(task, shown, key or "", _chat_name(args.chat_template), args.limit)
     comparison.sides.append(_keyed(side, key, comparison))
@@ -355,7 +355,7 @@ def _opencompass(args: argparse.Namespace, config: str, name: str | None, key: s
     if name is None and len({p.dataset_abbr for p in result.pairs}) > 1:
         comparison.notes.append(f"{shown}: the first dataset, {pair.dataset_abbr} (--dataset ABBR for "
                                 "another)")
-    if key is None:
+    if key is None and comparison.benchmark is None:  # a shipped mapping's own note says why
         comparison.notes.append(f"{pair.dataset_abbr}: rows aligned by position (no --key)")
     try:
         side = opencompass_side(pair, shown, key or "", framework, _chat_name(args.chat_template), args.limit)

@@ -37,12 +37,13 @@ FRAMEWORK_WORDS = {"opencompass": "OpenCompass 0.5.4", "ais_bench": "AISBench 3.
 @dataclass(frozen=True)
 class SideSpec:
     """One side of a shipped benchmark: the config (under ``shipped_configs/``), which dataset abbr
-    or task of it, and the column its rows are aligned by."""
+    or task of it, and the column its rows are aligned by (None: no column holds the same text on
+    every side, so rows are aligned by position; the benchmark's note says why)."""
 
     framework: str
     config: str
     name: str
-    key: str
+    key: str | None
 
     def for_subject(self, subject: str | None) -> SideSpec:
         fill = (lambda text: text.replace("{subject}", subject)) if subject else (lambda text: text)
