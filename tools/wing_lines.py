@@ -29,7 +29,6 @@ PACKAGE = REPO / "workbench"
 #: Modules that are fast paths and nothing else.
 WHOLE = [
     "core/inferencers/sample_splice.py",
-    "core/inferencers/splice_sections.py",
     "core/inferencers/sample_stamp.py",
     "core/models/section_replay.py",
     "core/tokens/chat_outline.py",
@@ -41,7 +40,7 @@ WHOLE = [
 PARTS = {
     "core/render.py": [
         "PairRenderer.stamp", "PairRenderer._check_form", "PairRenderer._rendered",
-        "PairRenderer._traced", "PairRenderer._learn_from_witness", "PairRenderer._traced_again",
+        "PairRenderer._traced", "PairRenderer._replayed", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],
     "core/models/meta_template.py": [

@@ -15,12 +15,10 @@ import pickle
 
 import pytest
 
-from workbench.core.inferencers import sample_splice, splice_sections
+from workbench.core.inferencers import sample_splice
 from workbench.core.inferencers.sample_splice import OPEN, Refused, _Compiler, stand_in
 from workbench.core.render import PairRenderer, RenderOptions
-from workbench.core.result import Request
 from workbench.core.spec import DatasetSpec, ModelSpec
-from workbench.core.tokens.counting import SectionCoded
 
 from .test_section_replay import INFER, ROWS, _model
 
@@ -251,7 +249,7 @@ def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypat
     assert _spliced(spliced) == 5
 
 
-# -- token sections of spliced samples (core/inferencers/splice_sections.py) ------------------------
+# -- token sections of spliced samples (replayed: core/models/section_replay.py) -------------------
 
 def _token_differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
     """Requests whose token counts (total, exactness, method, sections) differ."""
@@ -266,108 +264,39 @@ def _token_differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
 @pytest.mark.parametrize(("infer", "model"), CASES)
 @pytest.mark.parametrize("braces", [True, False])
 def test_spliced_sections_equal_those_of_the_real_render(infer, model, braces, tmp_path):
-    """Every request's tokens, total and by section, are the same with and without splicing;
-    wherever a sample was spliced after its skeleton learned its sections, they came from it."""
+    """Every request's tokens, total and by section, are the same with and without splicing."""
     rows = ROWS if braces else {split: [{**r, "question": r["question"].replace("{answer}", "")}
                                         for r in ROWS[split]] for split in ROWS}
     spliced, real = _both(_dataset(INFER[infer], rows, ["question", "note"]), _model(model, tmp_path),
                           token_sections=True)
     assert not _token_differences(spliced, real)
     assert not _differences(spliced, real)
-    assert real.spliced_sections == 0
-    assert spliced.spliced_sections == _spliced(spliced)
     assert _spliced(spliced) > 0 or infer == "chat_turns"  # (ChatInferencer reads the row: never spliced)
 
 
 @pytest.mark.parametrize("model", ["meta", "plain", "chat", "api", None])
-def test_spliced_samples_take_their_sections_from_the_skeleton(model, tmp_path):
+def test_spliced_samples_replay_their_sections(model, tmp_path):
     """One example set, no braces, no limit: the first sample is rendered with provenance,
-    the skeleton (built on the second) is checked against its render and learns its sections
-    from that render's twins, and every later sample is coded from the skeleton: no replay,
-    no second render."""
+    which teaches its prepared template's twin, and every later sample, spliced, replays its
+    fill on that twin: no second render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     spliced, real = _both(_dataset(INFER["dialogue"], rows, ["question", "note"]),
                           _model(model, tmp_path, max_seq_len=None) if model else None, token_sections=True)
     if model is None:  # no model, no tokens: nothing to code
         assert not _differences(spliced, real)
-        assert spliced.spliced_sections == 0
+        assert spliced.section_replay.replayed == 0
         return
     assert not _token_differences(spliced, real)  # (each sample rendered once: the counts below)
-    assert _spliced(spliced) == spliced.spliced_sections == len(real) - 1
-    assert spliced.provenance_renders == 1 and spliced.section_replay.replayed == 0
-    assert real.section_replay.replayed == len(real) - 1
+    assert _spliced(spliced) == len(real) - 1
+    assert spliced.provenance_renders == 1 and spliced.section_replay.replayed == len(real) - 1
     assert not _differences(spliced, real)
-
-
-def test_the_comparison_sees_wrong_spliced_sections(monkeypatch, tmp_path):
-    """A skeleton that learned its pieces as "other" would count the examples and the meta
-    template as such: the comparisons above must see it."""
-    real_learn = splice_sections.SkeletonSections.learn
-
-    def learn_wrongly(self, values, traced):
-        real_learn(self, values, traced)
-        if self.codes is not None:
-            self.codes = ["o" * len(c) for c in self.codes]
-
-    monkeypatch.setattr(splice_sections.SkeletonSections, "learn", learn_wrongly)
-    spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
-                          _model("meta", tmp_path, max_seq_len=None), token_sections=True)
-    assert _token_differences(spliced, real) and _differences(spliced, real)
-    assert spliced.spliced_sections > 0
-
-
-def _sections(text: str) -> splice_sections.SkeletonSections:
-    return splice_sections.SkeletonSections([text], 2)
-
-
-def _twin(text: str, codes: str) -> Request:
-    return Request(prompt_list=text, model_input=SectionCoded(text, codes))
-
-
-def test_a_skeleton_learns_its_pieces_codes_from_a_row_and_codes_the_next():
-    sections = _sections(f"<s>{stand_in(0)} and {stand_in(1)}")
-    sections.learn(["ab", "c"], [_twin("<s>ab and c", "mmmttooooot")])
-    assert sections.codes == ["mmm", "ooooo", ""]
-    (twin,) = sections.traced(["xyz", ""], [Request(prompt_list="", model_input="<s>xyz and ")])
-    assert twin.model_input == "<s>xyz and " and twin.model_input.codes == "mmmtttooooo"
-
-
-@pytest.mark.parametrize(("values", "text", "codes"), [
-    (["ab", "c"], "<s>ab and c", "mmmtoooooot"),  # a value coded as something else
-    (["ab", ""], "<s>ab and ", "mmmttooooo"),  # an empty value says nothing of its code
-    (["ab", "c"], "<s>ab and d", "mmmttooooot"),  # not the splice's text
-    (["ab", "c"], "<s>ab and c", "mmmttooooo"),  # codes that do not cover the text
-])
-def test_a_skeleton_does_not_learn_from_a_row_that_does_not_say_its_codes(values, text, codes):
-    sections = _sections(f"<s>{stand_in(0)} and {stand_in(1)}")
-    sections.learn(values, [_twin(text, codes)])
-    assert sections.codes is None
-    assert sections.traced(["x", "y"], [Request(prompt_list="", model_input="<s>x and y")]) is None
-    for _ in range(splice_sections.MAX_ATTEMPTS - 1):  # a few rows are tried, then no more
-        sections.learn(values, [_twin(text, codes)])
-    sections.learn(["ab", "c"], [_twin("<s>ab and c", "mmmttooooot")])
-    assert sections.codes is None
-
-
-def test_chat_messages_get_codes_in_their_contents():
-    model_input = [{"role": "system", "content": "Be brief."},
-                   {"role": "user", "content": f"Q: {stand_in(0)}"}]
-    sections = splice_sections.SkeletonSections([model_input], 1)
-    sections.learn(["hi"], [Request(prompt_list="", model_input=[
-        {"role": "system", "content": SectionCoded("Be brief.", "m" * 9)},
-        {"role": "user", "content": SectionCoded("Q: hi", "ooott")}])])
-    (twin,) = sections.traced(["hey"], [Request(prompt_list="", model_input=[
-        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q: hey"}])])
-    assert [m["content"].codes for m in twin.model_input] == ["m" * 9, "oootttt"[:6]]
-    assert [m["role"] for m in twin.model_input] == ["system", "user"]
 
 
 @pytest.mark.parametrize("model", ["meta", "chat", "api"])
 def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
-    """The row the skeleton is checked against (row 0) has an empty q and the next (row 1) an
-    empty note: their spans say nothing of their codes, so the skeleton learns from row 2, and
-    the rows with empty values after it are coded like the rest."""
+    """Rows with an empty value (row 0's q, row 1's note, ...) are spliced, and their sections
+    replayed, like the rest."""
     infer = {"prompt_template": {"type": "PromptTemplate", "template": {
         "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "{note}"}],
         "round": [{"role": "HUMAN", "prompt": "{q}"}, {"role": "BOT", "prompt": ""}]}}, **GEN}
@@ -375,5 +304,5 @@ def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
     spliced, real = _both(_dataset(infer, {"train": rows, "test": rows}, ["q", "note"]),
                           _model(model, tmp_path, max_seq_len=None), token_sections=True)
     assert not _token_differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 1 and spliced.spliced_sections == _spliced(spliced) - 2
+    assert _spliced(spliced) == len(real) - 1
     assert not _differences(spliced, real)

@@ -26,9 +26,8 @@ from .findings import Finding
 from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
-from .inferencers.sample_splice import SampleSplicer, Skeleton, splices
+from .inferencers.sample_splice import SampleSplicer, Skeleton, splices, stand_in
 from .inferencers.sample_stamp import Numbers, make_form
-from .inferencers.splice_sections import SkeletonSections, sections_of
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.meta_template import UNSENT_PROMPT, unsent_item
@@ -219,7 +218,6 @@ class PairRenderer:
         # were rendered a second time, with provenance, to find them (see _traced)
         self.section_replay = SectionReplay()
         self.provenance_renders = 0
-        self.spliced_sections = 0  # samples whose sections their splice gave
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
         self._ice_checked: set[tuple[int, ...]] = set()  # (the reference mode's leak checks)
@@ -539,16 +537,15 @@ class PairRenderer:
             return self._first
         ice_idx = self.picks[index]
         splicer = self._splicer if not provenance else None
-        splice = None
         if splicer is None:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
-            requests, splice = splicer.splice(index, ice_idx, self._rendered)
+            requests = splicer.splice(index, ice_idx, self._rendered)
         if self.model_text is not None:
             if provenance:
                 traced = requests
             elif self.options.token_sections:
-                traced = self._traced(index, ice_idx, requests, splice)
+                traced = self._traced(index, ice_idx, requests)
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
@@ -605,14 +602,9 @@ class PairRenderer:
         row's values and numbers once they checked the form."""
         form = skeleton.form
         if form is None:
-            sections = None
-            if self.options.token_sections:
-                sections = sections_of(skeleton)
-                if sections is None or sections.codes is None:  # (learned by a usual render, if at all)
-                    refuse("sections-unknown")
-                    return None
             assert self.model_text is not None
-            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, sections) or False
+            trace = partial(self._stand_ins_traced, index) if self.options.token_sections else None
+            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, trace) or False
             if not form:
                 return None
         values = skeleton.values_of(self.splits.test[index])
@@ -683,54 +675,15 @@ class PairRenderer:
         value = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
         return value if isinstance(value, int) else None
 
-    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request],
-                splice: tuple[Skeleton, list[str]] | None = None) -> list:
+    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
         """The same requests with provenance, for token counts by section (None where unavailable):
-        a splice's, from its skeleton's sections (see inferencers/splice_sections.py); else
-        replayed on the twins of their prepared templates (see models/section_replay.py), or,
-        for a sample that cannot be, rendered again with provenance, which teaches the twins;
-        either teaches a splice's skeleton its sections."""
-        if splice is None:
-            traced = self._traced_again(index, ice_idx, requests)
-            if self._splicer is not None:  # this render may check a skeleton: its twins teach it
-                self._splicer.traced(index, traced)
-            return traced
-        skeleton, values = splice
-        sections = sections_of(skeleton)
-        if sections is None:
-            return self._traced_again(index, ice_idx, requests)
-        if sections.codes is None:
-            self._learn_from_witness(skeleton, sections)
-        coded = sections.traced(values, requests)
-        if coded is not None:
-            self.spliced_sections += 1
-            return coded
-        traced = self._traced_again(index, ice_idx, requests)
-        sections.learn(values, traced)
-        return traced
-
-    def _learn_from_witness(self, skeleton: Skeleton, sections: SkeletonSections) -> None:
-        """Teach a skeleton its sections from the traced twins of the row it was checked
-        against (its real render equals its splice): that row was traced when it was rendered,
-        so no other row need be traced again to learn them."""
-        splicer = self._splicer
-        if splicer is None or (witnessed := splicer.witnessed) is None or witnessed[0] is not skeleton:
-            return
-        splicer.witnessed = None
-        sections.learn(witnessed[1], witnessed[2])
-
-    def _traced_again(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
-        """The requests' provenance twins by a replay, or else a provenance render."""
+        replayed on the twins of their prepared templates (see models/section_replay.py), or, for
+        a sample that cannot be, rendered again with provenance, which teaches the twins."""
         engine = self.engine(True)
         row = self.engine(False).test_pairs(index)
         if not self.options.reference:  # (the reference mode renders every twin again)
-            replayed = []
-            for r in requests:
-                again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
-                if again is None:
-                    break
-                replayed.append(again)
-            else:
+            replayed = self._replayed(requests, row)
+            if replayed is not None:
                 return replayed
         self.provenance_renders += 1
         n = len(requests)
@@ -746,6 +699,36 @@ class PairRenderer:
         for fast, twin in zip(requests, traced):
             self.section_replay.learn(fast, twin)
         return list(traced)
+
+    def _replayed(self, requests: Sequence[Request], row: FillPairs) -> list[Request] | None:
+        """Each request replayed on its prepared template's twin (None: one cannot be)."""
+        engine = self.engine(True)
+        replayed = []
+        for r in requests:
+            again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
+            if again is None:
+                return None
+            replayed.append(again)
+        return replayed
+
+    def _stand_ins_traced(self, index: int, requests: Sequence[Request]) -> Sequence[Request] | None:
+        """A skeleton's stand-in requests with their section codes (None: unknown), a stand-in
+        the test row's as the row's values are: replayed on the twins row ``index`` (of that
+        skeleton's example set, rendered with sections) taught, else rendered with provenance."""
+        row = [(token, stand_in(n)) for n, (token, _) in enumerate(self.engine(False).test_pairs(index))]
+        replayed = self._replayed(requests, row)
+        if replayed is not None:
+            return replayed
+        traced = self.engine(True)
+        coded: FillPairs = [(token, PStr(value, _row_origin(token[1:-1]))) for token, value in row]
+        engine = replace(traced, test_pairs=lambda i: coded,
+                         limiter=Replay([r.truncation for r in requests]) if self.limiter else None)
+        engine.ice = traced.ice  # type: ignore[method-assign]  # the pair's cached examples
+        try:
+            made = self.plan.requests(engine, index, self.picks[index])
+        except (RenderError, IndexError):
+            return None
+        return made if len(made) == len(requests) else None
 
     def samples(self) -> Iterator[Sample]:
         for i in range(len(self)):

@@ -336,10 +336,6 @@ class Skeleton:
         self.build = compiler.function(f"({', '.join(made)},)")  # a tuple, as a Sample holds them
         self.consts = compiler.consts
         self.columns = compiler.columns
-        # for token sections (splice_sections.py): the model inputs with their stand-ins, and
-        # what they teach once a row's sections are known (False: nothing)
-        self.model_inputs = tuple(r.model_input for r in requests)
-        self.sections: Any = None
         #: what each request's max_seq_len loop was asked (None: no loop), and the finished
         #: form a stamp is made of (sample_stamp.py), made on first use (False: none)
         self.fits: tuple[_Fit | None, ...] = tuple(compiler.fits)
@@ -408,13 +404,11 @@ def splices(plan: Plan, engine: Engine) -> bool:
 
 @dataclass
 class _Witness:
-    """A key's first sighting: the row, its real render, and (for token sections) its traced
-    twins once made."""
+    """A key's first sighting: the row and its real render."""
 
     key: tuple
     index: int
     real: Sequence[Request]
-    traced: Sequence[Any] | None = None
 
 
 class SampleSplicer:
@@ -444,9 +438,6 @@ class SampleSplicer:
         # second sighting, is checked against it, so the row that sights it again is spliced
         # rather than rendered a second time for real
         self._witness: _Witness | None = None
-        #: (skeleton, the checked row's values, that row's traced twins) once a skeleton was
-        #: checked against a witness traced for token sections: they teach its sections
-        self.witnessed: tuple[Skeleton, list[str], Sequence[Any]] | None = None
 
     def checked(self, ice_idx: Sequence[int]) -> Skeleton | None:
         """The checked skeleton of this example set (None: none yet, or none serves)."""
@@ -456,20 +447,12 @@ class SampleSplicer:
         skeleton = self._skeletons.get(tuple(ice_idx))
         return skeleton if skeleton is not None and skeleton.checked else None
 
-    def traced(self, index: int, twins: Sequence[Any]) -> None:
-        """The traced twins of row ``index``'s real render (token sections): kept with it while
-        it waits to check a skeleton."""
-        witness = self._witness
-        if witness is not None and witness.index == index:
-            witness.traced = twins
-
     def splice(self, index: int, ice_idx: Sequence[int],
                render: Callable[[int, Sequence[int]], Sequence[Request]]
-               ) -> tuple[Sequence[Request], tuple[Skeleton, list[str]] | None]:
+               ) -> Sequence[Request]:
         """The sample's requests, spliced when a checked skeleton serves, else
         ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per
-        sample); and the skeleton and row values they are a splice of (None: a real render that
-        is not, or not known to be, one): token sections come from it."""
+        sample)."""
         last_ice, skeleton = self._last
         key = None
         if last_ice is not ice_idx or skeleton is None:
@@ -482,13 +465,13 @@ class SampleSplicer:
                     real = render(index, ice_idx)
                     if key not in self._skeletons:  # a first sighting: the next one checks with it
                         self._witness = _Witness(key, index, real)
-                    return real, None
+                    return real
             if skeleton.checked:
                 self._last = (ice_idx, skeleton)
         made = skeleton.splice(self._rows[index])
         if made is None:
-            return render(index, ice_idx), None
-        values, spliced = made
+            return render(index, ice_idx)
+        spliced = made[1]
         if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
             assert key is not None
             verdict = self._witness_verdict(key, skeleton)
@@ -497,16 +480,16 @@ class SampleSplicer:
                 if not _same(spliced, real):
                     refuse("skeleton-differs")
                     self._skeletons[key] = None
-                    return real, None
+                    return real
                 skeleton.checked = True
-                return real, (skeleton, values)
+                return real
             if not verdict:
                 refuse("skeleton-differs")
                 self._skeletons[key] = None
-                return render(index, ice_idx), None
+                return render(index, ice_idx)
             skeleton.checked = True
         self.spliced += 1
-        return spliced, (skeleton, values)
+        return spliced
 
     def _witness_verdict(self, key: tuple, skeleton: Skeleton) -> bool | None:
         """Whether a new skeleton's splice of the row that first sighted its key equals that
@@ -518,12 +501,7 @@ class SampleSplicer:
         if made is None:
             return None
         self._witness = None
-        values, spliced = made
-        if not _same(spliced, witness.real):
-            return False
-        if witness.traced is not None:
-            self.witnessed = (skeleton, values, witness.traced)
-        return True
+        return _same(made[1], witness.real)
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""

@@ -22,8 +22,9 @@ refusal counted under its rule's name in :mod:`workbench.core.refusals`, named i
   [value-in-bos-check];
 - a request's max_seq_len loop measures a text made of the same pieces (a chat template's
   render of the prompt as one message is not: those keep the usual way) [model-text-unlaid];
-- where token sections are counted, the skeleton knows its pieces' codes (splice_sections.py)
-  and the chat template copies each content in once, in order (found where it is put)
+- where token sections are counted, the stand-in requests replay on their prepared templates'
+  twins (models/section_replay.py: a stand-in coded as the test row's values are) and the
+  chat template copies each content in once, in order (found where it is put)
   [sections-unknown];
 
 a row is stamped only where its values splice (:meth:`Skeleton.values_of`), its prompts fit
@@ -35,7 +36,7 @@ with that row's usual render (texts, token counts and sections, truncation recor
 [form-differs]. A pair with no model text, an API model's wire or recorded outputs stamps
 nothing [pair-not-stamped].
 
-May import: :mod:`.sample_splice`, :mod:`.splice_sections`, :mod:`.truncation` and the core's
+May import: :mod:`.sample_splice`, :mod:`.truncation` and the core's
 bottom layer (``models``, ``tokens``).
 """
 
@@ -49,11 +50,12 @@ from ..refusals import refuse
 from ..result import Request
 from ..tokens.counting import SECTIONS, Counter, Estimate, Part, PiecesEstimate, PiecesSections, count_tokens
 from .sample_splice import Skeleton, split_stand_ins, stand_in
-from .splice_sections import SkeletonSections
 from .truncation import Limiter, Truncation
 
 Count = Callable[[list[str]], int]
 Sections = Callable[[list[str]], tuple[int, ...]]
+#: The section-coded twins of a skeleton's stand-in requests (None: not known)
+Trace = Callable[[Sequence[Request]], "Sequence[Request] | None"]
 #: A stamp's numbers: each request's token count, max_seq_len measure (None: no loop) and
 #: tokens by section (None: not counted)
 Numbers = tuple[tuple[int, ...], tuple["int | None", ...], "tuple[tuple[int, ...], ...] | None"]
@@ -212,16 +214,18 @@ class SampleForm:
 
 
 def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None,
-              sections: SkeletonSections | None = None) -> SampleForm | None:
-    """The skeleton's form, with token sections when its ``sections`` are given (learned), or
-    None where a rule above says its rows keep the usual way."""
+              trace: Trace | None = None) -> SampleForm | None:
+    """The skeleton's form, with token sections when ``trace`` is given (the stand-in
+    requests' section-coded twins, or None), or None where a rule above says its rows keep
+    the usual way."""
     requests = skeleton.stand_ins()
     if requests is None or len(requests) != len(skeleton.fits):
         return None  # (refused by stand_ins)
     twins: Sequence[Request | None] = [None] * len(requests)
-    if sections is not None:
-        coded = sections.traced([stand_in(n) for n in range(skeleton.columns)], requests)
-        if coded is None:
+    sections = trace is not None
+    if trace is not None:
+        coded = trace(requests)
+        if coded is None or len(coded) != len(requests):
             refuse("sections-unknown")
             return None
         twins = coded
@@ -238,7 +242,7 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
             refuse("value-in-bos-check")
             return None
         count, sectioned, found = None, None, []
-        if sections is None:
+        if not sections:
             count = _counting(counter, sent, layout.add_special)
         else:  # the count is the sections' sum
             codes = _piece_codes(sent, layout.codes) if layout.codes is not None else None
