@@ -108,14 +108,10 @@ def _collect_each(pid: int, fd: int, timeout: float, start: int, outcomes: list[
     deadline = time.monotonic() + timeout
     try:
         while current < len(outcomes):
-            left = deadline - time.monotonic()
-            if left <= 0:
+            data = _read_before(fd, deadline)
+            if data is None:
                 failure = f"ran past {timeout:g} s"
                 break
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                continue
-            data = os.read(fd, 1 << 16)
             if not data:
                 failure = "the child ended without an answer (killed, or out of memory)"
                 break
@@ -140,6 +136,15 @@ def _collect_each(pid: int, fd: int, timeout: float, start: int, outcomes: list[
     return current
 
 
+def _read_before(fd: int, deadline: float) -> bytes | None:
+    """What the child wrote next (``b""``: it closed its end), or None once ``deadline`` passed."""
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            return os.read(fd, 1 << 16)
+    return None
+
+
 def _limit_memory(memory_limit: int | None) -> None:
     """In a child: at most ``memory_limit`` bytes mapped on top of what the fork already maps."""
     if memory_limit:
@@ -158,14 +163,10 @@ def _collect(pid: int, fd: int, timeout: float) -> Outcome:
     failure = None
     try:
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            data = _read_before(fd, deadline)
+            if data is None:
                 failure = f"ran past {timeout:g} s"
                 break
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                continue
-            data = os.read(fd, 1 << 16)
             if not data:
                 break
             if in_answer:

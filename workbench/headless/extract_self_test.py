@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from typing import Any
 
-from ..core.answers.catalog import Unresolved
-from ..core.answers.chain import PairFailure
-from ..core.answers.self_test import CHECK_TIMEOUT, answer_format_findings, model_key, self_test
+from ..core.answers.self_test import (
+    CHECK_TIMEOUT,
+    answer_format_findings,
+    checks_answer,
+    model_key,
+    self_test,
+)
 from ..core.dataset_reader import ReaderConfig, build_splits
-from ..core.errors import WorkbenchError
 from ..core.result import PairWarning
 from ..core.spec import locate
 from ..loading.chinese_segmenter import jieba_segmenter
@@ -37,18 +39,14 @@ def _no_progress(text: str) -> None:
 def _checks(spec: Any, model: Any) -> Callable[[Callable[[str], None]], Any]:
     def job(progress: Callable[[str], None]) -> Any:
         progress(spec.abbr)
-        try:
+
+        def checks() -> Any:
             splits = build_splits(spec.rows, ReaderConfig.from_cfg(spec.cfg.get("reader_cfg")), spec.abbr,
                                   spec.framework)
-            checks = self_test(spec.cfg, model.cfg if model is not None else {}, splits.train, splits.test,
-                               jieba_segmenter)
-        except PairFailure as exc:
-            return {"error": exc.message, "hint": exc.hint, "kind": "fails"}
-        except Unresolved as exc:
-            return {"error": exc.message, "hint": exc.hint, "kind": "not-rewritten"}
-        except WorkbenchError as exc:
-            return {"error": exc.message, "hint": exc.hint, "kind": "unreadable"}
-        return {"checks": [asdict(c) for c in checks]}
+            return self_test(spec.cfg, model.cfg if model is not None else {}, splits.train, splits.test,
+                             jieba_segmenter)
+
+        return checks_answer(checks)
 
     return job
 

@@ -24,11 +24,13 @@ May import: the standard library, ``core.findings`` and the modules beside it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..errors import WorkbenchError
 from ..findings import Finding
+from .catalog import Unresolved
 from .chain import PairFailure, PairPlan, Segmenter, apply_step, extract_pair, plan_pair
 
 MAX_EXEMPLARS = 5
@@ -239,6 +241,21 @@ _KINDS = {
     "exemplar": ("the template's own exemplar", "ice_template", "exemplars"),
     "format": ("the answer format the prompt asks for", "prompt_template", "asked formats"),
 }
+
+
+def checks_answer(checks: Callable[[], Sequence[Check]]) -> dict[str, Any]:
+    """A dataset's self-test as the plain answer a bounded child sends back: ``{"checks": [...]}``,
+    else ``{"error", "hint", "kind"}`` with ``kind`` ``fails`` (the real task fails on it),
+    ``not-rewritten`` (a postprocessor the workbench does not rewrite) or ``unreadable``."""
+    try:
+        found = checks()
+    except PairFailure as exc:
+        return {"error": exc.message, "hint": exc.hint, "kind": "fails"}
+    except Unresolved as exc:
+        return {"error": exc.message, "hint": exc.hint, "kind": "not-rewritten"}
+    except WorkbenchError as exc:
+        return {"error": exc.message, "hint": exc.hint, "kind": "unreadable"}
+    return {"checks": [asdict(check) for check in found]}
 
 
 def answer_format_findings(checks: Sequence[Mapping[str, Any]]) -> list[Finding]:

@@ -16,13 +16,9 @@ loading/rows, the workspace, views or a front end.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
-from ...core.answers.catalog import Unresolved
-from ...core.answers.chain import PairFailure
-from ...core.answers.self_test import checks_of
-from ...core.errors import WorkbenchError
+from ...core.answers.self_test import checks_answer, checks_of
 from ..chinese_segmenter import jieba_segmenter
 from . import plain_data
 from .executor import ConfigTimeout
@@ -33,14 +29,8 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     ``unreadable``, ``bounded``: past its time)."""
     job = plain_data.loads(request["job"].encode("utf-8", "surrogatepass"))
     try:
-        checks = checks_of(job["dataset"], job["model"], job["rows"], jieba_segmenter)
+        answer = checks_answer(lambda: checks_of(job["dataset"], job["model"], job["rows"], jieba_segmenter))
     except ConfigTimeout:
         return {"error": f"the self-test ran past {float(request['timeout']):g} s", "hint": None,
                 "kind": "bounded"}
-    except PairFailure as exc:
-        return {"error": exc.message, "hint": exc.hint, "kind": "fails"}
-    except Unresolved as exc:
-        return {"error": exc.message, "hint": exc.hint, "kind": "not-rewritten"}
-    except WorkbenchError as exc:
-        return {"error": exc.message, "hint": exc.hint, "kind": "unreadable"}
-    return {"checks": plain_data.to_plain([asdict(c) for c in checks])}
+    return plain_data.to_plain(answer)
