@@ -30,7 +30,6 @@ PACKAGE = REPO / "workbench"
 WHOLE = [
     "core/inferencers/sample_splice.py",
     "core/inferencers/sample_stamp.py",
-    "core/models/section_replay.py",
     "core/tokens/chat_outline.py",
     "headless/formats/stamp_writer.py",
     "core/refusals.py",
@@ -39,8 +38,8 @@ WHOLE = [
 #: The fast-path definitions of modules that also hold the interpreter or the writers.
 PARTS = {
     "core/render.py": [
-        "PairRenderer.stamp", "PairRenderer._check_form", "PairRenderer._rendered",
-        "PairRenderer._traced", "PairRenderer._replayed", "PairRenderer._stand_ins_traced",
+        "PairRenderer.stamp", "PairRenderer._stamps", "PairRenderer._stamped", "PairRenderer._check_form",
+        "PairRenderer._rendered", "PairRenderer._stand_ins_traced", "_with_sections",
         "PairRenderer._cached_ice", "_interned",
     ],
     "core/models/meta_template.py": [
@@ -62,7 +61,6 @@ PARTS = {
     "headless/formats/json_encoding.py": [
         "escaped_values", "LongText", "MessagesJson", "PromptListJson", "json_stamps", "JsonSample",
     ],
-    "core/templates/prompt_list.py": ["safe_format_coded"],  # (moved from section_replay.py)
     "headless/stream.py": [],  # (the stamp hand-out: a few lines inside SampleStream and _render_chunk)
 }
 

@@ -20,9 +20,7 @@ from workbench.core.inferencers.sample_splice import OPEN, Refused, _Compiler, s
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 
-from .test_section_replay import INFER, ROWS, _model
-
-FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
+from .render_cases import INFER, ROWS, _model
 
 
 def _dataset(infer_cfg: dict, rows: dict, columns: list[str], output: str = "answer") -> DatasetSpec:
@@ -46,9 +44,8 @@ def _differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
         for k, (x, y) in enumerate(zip(a.requests, b.requests)):
             if type(x.prompt_list) is not type(y.prompt_list):
                 out.append(f"sample {i} request {k}: prompt list types differ")
-            for name in FILL_ATTRIBUTES:
-                if getattr(x.prompt_list, name, None) != getattr(y.prompt_list, name, None):
-                    out.append(f"sample {i} request {k}: {name} differs")
+            if getattr(x.prompt_list, "filled_from", None) != getattr(y.prompt_list, "filled_from", None):
+                out.append(f"sample {i} request {k}: filled_from differs")
     notes = [(m, spliced.notes.count(m)) for m in spliced.notes.messages]
     if notes != [(m, real.notes.count(m)) for m in real.notes.messages]:
         out.append(f"warnings differ: {notes} != {real.notes.messages}")
@@ -216,18 +213,17 @@ def test_inferencers_that_read_the_row_are_not_spliced(tmp_path):
 
 
 def test_spliced_samples_pickle_and_copy():
-    """``--jobs`` sends samples back from other processes; what they were filled with (made
-    only when read) goes with them."""
+    """``--jobs`` sends samples back from other processes; what they were filled from goes
+    with them."""
     rows = {k: [{**r, "question": "q"} for r in v] for k, v in ROWS.items()}
     pair = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]), None, RenderOptions())
     samples = list(pair.samples())
     assert _spliced(pair) == len(pair) - 1
     last = samples[-1].requests[0].prompt_list
-    assert "_fill_pairs_from" in last.__dict__
+    assert last.filled_from is not None
     for sample in (pickle.loads(pickle.dumps(samples[-1])), copy.deepcopy(samples[-1])):
         assert sample == samples[-1]
-        for name in FILL_ATTRIBUTES:
-            assert getattr(sample.requests[0].prompt_list, name) == getattr(last, name)
+        assert sample.requests[0].prompt_list.filled_from == last.filled_from
 
 
 def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypatch):
@@ -249,7 +245,7 @@ def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypat
     assert _spliced(spliced) == 5
 
 
-# -- token sections of spliced samples (replayed: core/models/section_replay.py) -------------------
+# -- token sections of spliced samples (a provenance render each) ------------------------------------
 
 def _token_differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
     """Requests whose token counts (total, exactness, method, sections) differ."""
@@ -275,28 +271,29 @@ def test_spliced_sections_equal_those_of_the_real_render(infer, model, braces, t
 
 
 @pytest.mark.parametrize("model", ["meta", "plain", "chat", "api", None])
-def test_spliced_samples_replay_their_sections(model, tmp_path):
-    """One example set, no braces, no limit: the first sample is rendered with provenance,
-    which teaches its prepared template's twin, and every later sample, spliced, replays its
-    fill on that twin: no second render."""
+def test_spliced_samples_take_their_sections_from_their_form(model, tmp_path):
+    """One example set, no braces, no limit: every later sample is spliced, and its sections
+    come from its checked form (sample_stamp.py), where the pair has forms."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     spliced, real = _both(_dataset(INFER["dialogue"], rows, ["question", "note"]),
                           _model(model, tmp_path, max_seq_len=None) if model else None, token_sections=True)
     if model is None:  # no model, no tokens: nothing to code
         assert not _differences(spliced, real)
-        assert spliced.section_replay.replayed == 0
+        assert spliced.provenance_renders == 0
         return
     assert not _token_differences(spliced, real)  # (each sample rendered once: the counts below)
     assert _spliced(spliced) == len(real) - 1
-    assert spliced.provenance_renders == 1 and spliced.section_replay.replayed == len(real) - 1
+    # rows 0 and 1 (the skeleton's witness and its check) and the form's stand-ins are rendered
+    # with provenance; an API model's rows are never stamps (its wire), so each is
+    assert spliced.provenance_renders == (len(real) if model == "api" else 3)
     assert not _differences(spliced, real)
 
 
 @pytest.mark.parametrize("model", ["meta", "chat", "api"])
 def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
     """Rows with an empty value (row 0's q, row 1's note, ...) are spliced, and their sections
-    replayed, like the rest."""
+    counted, like the rest."""
     infer = {"prompt_template": {"type": "PromptTemplate", "template": {
         "begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": "{note}"}],
         "round": [{"role": "HUMAN", "prompt": "{q}"}, {"role": "BOT", "prompt": ""}]}}, **GEN}

@@ -23,8 +23,8 @@ from workbench.core.spec import DatasetSpec, ModelSpec, Source
 from workbench.core.tokens.counting import PiecesEstimate, estimate_whole
 from workbench.loading.models.model_assets import attach_assets
 
+from .render_cases import INFER, ROWS, _model, write_model_folder
 from .test_sample_splice import CASES
-from .test_section_replay import INFER, ROWS, _model, write_model_folder
 from .test_token_estimate import ATOMS
 
 
@@ -90,14 +90,13 @@ def test_stamps_say_what_the_usual_render_says(infer, model, sections, tmp_path)
 
 def test_every_row_after_the_first_is_stamped(tmp_path):
     """The first row is rendered; the second builds and checks the skeleton, and its usual
-    render checks the form, so it is the form's first stamp (its requests already made), and
-    every later row is a stamp."""
+    render checks the form; every later row is a stamp."""
     rows = {"train": ROWS["train"], "test": [{"question": f"q{i} plain words", "answer": "A", "note": "n"}
                                             for i in range(12)]}
     for model in ("meta", "plain", "chat"):
         for sections in (False, True):
             samples, stamping, real = _stamped(_dataset(rows), _model(model, tmp_path, max_seq_len=None), sections)
-            assert [type(s) is Stamp for s in samples] == [False] + [True] * 11, (model, sections)
+            assert [type(s) is Stamp for s in samples] == [False] * 2 + [True] * 10, (model, sections)
             assert not _differences(samples, stamping, real)
 
 
@@ -161,8 +160,7 @@ def test_rows_past_max_seq_len_are_rendered_the_usual_way(tmp_path):
 
 def test_a_stamp_renders_its_requests_only_when_asked(tmp_path):
     samples, stamping, _ = _stamped(_dataset(), _model("meta", tmp_path, max_seq_len=None))
-    first, stamp = [s for s in samples if type(s) is Stamp][:2]
-    assert first._made is not None  # the usual render that checked the form
+    stamp = next(s for s in samples if type(s) is Stamp)
     assert stamp._made is None
     assert stamp.requests == stamping.sample(stamp.index).requests
 

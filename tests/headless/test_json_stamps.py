@@ -14,8 +14,8 @@ import io
 
 import pytest
 
+from tests.core.render_cases import INFER, ROWS, _model
 from tests.core.test_sample_stamp import HOSTILE
-from tests.core.test_section_replay import INFER, ROWS, _model
 from tests.headless.helpers import write_streamed
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.result import Stamp

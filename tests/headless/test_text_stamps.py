@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.test_section_replay import _model
+from tests.core.render_cases import _model
 from tests.headless.helpers import write_streamed
 from tests.headless.test_json_stamps import HOSTILE, _datasets
 from workbench.core.lazy_pairs import render_workspace

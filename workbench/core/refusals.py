@@ -39,8 +39,8 @@ RULES: dict[str, str] = {
     "model-text-unlaid": "the model's side is not the same cut again (a chat template not outlined, a "
                          "model class that warns, a max_seq_len measure of another text)",
     "value-in-bos-check": "a value could start within the characters a BOS check reads",
-    "sections-unknown": "the stand-in requests do not replay on their prepared templates' twins, or a "
-                        "content is not found where the chat template put it",
+    "sections-unknown": "the stand-in requests' provenance render failed, or a content is not found "
+                        "where the chat template put it",
     "form-differs": "the form's first stamp says something other than that row's usual render",
     # a row a checked form does not stamp (SampleForm.numbers)
     "chat-bounds": "the row's contents could reach the chat template's sandbox bounds",

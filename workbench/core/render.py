@@ -26,14 +26,13 @@ from .findings import Finding
 from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
-from .inferencers.sample_splice import SampleSplicer, Skeleton, splices, stand_in
-from .inferencers.sample_stamp import Numbers, make_form
+from .inferencers.sample_splice import SampleSplicer, splices, stand_in
+from .inferencers.sample_stamp import Numbers, SampleForm, make_form
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.meta_template import UNSENT_PROMPT, unsent_item
 from .models.model_input import ModelAdapter
 from .models.model_text import ModelText
-from .models.section_replay import SectionReplay
 from .models.wire import WireCall, row_max_out_len, wire_class, wire_for
 from .provenance import ICE, ROW, Origin, PStr
 from .reference import reference
@@ -48,6 +47,7 @@ from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
+from .tokens.counting import SECTIONS, TokenCount
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -214,9 +214,7 @@ class PairRenderer:
             self.retriever: Retriever = build_retriever(infer_cfg["retriever"], infer_cfg,
                                                         self.notes, type_name, dataset.framework)
         self._engines: dict[bool, Engine] = {}
-        # token sections: the provenance twins of the prepared templates, and how many samples
-        # were rendered a second time, with provenance, to find them (see _traced)
-        self.section_replay = SectionReplay()
+        # token sections: how many samples were rendered a second time, with provenance (_traced)
         self.provenance_renders = 0
         self._ice_cache: dict[tuple[int, ...], Any] = {}
         self._traced_ice_cache: dict[tuple[int, ...], Any] = {}
@@ -533,6 +531,11 @@ class PairRenderer:
         return len(self.splits.test)
 
     def sample(self, index: int, provenance: bool = False) -> Sample:
+        return self._sample(index, provenance, True)
+
+    def _sample(self, index: int, provenance: bool, from_form: bool) -> Sample:
+        """The sample; ``from_form``: its token sections from its checked form where that
+        stamps the row (else, as for a row a stamp was refused, from a provenance render)."""
         if not provenance and index == 0 and hasattr(self, "_first"):
             return self._first
         ice_idx = self.picks[index]
@@ -541,21 +544,30 @@ class PairRenderer:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
             requests = splicer.splice(index, ice_idx, self._rendered)
+        sections = None
         if self.model_text is not None:
             if provenance:
                 traced = requests
             elif self.options.token_sections:
-                traced = self._traced(index, ice_idx, requests)
+                # a row its checked form stamps has its sections from there (the form's numbers)
+                stamped = self._stamped(index, ice_idx) if from_form and self._stamps else None
+                sections = stamped[1][1][2] if stamped is not None else None
+                traced = [None] * len(requests) if sections else self._traced(index, ice_idx, requests)
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
+            if sections:
+                requests = [_with_sections(r, counts) for r, counts in zip(requests, sections)]
             if self.wire_class is not None:
                 requests = [self._with_wire(index, r) for r in requests]
         if self.options.predictions is not None:
             requests = [self._with_recorded_output(index, r) for r in requests]
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
-        return Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
+        made = Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
+        if splicer is not None and not sections and self._stamps:
+            self._check_form(index, ice_idx, made)
+        return made
 
     def stamp(self, index: int) -> Sample | Stamp:
         """Sample ``index`` as a stamp of its skeleton's form where it can be one
@@ -563,60 +575,65 @@ class PairRenderer:
         until asked, and then renders them the usual way: an export that knows forms writes
         it from its form. A form is made, and checked against that row's usual render, by the
         first row rendered the usual way once its skeleton is checked."""
-        splicer = self._splicer
-        if splicer is None or self.model_text is None or self.wire_class is not None \
-                or self.options.predictions is not None:
-            if splicer is not None:
+        if not self._stamps:
+            if self._splicer is not None:
                 refuse("pair-not-stamped")
             return self.sample(index)
         ice_idx = self.picks[index]
-        skeleton = splicer.checked(ice_idx)
+        stamped = self._stamped(index, ice_idx)
+        if stamped is None:
+            return self._sample(index, False, False)
+        form, (values, (totals, measured, sections)) = stamped
+        if self.tally is not None:
+            self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
+        return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
+                     sections, partial(self.sample, index))
+
+    @property
+    def _stamps(self) -> bool:
+        """Whether this pair's rows can be stamps: spliced, with a model text, no wire, no
+        recorded outputs."""
+        return self._splicer is not None and self.model_text is not None and self.wire_class is None \
+            and self.options.predictions is None
+
+    def _stamped(self, index: int,
+                 ice_idx: Sequence[int]) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
+        """Row ``index``'s checked form, values and numbers (None: its skeleton has no
+        checked form, or the form does not stamp this row)."""
+        assert self._splicer is not None
+        skeleton = self._splicer.checked(ice_idx)
         form = skeleton.form if skeleton is not None else None
         if not form or not form.checked:
-            real = self.sample(index)
-            skeleton = splicer.checked(ice_idx)  # (the usual render may have checked it)
-            if skeleton is None or skeleton.form is False:
-                return real
-            checked = self._check_form(skeleton, index, real)
-            if checked is None:
-                return real
-            values, numbers = checked  # the row that checked the form is its first stamp
-        else:
-            assert skeleton is not None
-            real = None
-            found = skeleton.values_of(self.splits.test[index])
-            made = form.numbers(found) if found is not None else None
-            if found is None or made is None:
-                return self.sample(index)
-            values, numbers = found, made
-            if self.tally is not None:
-                self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
-        totals, measured, sections = numbers
-        return Stamp(index, self.splits.test_source[index], ice_idx, skeleton.form, values, totals, measured,
-                     sections, partial(self.sample, index), real)
+            return None
+        assert skeleton is not None
+        values = skeleton.values_of(self.splits.test[index])
+        numbers = form.numbers(values) if values is not None else None
+        return (form, (values, numbers)) if values is not None and numbers is not None else None
 
-    def _check_form(self, skeleton: Skeleton, index: int, real: Sample) -> tuple[list[str], Numbers] | None:
-        """Check the skeleton's form (made now if new) against row ``index``'s usual render
-        ``real``; a form that cannot be made, or says something else, is never used (False);
-        one this row cannot check waits for the next row rendered the usual way. Returns the
-        row's values and numbers once they checked the form."""
+    def _check_form(self, index: int, ice_idx: Sequence[int], real: Sample) -> None:
+        """Check the form of this row's skeleton (made now if new) against row ``index``'s usual
+        render ``real``, once the skeleton is checked; a form that cannot be made, or says
+        something else, is never used (False); one this row cannot check waits for the next
+        row rendered the usual way."""
+        assert self._splicer is not None and self.model_text is not None
+        skeleton = self._splicer.checked(ice_idx)
+        if skeleton is None or skeleton.form is False or (skeleton.form and skeleton.form.checked):
+            return
         form = skeleton.form
         if form is None:
-            assert self.model_text is not None
             trace = partial(self._stand_ins_traced, index) if self.options.token_sections else None
             form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, trace) or False
             if not form:
-                return None
+                return
         values = skeleton.values_of(self.splits.test[index])
         numbers = form.numbers(values) if values is not None else None
         if values is None or numbers is None:
-            return None
+            return
         if not form.agrees(values, numbers, real.requests):
             refuse("form-differs")
             skeleton.form = False
-            return None
+            return
         form.checked = True
-        return values, numbers
 
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
         """The sample's requests rendered for real (the splicer's way out; the engine is looked
@@ -676,16 +693,10 @@ class PairRenderer:
         return value if isinstance(value, int) else None
 
     def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
-        """The same requests with provenance, for token counts by section (None where unavailable):
-        replayed on the twins of their prepared templates (see models/section_replay.py), or, for
-        a sample that cannot be, rendered again with provenance, which teaches the twins."""
-        engine = self.engine(True)
-        row = self.engine(False).test_pairs(index)
-        if not self.options.reference:  # (the reference mode renders every twin again)
-            replayed = self._replayed(requests, row)
-            if replayed is not None:
-                return replayed
+        """The same requests rendered again with provenance, for token counts by section (None
+        where unavailable)."""
         self.provenance_renders += 1
+        engine = self.engine(True)
         n = len(requests)
         engine.limiter = Replay([r.truncation for r in requests]) if self.limiter else None  # type: ignore[assignment]
         try:
@@ -694,33 +705,15 @@ class PairRenderer:
             return [None] * n
         finally:
             engine.limiter = self.limiter
-        if len(traced) != n:
-            return [None] * n
-        for fast, twin in zip(requests, traced):
-            self.section_replay.learn(fast, twin)
-        return list(traced)
-
-    def _replayed(self, requests: Sequence[Request], row: FillPairs) -> list[Request] | None:
-        """Each request replayed on its prepared template's twin (None: one cannot be)."""
-        engine = self.engine(True)
-        replayed = []
-        for r in requests:
-            again = self.section_replay.replay(r, row, engine.model, "gen" if r.label is None else "ppl")
-            if again is None:
-                return None
-            replayed.append(again)
-        return replayed
+        return list(traced) if len(traced) == n else [None] * n
 
     def _stand_ins_traced(self, index: int, requests: Sequence[Request]) -> Sequence[Request] | None:
-        """A skeleton's stand-in requests with their section codes (None: unknown), a stand-in
-        the test row's as the row's values are: replayed on the twins row ``index`` (of that
-        skeleton's example set, rendered with sections) taught, else rendered with provenance."""
-        row = [(token, stand_in(n)) for n, (token, _) in enumerate(self.engine(False).test_pairs(index))]
-        replayed = self._replayed(requests, row)
-        if replayed is not None:
-            return replayed
+        """A skeleton's stand-in requests rendered with provenance (None: unknown), a stand-in
+        the test row's as the row's values are (row ``index`` is of that skeleton's example set)."""
+        self.provenance_renders += 1
         traced = self.engine(True)
-        coded: FillPairs = [(token, PStr(value, _row_origin(token[1:-1]))) for token, value in row]
+        coded: FillPairs = [(token, PStr(stand_in(n), _row_origin(token[1:-1])))
+                            for n, (token, _) in enumerate(self.engine(False).test_pairs(index))]
         engine = replace(traced, test_pairs=lambda i: coded,
                          limiter=Replay([r.truncation for r in requests]) if self.limiter else None)
         engine.ice = traced.ice  # type: ignore[method-assign]  # the pair's cached examples
@@ -736,6 +729,14 @@ class PairRenderer:
         if self.tally is not None:
             for message in self.tally.messages(len(self)):
                 self.notes.warn(message)
+
+
+def _with_sections(request: Request, counts: tuple[int, ...]) -> Request:
+    """The request with its tokens by section (``SECTIONS`` order) and their sum as its count."""
+    tokens = request.tokens
+    assert tokens is not None
+    return request.evolve(tokens=TokenCount(total=sum(counts), exact=tokens.exact, method=tokens.method,
+                                            sections=tuple(zip(SECTIONS, counts))))
 
 
 def _interned(picks: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:

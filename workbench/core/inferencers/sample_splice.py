@@ -233,37 +233,18 @@ class _Compiler:
         raise Refused(f"a {kind.__name__} in a request")
 
     def _prompt_list(self, obj: PromptList) -> str | None:
-        """A filled PromptList: the template's copy with the filled items in place, and what it
-        was filled from and with (token sections, JSON); the pairs are made only if read."""
+        """A filled PromptList: the template's copy with the filled items in place, and its
+        attributes (what it was filled from)."""
         made = ((i, self._changing(x, True)) for i, x in enumerate(obj))
         changing = [(i, e) for i, e in made if e is not None]
-        attrs = dict(obj.__dict__)
-        pairs = attrs.pop("_fill_pairs", None)
-        pairs_source = self._pairs(pairs) if pairs is not None else None
-        if pairs is not None and pairs_source is None:
-            attrs["_fill_pairs"] = pairs
-        if not changing and pairs_source is None:
+        if not changing:
             return None
         out = self.temp()
         self.lines.append(f"{out} = PL({self.constant(obj)})")
         self.lines.extend(f"{out}[{i}] = {e}" for i, e in changing)
-        # its attributes set at once, as a new dict (fill_pairs caches into it)
-        if pairs_source is not None:
-            self.lines.append(f"SET({out}, '__dict__', {{**{self.constant(attrs)}, "
-                              f"'_fill_pairs_from': ({pairs_source}, ext)}})")
-        elif attrs:
-            self.lines.append(f"SET({out}, '__dict__', {self.constant(attrs)}.copy())")
+        if obj.__dict__:  # its attributes set at once, as a new dict
+            self.lines.append(f"SET({out}, '__dict__', {self.constant(dict(obj.__dict__))}.copy())")
         return out
-
-    def _pairs(self, pairs: Any) -> str | None:
-        """A function of ``ext`` for a PromptList's ``fill_pairs`` (None: it has no stand-in)."""
-        inner = _Compiler(self.columns, self.names)
-        inner.consts = self.consts
-        made = inner._changing(pairs, False)
-        if made is None:
-            return None
-        self.longest, self.slots = max(self.longest, inner.longest), max(self.slots, inner.slots)
-        return self.constant(inner.function(made))
 
     def function(self, result: str) -> Callable[[list[str]], Any]:
         """The lines so far and ``result`` as ``lambda ext: result``."""
@@ -320,9 +301,6 @@ CONSTANT_TYPES = (type(None), bool, int, float)
 def compiled(source: str) -> Any:
     """Pairs of a suite share their templates' shapes, so most skeletons' sources are alike."""
     return compile(source, "<sample splice>", "exec")
-
-
-_FILL_ATTRIBUTES = ("filled_from", "fill_pairs", "fill_masked")
 
 
 class Skeleton:
@@ -562,7 +540,6 @@ def _same(spliced: Sequence[Request], real: Sequence[Request]) -> bool:
             return False
         if type(a.prompt_list) is not type(b.prompt_list) or type(a.model_input) is not type(b.model_input):
             return False
-        if isinstance(a.prompt_list, PromptList) and any(
-                getattr(a.prompt_list, k) != getattr(b.prompt_list, k) for k in _FILL_ATTRIBUTES):
+        if isinstance(a.prompt_list, PromptList) and a.prompt_list.filled_from != b.prompt_list.filled_from:
             return False
     return True

@@ -22,10 +22,9 @@ refusal counted under its rule's name in :mod:`workbench.core.refusals`, named i
   [value-in-bos-check];
 - a request's max_seq_len loop measures a text made of the same pieces (a chat template's
   render of the prompt as one message is not: those keep the usual way) [model-text-unlaid];
-- where token sections are counted, the stand-in requests replay on their prepared templates'
-  twins (models/section_replay.py: a stand-in coded as the test row's values are) and the
-  chat template copies each content in once, in order (found where it is put)
-  [sections-unknown];
+- where token sections are counted, the stand-in requests render with provenance (a stand-in
+  the test row's, as the row's values are) and the chat template copies each content in once,
+  in order (found where it is put) [sections-unknown];
 
 a row is stamped only where its values splice (:meth:`Skeleton.values_of`), its prompts fit
 max_seq_len [prompt-past-max-seq-len] and its longest content the chat template's bounds
@@ -54,7 +53,7 @@ from .truncation import Limiter, Truncation
 
 Count = Callable[[list[str]], int]
 Sections = Callable[[list[str]], tuple[int, ...]]
-#: The section-coded twins of a skeleton's stand-in requests (None: not known)
+#: A skeleton's stand-in requests rendered with provenance (None: not known)
 Trace = Callable[[Sequence[Request]], "Sequence[Request] | None"]
 #: A stamp's numbers: each request's token count, max_seq_len measure (None: no loop) and
 #: tokens by section (None: not counted)
@@ -216,23 +215,23 @@ class SampleForm:
 def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None,
               trace: Trace | None = None) -> SampleForm | None:
     """The skeleton's form, with token sections when ``trace`` is given (the stand-in
-    requests' section-coded twins, or None), or None where a rule above says its rows keep
+    requests rendered with provenance, or None), or None where a rule above says its rows keep
     the usual way."""
     requests = skeleton.stand_ins()
     if requests is None or len(requests) != len(skeleton.fits):
         return None  # (refused by stand_ins)
-    twins: Sequence[Request | None] = [None] * len(requests)
+    traces: Sequence[Request | None] = [None] * len(requests)
     sections = trace is not None
     if trace is not None:
         coded = trace(requests)
         if coded is None or len(coded) != len(requests):
             refuse("sections-unknown")
             return None
-        twins = coded
+        traces = coded
     counter = model_text.counter
     made = []
-    for request, fit, twin in zip(requests, skeleton.fits, twins):
-        layout = model_text.layout(request, twin)
+    for request, fit, traced in zip(requests, skeleton.fits, traces):
+        layout = model_text.layout(request, traced)
         if layout is None:
             refuse("model-text-unlaid")
             return None

@@ -74,7 +74,7 @@ class TextLayout:
     #: how many leading characters of ``sent`` must be the same for every row (the BOS checks
     #: read them): no value may start within them
     guarded: int
-    #: each character's section code (given the request's section-coded twin; else None)
+    #: each character's section code (given the request's provenance render; else None)
     codes: str | None = None
     #: where each message content starts in ``model_text`` (None: no chat template, or a
     #: content it copies in more than once, or not at all, or out of order)
@@ -261,7 +261,7 @@ class ModelText:
     def layout(self, request: Request, traced: Request | None = None) -> TextLayout | None:
         """What :meth:`finish` makes of a request whose texts hold stand-ins for a row's values,
         for every row alike (see inferencers/sample_stamp.py), with its section codes when
-        ``traced`` (its section-coded twin) is given; None where that is not so: the chat
+        ``traced`` (its provenance render) is given; None where that is not so: the chat
         template looks at a content, the model class warns, or a BOS check could go either way
         with the row."""
         if self.kind == CHAT and self.cfg.get("chat_template_kwargs") and not (
@@ -306,7 +306,7 @@ class ModelText:
 
     # -- counting -----------------------------------------------------------------------------
     def finish(self, request: Request, traced: Request | None) -> Request:
-        """The request with ``model_text`` and ``tokens`` filled in (``traced``: its provenance twin)."""
+        """The request with ``model_text`` and ``tokens`` filled in (``traced``: its provenance render)."""
         if self.kind == CHAT:
             try:
                 text = self.model_text(request.model_input)

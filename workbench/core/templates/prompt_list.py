@@ -12,7 +12,7 @@ the core.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -64,26 +64,6 @@ def safe_format(text: str, pairs: FillPairs) -> str:
     return text
 
 
-def safe_format_coded(text: str, codes: str, pairs: Iterable[tuple[str, str, str]]) -> tuple[str, str]:
-    """:func:`safe_format` of ``text`` (the same tokens, in the same order: a change to the rule
-    above is made here too) with ``codes``, one section code a character, carried along: each
-    replaced ``{field}`` becomes its value's ``code`` (token sections, models/section_replay.py).
-    The fill it replays made the text within its bound, so none is checked here."""
-    for token, value, code in pairs:
-        if token not in text:
-            continue
-        parts = text.split(token)
-        pieces = []
-        at = 0
-        skip = len(token)
-        for part in parts:
-            pieces.append(codes[at:at + len(part)])
-            at += len(part) + skip
-        text = value.join(parts)
-        codes = (code * len(value)).join(pieces)
-    return text, codes
-
-
 def is_section_marker(item: Any) -> bool:
     return isinstance(item, dict) and "section" in item
 
@@ -94,32 +74,6 @@ class PromptList(list):
     # The PromptList this one was filled from, when that template is a cached, prepared one
     # (see PromptTemplate.generate_item): a meta-template parser can then reuse its layout.
     filled_from: PromptList | None = None
-    # The pairs that filled it from ``filled_from``, and the output column's token when its
-    # value was masked (a stand-in, not the row's): token sections replay the fill on a twin
-    # of the template that knows where its characters came from (models/section_replay.py).
-    fill_masked: str | None = None
-    _fill_pairs: FillPairs | None = None
-    # A spliced prompt's pairs, made when first read: (make, its argument); only token
-    # sections read them (inferencers/sample_splice.py)
-    _fill_pairs_from: tuple[Callable[[Any], FillPairs], Any] | None = None
-
-    @property
-    def fill_pairs(self) -> FillPairs | None:
-        if self._fill_pairs is None and self._fill_pairs_from is not None:
-            make, argument = self._fill_pairs_from
-            self._fill_pairs = make(argument)
-        return self._fill_pairs
-
-    @fill_pairs.setter
-    def fill_pairs(self, pairs: FillPairs | None) -> None:
-        self._fill_pairs = pairs
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled and copied with its pairs made (how to make them is a compiled function)."""
-        state = dict(self.__dict__)
-        if state.pop("_fill_pairs_from", None) is not None:
-            state["_fill_pairs"] = self.fill_pairs
-        return state
 
     def format(self, pairs: FillPairs) -> PromptList:
         """Fill every string item and role prompt; items that do not change are shared."""

@@ -266,7 +266,7 @@ class PromptTemplate:
         if output_field is None:
             return _fill(template, pairs, prepared=True)
         pairs = mask_output(pairs, output_field, output_field_replace_token)
-        return _fill(template, pairs, prepared=True, masked="{" + str(output_field) + "}")
+        return _fill(template, pairs, prepared=True)
 
 
 def mask_output(pairs: FillPairs, column: str, replacement: str) -> FillPairs:
@@ -285,18 +285,14 @@ def _extend(out: PromptList, part: Any) -> None:
         out.append(part)
 
 
-def _fill(template: PromptType, pairs: FillPairs, prepared: bool = False,
-          masked: str | None = None) -> PromptType:
-    """Fill with the row; ``prepared`` templates (cached, reused per row) fill only what can change
-    (``masked``: the token whose value stands in for the output column)."""
+def _fill(template: PromptType, pairs: FillPairs, prepared: bool = False) -> PromptType:
+    """Fill with the row; ``prepared`` templates (cached, reused per row) fill only what can change."""
     if isinstance(template, str):
         return safe_format(template, pairs)
     if not prepared:
         return template.format(pairs)
     filled = template.fill_prepared(pairs)
     filled.filled_from = template
-    filled.fill_pairs = pairs
-    filled.fill_masked = masked
     return filled
 
 

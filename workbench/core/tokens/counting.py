@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, Protocol, cast
 
 from ..errors import RenderError
 from ..prefix import shared_prefix
-from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, UNKNOWN_ORIGIN, Origin, PStr, Span, spans_of
+from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, spans_of
 from ..reference import reference
 
 #: Section names of :class:`TokenCount` (in display order).
@@ -759,11 +759,10 @@ def section_of(origin_kind: str, detail: str | None) -> str:
     return "other"
 
 
-#: One code character per section, and the one origin a run of each stands for.
+#: One code character per section.
 SECTION_CODES = {"meta_template": "m", "in_context_examples": "i", "test_row": "t", "other": "o"}
 _CODE_NAMES = {code: name for name, code in SECTION_CODES.items()}
 _CODE_SLOTS = {code: SECTIONS.index(name) for name, code in SECTION_CODES.items()}
-_CODE_ORIGINS = {"m": Origin(META), "i": Origin(ICE), "t": Origin(ROW), "o": UNKNOWN_ORIGIN}
 _CODE_RUNS = re.compile("m+|i+|t+|o+")
 _ROW_CODE = SECTION_CODES["test_row"]
 _NOT_ROW = re.compile("[^t]")
@@ -771,31 +770,8 @@ _NOT_ROW = re.compile("[^t]")
 
 def codes_of(text: str) -> str:
     """One section code per character of ``text`` (a plain string is all "other")."""
-    if isinstance(text, SectionCoded):
-        return text.codes
     return "".join([SECTION_CODES[section_of(origin.kind, origin.detail)] * length
                     for length, origin in spans_of(text)])
-
-
-class SectionCoded(PStr):
-    """A provenance string that knows only each character's section, as a string of codes.
-
-    What a section replay builds (core/models/section_replay.py): the codes are joined as the
-    text is, in C, and counted with it (``count_tokens``), where provenance runs would cost
-    Python calls per run at every step. It is still a :class:`PStr`: anything that asks for
-    its runs gets one per stretch of a code.
-    """
-
-    codes: str
-
-    def __new__(cls, text: str, codes: str) -> SectionCoded:
-        self = str.__new__(cls, text)
-        self.codes = codes
-        return self
-
-    @property
-    def spans(self) -> tuple[Span, ...]:  # type: ignore[override]
-        return tuple([(len(run), _CODE_ORIGINS[run[0]]) for run in _CODE_RUNS.findall(self.codes)])
 
 
 def count_tokens(counter: Counter, text: str, codes: str | None,
