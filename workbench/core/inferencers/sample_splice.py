@@ -30,10 +30,9 @@ refusal counted under its rule's name in :mod:`workbench.core.refusals`, named i
   [prompt-past-max-seq-len];
 - only the plans whose requests depend on the row through its filled values alone splice:
   GenInferencer's and PPL/LL's [plan-reads-row];
-- every skeleton is checked before it serves: its splice of the row that first sighted its
-  key (rendered for real then, and kept until the second sighting builds the skeleton) is
-  compared with that render; where that row cannot be spliced, the row that built the
-  skeleton is rendered for real and compared with its own splice [skeleton-differs].
+- every skeleton is checked before it serves: the first row it can splice (the one that
+  built it, on its example set's second sighting, where it can) is also rendered for real,
+  and the two compared [skeleton-differs].
 
 May import: :mod:`.plan`, :mod:`.common_plans`, :mod:`.truncation`, the core's bottom layer,
 ``templates`` and ``models``.
@@ -380,15 +379,6 @@ def splices(plan: Plan, engine: Engine) -> bool:
     return engine.predictions is None
 
 
-@dataclass
-class _Witness:
-    """A key's first sighting: the row and its real render."""
-
-    key: tuple
-    index: int
-    real: Sequence[Request]
-
-
 class SampleSplicer:
     """The skeletons of one pair: built on a key's second sighting, checked on their first use."""
 
@@ -412,10 +402,6 @@ class SampleSplicer:
         # the last example set spliced with a checked skeleton, and that skeleton (one tuple:
         # the app's threads read it while another may write it)
         self._last: tuple[Any, Skeleton | None] = (None, None)
-        # the last real render of a key not yet seen twice: the key's skeleton, built on its
-        # second sighting, is checked against it, so the row that sights it again is spliced
-        # rather than rendered a second time for real
-        self._witness: _Witness | None = None
 
     def checked(self, ice_idx: Sequence[int]) -> Skeleton | None:
         """The checked skeleton of this example set (None: none yet, or none serves)."""
@@ -440,46 +426,24 @@ class SampleSplicer:
                 with self._lock:
                     skeleton = self._learn(key, index)
                 if skeleton is None:
-                    real = render(index, ice_idx)
-                    if key not in self._skeletons:  # a first sighting: the next one checks with it
-                        self._witness = _Witness(key, index, real)
-                    return real
+                    return render(index, ice_idx)
             if skeleton.checked:
                 self._last = (ice_idx, skeleton)
         made = skeleton.splice(self._rows[index])
         if made is None:
             return render(index, ice_idx)
         spliced = made[1]
-        if not skeleton.checked:  # (never from self._last: it holds checked skeletons only)
-            assert key is not None
-            verdict = self._witness_verdict(key, skeleton)
-            if verdict is None:  # no witness: this row's real render checks it
-                real = render(index, ice_idx)
-                if not _same(spliced, real):
-                    refuse("skeleton-differs")
-                    self._skeletons[key] = None
-                    return real
+        if not skeleton.checked:  # its first splice is checked by this row's real render
+            assert key is not None  # (never from self._last: it holds checked skeletons only)
+            real = render(index, ice_idx)
+            if _same(spliced, real):
                 skeleton.checked = True
-                return real
-            if not verdict:
+            else:
                 refuse("skeleton-differs")
                 self._skeletons[key] = None
-                return render(index, ice_idx)
-            skeleton.checked = True
+            return real
         self.spliced += 1
         return spliced
-
-    def _witness_verdict(self, key: tuple, skeleton: Skeleton) -> bool | None:
-        """Whether a new skeleton's splice of the row that first sighted its key equals that
-        row's real render (None: no such render at hand, or that row cannot be spliced)."""
-        witness = self._witness
-        if witness is None or witness.key != key:
-            return None
-        made = skeleton.splice(self._rows[witness.index])
-        if made is None:
-            return None
-        self._witness = None
-        return _same(made[1], witness.real)
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
