@@ -39,7 +39,7 @@ WHOLE = [
 PARTS = {
     "core/render.py": [
         "PairRenderer.stamp", "PairRenderer._stamps", "PairRenderer._stamped", "PairRenderer._check_form",
-        "PairRenderer._rendered", "PairRenderer._stand_ins_traced", "_with_sections",
+        "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],
     "core/models/meta_template.py": [

@@ -47,7 +47,6 @@ from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
-from .tokens.counting import SECTIONS, TokenCount
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -534,8 +533,8 @@ class PairRenderer:
         return self._sample(index, provenance, True)
 
     def _sample(self, index: int, provenance: bool, from_form: bool) -> Sample:
-        """The sample; ``from_form``: its token sections from its checked form where that
-        stamps the row (else, as for a row a stamp was refused, from a provenance render)."""
+        """The sample; ``from_form``: finished by its checked form where that stamps the row
+        (else, as for a row a stamp was refused, by the model's side itself)."""
         if not provenance and index == 0 and hasattr(self, "_first"):
             return self._first
         ice_idx = self.picks[index]
@@ -544,20 +543,19 @@ class PairRenderer:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
             requests = splicer.splice(index, ice_idx, self._rendered)
-        sections = None
-        if self.model_text is not None:
+        stamps = splicer is not None and self._stamps
+        stamped = self._stamped(index, ice_idx) if stamps and from_form else None
+        if stamped is not None:  # the model text, counts and record the form gives the row
+            form, (values, numbers) = stamped
+            requests = form.finished(requests, values, numbers)
+        elif self.model_text is not None:
             if provenance:
                 traced = requests
             elif self.options.token_sections:
-                # a row its checked form stamps has its sections from there (the form's numbers)
-                stamped = self._stamped(index, ice_idx) if from_form and self._stamps else None
-                sections = stamped[1][1][2] if stamped is not None else None
-                traced = [None] * len(requests) if sections else self._traced(index, ice_idx, requests)
+                traced = self._traced(index, ice_idx, requests)
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
-            if sections:
-                requests = [_with_sections(r, counts) for r, counts in zip(requests, sections)]
             if self.wire_class is not None:
                 requests = [self._with_wire(index, r) for r in requests]
         if self.options.predictions is not None:
@@ -565,7 +563,7 @@ class PairRenderer:
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         made = Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
-        if splicer is not None and not sections and self._stamps:
+        if stamps and stamped is None:
             self._check_form(index, ice_idx, made)
         return made
 
@@ -729,14 +727,6 @@ class PairRenderer:
         if self.tally is not None:
             for message in self.tally.messages(len(self)):
                 self.notes.warn(message)
-
-
-def _with_sections(request: Request, counts: tuple[int, ...]) -> Request:
-    """The request with its tokens by section (``SECTIONS`` order) and their sum as its count."""
-    tokens = request.tokens
-    assert tokens is not None
-    return request.evolve(tokens=TokenCount(total=sum(counts), exact=tokens.exact, method=tokens.method,
-                                            sections=tuple(zip(SECTIONS, counts))))
 
 
 def _interned(picks: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:

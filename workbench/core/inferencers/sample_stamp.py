@@ -47,7 +47,16 @@ from typing import Any
 from ..models.model_text import ModelText, TextLayout
 from ..refusals import refuse
 from ..result import Request
-from ..tokens.counting import SECTIONS, Counter, Estimate, Part, PiecesEstimate, PiecesSections, count_tokens
+from ..tokens.counting import (
+    SECTIONS,
+    Counter,
+    Estimate,
+    Part,
+    PiecesEstimate,
+    PiecesSections,
+    TokenCount,
+    count_tokens,
+)
 from .sample_splice import Skeleton, split_stand_ins, stand_in
 from .truncation import Limiter, Truncation
 
@@ -191,6 +200,20 @@ class SampleForm:
                 return None  # the loop drops examples: the real render does
             measured.append(n)
         return tuple(totals), tuple(measured), None if sections is None else tuple(sections)
+
+    def finished(self, requests: Sequence[Request], values: list[str], numbers: Numbers) -> list[Request]:
+        """A row's requests (as its skeleton splices them) finished as its stamp says: each
+        one's model text, token count (and sections) and max_seq_len record, what
+        :meth:`agrees` holds equal to the usual render's."""
+        totals, measured, sections = numbers
+        out = []
+        for r, (form, request, total, n) in enumerate(zip(self.requests, requests, totals, measured)):
+            counted = tuple(zip(SECTIONS, sections[r])) if sections is not None else ()
+            out.append(request.evolve(
+                model_text=joined(form.model_text, values) if form.model_text is not None else None,
+                tokens=TokenCount(total=total, exact=self.exact, method=form.method, sections=counted),
+                truncation=form.truncation(n) if n is not None else None))
+        return out
 
     def agrees(self, values: list[str], numbers: Numbers, real: Sequence[Request]) -> bool:
         """Whether a row's stamp says what its usual render made."""
