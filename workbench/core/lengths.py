@@ -18,14 +18,14 @@ the front ends build on this, not the reverse).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import RenderError
 from .render import PairRenderer, RenderOptions
-from .result import Request, Sample, Stamp
-from .tokens.counting import Counter, Estimate
+from .result import Request, Sample, Stamp, request_text
+from .tokens.counting import Counter, Estimate, length_estimate
 
 EXACT, ESTIMATE = "exact", "estimate"
 
@@ -195,25 +195,6 @@ def histogram(points: Sequence[Point], bins: int, start: int | None = None,
 # -- measuring -------------------------------------------------------------------------------
 
 
-def _message_text(message: Any) -> str:
-    if isinstance(message, Mapping):
-        body = message.get("content", message.get("prompt"))
-        return body if isinstance(body, str) else ("" if body is None else str(body))
-    return message if isinstance(message, str) else str(message)
-
-
-def request_text(request: Request) -> str:
-    """What the model gets, as text (the chat template's output when there is one)."""
-    if request.model_text is not None:
-        return str(request.model_text)
-    value = request.model_input
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "".join(_message_text(m) for m in value)
-    return str(value)
-
-
 def request_length(request: Request, fallback: Counter) -> tuple[int, bool, str]:
     """(tokens, exact, how counted): the render's own count, else ``fallback`` on the text."""
     tokens = request.tokens
@@ -350,9 +331,7 @@ def tally_for(pair: Any, total: int | None = None) -> LengthTally:
 
 
 def _fallback_for(pair: Any) -> Counter:
-    if getattr(pair, "model_spec", None) is None:
-        return Estimate("no model, so no tokenizer")
-    return Estimate("the render counted no tokens")
+    return length_estimate(getattr(pair, "model_spec", None) is not None)
 
 
 def measure_samples(pair: Any, indices: Iterable[int], tally: LengthTally,

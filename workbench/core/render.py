@@ -47,6 +47,7 @@ from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
+from .tokens.counting import length_estimate
 
 # (dataset abbr, model abbr, sample index, turn) -> a model output, or None
 PredictionLookup = Callable[[str, "str | None", int, int], "str | None"]
@@ -589,10 +590,8 @@ class PairRenderer:
 
     @property
     def _stamps(self) -> bool:
-        """Whether this pair's rows can be stamps: spliced, with a model text, no wire, no
-        recorded outputs."""
-        return self._splicer is not None and self.model_text is not None and self.wire_class is None \
-            and self.options.predictions is None
+        """Whether this pair's rows can be stamps: spliced, no wire, no recorded outputs."""
+        return self._splicer is not None and self.wire_class is None and self.options.predictions is None
 
     def _stamped(self, index: int,
                  ice_idx: Sequence[int]) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
@@ -613,14 +612,16 @@ class PairRenderer:
         render ``real``, once the skeleton is checked; a form that cannot be made, or says
         something else, is never used (False); one this row cannot check waits for the next
         row rendered the usual way."""
-        assert self._splicer is not None and self.model_text is not None
+        assert self._splicer is not None
         skeleton = self._splicer.checked(ice_idx)
         if skeleton is None or skeleton.form is False or (skeleton.form and skeleton.form.checked):
             return
         form = skeleton.form
         if form is None:
-            trace = partial(self._stand_ins_traced, index) if self.options.token_sections else None
-            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, trace) or False
+            sections = self.options.token_sections and self.model_text is not None
+            trace = partial(self._stand_ins_traced, index) if sections else None
+            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, trace,
+                                             length_estimate(self.model_spec is not None)) or False
             if not form:
                 return
         values = skeleton.values_of(self.splits.test[index])

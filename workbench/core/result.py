@@ -6,6 +6,7 @@ module may use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,3 +137,22 @@ class RenderResult:
     #: Judge pairs (``--judge``): (judge dataset, judge model) → (dataset, model) judged, the
     #: model None before a run (core/judge.py). Every other pair is a model's own request.
     judged: dict[tuple[str, str | None], tuple[str, str | None]] = field(default_factory=dict)
+
+
+def _message_text(message: Any) -> str:
+    if isinstance(message, Mapping):
+        body = message.get("content", message.get("prompt"))
+        return body if isinstance(body, str) else ("" if body is None else str(body))
+    return message if isinstance(message, str) else str(message)
+
+
+def request_text(request: Request) -> str:
+    """What the model gets, as text (the chat template's output when there is one)."""
+    if request.model_text is not None:
+        return str(request.model_text)
+    value = request.model_input
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(_message_text(m) for m in value)
+    return str(value)

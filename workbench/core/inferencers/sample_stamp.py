@@ -46,7 +46,7 @@ from typing import Any
 
 from ..models.model_text import ModelText, TextLayout
 from ..refusals import refuse
-from ..result import Request
+from ..result import Request, request_text
 from ..tokens.counting import (
     SECTIONS,
     Counter,
@@ -167,6 +167,9 @@ class SampleForm:
         self.max_seq_len = max_seq_len
         self.exact = exact  # the token counts come from a real tokenizer
         self.checked = False  # its first stamp was compared with the usual render
+        #: what measures a request no model counted (None: the requests carry their tokens;
+        #: else a row's totals are its lengths, as the lengths view measures them)
+        self.uncounted: Estimate | None = None
         self.length_keys: Any = None  # each request's (exact, method, group) for lengths.py
 
     def numbers(self, values: list[str]) -> Numbers | None:
@@ -209,9 +212,10 @@ class SampleForm:
         out = []
         for r, (form, request, total, n) in enumerate(zip(self.requests, requests, totals, measured)):
             counted = tuple(zip(SECTIONS, sections[r])) if sections is not None else ()
+            tokens = TokenCount(total=total, exact=self.exact, method=form.method, sections=counted)
             out.append(request.evolve(
                 model_text=joined(form.model_text, values) if form.model_text is not None else None,
-                tokens=TokenCount(total=total, exact=self.exact, method=form.method, sections=counted),
+                tokens=None if self.uncounted else tokens,
                 truncation=form.truncation(n) if n is not None else None))
         return out
 
@@ -222,6 +226,10 @@ class SampleForm:
         totals, measured, sections = numbers
         for r, (form, request, total, n) in enumerate(zip(self.requests, real, totals, measured)):
             tokens = request.tokens
+            if self.uncounted is not None:  # the length the lengths view measures
+                if tokens is not None or self.uncounted.count(request_text(request)) != total:
+                    return False
+                continue
             said = (total, self.exact, form.method)
             if tokens is None or (tokens.total, tokens.exact, tokens.method) != said:
                 return False
@@ -235,14 +243,18 @@ class SampleForm:
         return True
 
 
-def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None,
-              trace: Trace | None = None) -> SampleForm | None:
+def make_form(skeleton: Skeleton, model_text: ModelText | None, limiter: Limiter | None,
+              trace: Trace | None = None, uncounted: Estimate | None = None) -> SampleForm | None:
     """The skeleton's form, with token sections when ``trace`` is given (the stand-in
     requests rendered with provenance, or None), or None where a rule above says its rows keep
-    the usual way."""
+    the usual way. With no ``model_text`` (no model, or measuring off) the requests are the
+    form's as they are, a row's totals its lengths by ``uncounted``."""
     requests = skeleton.stand_ins()
     if requests is None or len(requests) != len(skeleton.fits):
         return None  # (refused by stand_ins)
+    if model_text is None:
+        assert uncounted is not None
+        return _uncounted(requests, uncounted)
     traces: Sequence[Request | None] = [None] * len(requests)
     sections = trace is not None
     if trace is not None:
@@ -294,6 +306,19 @@ def make_form(skeleton: Skeleton, model_text: ModelText, limiter: Limiter | None
         made.append(RequestForm(finished, layout, count, measure, record, constant, sectioned, found))
     exact = bool(getattr(counter, "exact", False))
     return SampleForm(made, limiter.max_seq_len if limiter is not None else None, exact)
+
+
+def _uncounted(requests: Sequence[Request], estimate: Estimate) -> SampleForm:
+    """The form of requests no model counts: each as it is, its length ``estimate``'s."""
+    made = []
+    for request in requests:
+        layout = TextLayout(model_text=None, sent=request_text(request), add_special=False,
+                            method=estimate.method, fits=None, guarded=0)
+        count = PiecesEstimate(split_stand_ins(layout.sent)).count
+        made.append(RequestForm(request, layout, count, None, None, 0))
+    form = SampleForm(made, None, False)
+    form.uncounted = estimate
+    return form
 
 
 def _placed(layout: TextLayout, messages: Any) -> list[tuple[str, tuple[Part, ...]]] | None:

@@ -443,6 +443,12 @@ class Estimate:
         return None
 
 
+def length_estimate(has_model: bool) -> Estimate:
+    """How a request no model counted is measured for its length (the lengths view, a form's
+    stamps of such a pair)."""
+    return Estimate("the render counted no tokens" if has_model else "no model, so no tokenizer")
+
+
 def estimate_whole(text: str) -> int:
     """The estimate of ``text`` in one pass (what ``Estimate.count`` must always equal)."""
     return sum(map(_estimate_piece, _PIECES.findall(text)))

@@ -68,8 +68,8 @@ def marked(stamp: Stamp) -> Sample:
         if stamp.sections is not None:
             sections = tuple((name, _MARK + _SECTIONS + _NUMBER_OF_SECTIONS * r + k)
                              for k, name in enumerate(SECTIONS))
-        tokens = TokenCount(total=_MARK + _TOTAL + r, exact=stamp.form.exact, method=form.method,
-                            sections=sections)
+        tokens = None if stamp.form.uncounted else TokenCount(
+            total=_MARK + _TOTAL + r, exact=stamp.form.exact, method=form.method, sections=sections)
         fit = _MarkedFit(form.fit, _MARK + _MEASURED + r) if form.fit is not None else None
         requests.append(form.request.evolve(tokens=tokens, truncation=fit))
     return Sample(_MARK + _INDEX, _MARK + _SOURCE, stamp.ice_indices, tuple(requests))
