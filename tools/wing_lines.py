@@ -38,11 +38,11 @@ WHOLE = [
 #: The fast-path definitions of modules that also hold the interpreter or the writers.
 PARTS = {
     "core/render.py": [
-        "PairRenderer.stamp", "PairRenderer._stamps", "PairRenderer._stamped", "PairRenderer._check_form",
-        "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
+        "PairRenderer.stamp", "PairRenderer.stamps", "PairRenderer._stamps", "PairRenderer._stamped",
+        "PairRenderer._check_form", "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],
-    "core/models/meta_template.py": [],  # (its compiled layouts went; a memo of the last walk is no fast path)
+    "core/models/meta_template.py": [],  # (its compiled layouts went; its memo of the last walk is none)
     "core/tokens/counting.py": [
         "_piece_tokens", "_pieces_estimate", "_estimate_line", "_learn_words", "_estimate_line_and_newline",
         "_estimate_text", "_estimate_cut_lines", "_Stretches", "PiecesEstimate", "PiecesSections",
@@ -55,7 +55,7 @@ PARTS = {
         "ChatLayout", "chat_layout", "_shape", "_spliced", "_outline_of", "_witnessed", "_recorded",
     ],
     "headless/formats/json_encoding.py": [
-        "escaped_values", "LongText", "MessagesJson", "PromptListJson", "json_stamps", "JsonSample",
+        "escaped_values", "json_stamps", "JsonSample",
     ],
     "headless/stream.py": [],  # (the stamp hand-out: a few lines inside SampleStream and _render_chunk)
 }

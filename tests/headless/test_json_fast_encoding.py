@@ -25,9 +25,6 @@ from workbench.core.templates.prompt_template import PromptTemplate
 from workbench.core.tokens.counting import TokenCount
 from workbench.headless.formats import json_encoding, json_export
 from workbench.headless.formats.json_encoding import (
-    LongText,
-    MessagesJson,
-    PromptListJson,
     dumps,
     escaped_values,
     request_json,
@@ -85,52 +82,6 @@ def test_an_encode_that_fails_leaves_the_next_one_clean():
     assert dumps(unencodable) == '[["fine"]]'  # the list it was in is not marked as still open
 
 
-def _long(text: str) -> str:
-    return (text + " ") * (300 // (len(text) + 1) + 1)
-
-
-def test_long_text_reuses_a_prefix_only_where_the_bytes_stay_the_same():
-    """Strings that share prefixes cut at every kind of character (an escape, a surrogate, a
-    non-BMP character, a quote) give the JSON of the whole string, hit or miss."""
-    encode = LongText(least=16)
-    base = "".join(_long(t) for t in HOSTILE)
-    cuts = sorted({m.start() for m in re.finditer(r'[\\"\x00-\x1f\x7f-\x9f\u2028\ud800-\udfff😀中]', base)})
-    strings = []
-    for cut in cuts[::7]:
-        strings += [base[:cut] + "row one", base[:cut] + "row two \u202e", base[:cut + 1] + "?", base]
-    strings += ["", "short", base, PStr(base), None, ["a", "b"], base[::-1], base[::-1] + "x"]
-    hits = 0
-    for value in strings:
-        before = encode._prefix[0]
-        hits += bool(before) and isinstance(value, str) and value.startswith(before)
-        assert encode(value) == expected(value)
-    assert hits > len(cuts[::7])  # the prefix was reused, not just recomputed
-
-
-def test_messages_reuse_only_what_is_still_equal():
-    """Chat messages equal to the request before's reuse their JSON; a message changed in place
-    (a multi-turn history), a new one, or content that is not a string never does."""
-    encode = MessagesJson(LongText())
-    history = [{"role": "system", "content": HOSTILE[7]}, {"role": "user", "content": HOSTILE[2]}]
-    reply = {"role": "assistant", "content": ""}
-    calls = [
-        [*history, {"role": "user", "content": HOSTILE[8]}],
-        [*[dict(m) for m in history], {"role": "user", "content": HOSTILE[10]}],
-        [*history, reply],
-        [*history, reply],
-        [{"role": "user", "content": [{"type": "text", "text": HOSTILE[4]}]}],
-        [{"role": "user", "content": 7}, {"role": "user", "content": True}],
-        [{"role": "user", "content": 1}, {"role": "user", "content": 1}],
-        [],
-        "a string input \u2028",
-        [{"content": HOSTILE[7], "role": "system"}],  # same items, other order
-    ]
-    for n, messages in enumerate(calls):
-        if n == 3:
-            reply["content"] = "changed in place \u202e"
-        assert encode(messages) == expected(messages), n
-
-
 def _prepared(rows):
     template = PromptTemplate(
         {"begin": [{"role": "SYSTEM", "fallback_role": "HUMAN", "prompt": HOSTILE[7]}, "</E>"],
@@ -141,23 +92,6 @@ def _prepared(rows):
     # a row without a hint leaves that item as the template has it: shared, not filled
     return [template.generate_item([("{question}", q)] + ([("{hint}", h)] if h is not None else []),
                                    "answer", "", ice) for q, h in rows]
-
-
-def test_prompt_lists_shared_and_filled_items_in_their_places():
-    """Rows that fill different items of the same template (so a different layout), and lists
-    that are not fills, each give the JSON of the whole list."""
-    rows = [(HOSTILE[3], "4"), (HOSTILE[9], None), ("no field here", "6"), ("{answer}", HOSTILE[6]),
-            (HOSTILE[8], None)]
-    prompts = _prepared(rows) + _prepared(rows[:1])
-    encode = PromptListJson()
-    layouts = set()
-    for prompt in prompts + prompts:
-        assert prompt.filled_from is not None
-        assert encode(prompt) == expected(prompt)
-        layouts.add(bytes(a is b for a, b in zip(prompt, prompt.filled_from)))
-    assert len(layouts) >= 2  # some rows share an item the others fill
-    assert encode(PromptList(prompts[0])) == expected(prompts[0])  # not a fill: encoded whole
-    assert encode(HOSTILE[8]) == expected(HOSTILE[8])
 
 
 def _requests():

@@ -35,7 +35,7 @@ RULES: dict[str, str] = {
     "value-too-long": "the row's values could take a fill past its size bound",
     "prompt-past-max-seq-len": "a spliced prompt is longer than max_seq_len: the real loop drops examples",
     # a form that is not made, or not used (sample_stamp.make_form / SampleForm)
-    "pair-not-stamped": "no model text, an API model's wire, or recorded outputs: each row is a sample",
+    "pair-not-stamped": "an API model's wire, or recorded outputs: each row is a sample",
     "model-text-unlaid": "the model's side is not the same cut again (a chat template not outlined, a "
                          "model class that warns, a max_seq_len measure of another text)",
     "value-in-bos-check": "a value could start within the characters a BOS check reads",

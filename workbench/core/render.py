@@ -545,7 +545,8 @@ class PairRenderer:
         else:
             requests = splicer.splice(index, ice_idx, self._rendered)
         stamps = splicer is not None and self._stamps
-        stamped = self._stamped(index, ice_idx) if stamps and from_form else None
+        # (a row no model counts is its splice as it is: the form adds nothing to it)
+        stamped = self._stamped(index, ice_idx) if stamps and from_form and self.model_text else None
         if stamped is not None:  # the model text, counts and record the form gives the row
             form, (values, numbers) = stamped
             requests = form.finished(requests, values, numbers)
@@ -723,8 +724,15 @@ class PairRenderer:
         return made if len(made) == len(requests) else None
 
     def samples(self) -> Iterator[Sample]:
+        return self._every(self.sample)
+
+    def stamps(self) -> Iterator[Sample | Stamp]:
+        """Every sample, as a stamp where it can be one (see :meth:`stamp`)."""
+        return self._every(self.stamp)
+
+    def _every(self, make: Callable[[int], Any]) -> Iterator[Any]:
         for i in range(len(self)):
-            yield self.sample(i)
+            yield make(i)
         if self.tally is not None:
             for message in self.tally.messages(len(self)):
                 self.notes.warn(message)

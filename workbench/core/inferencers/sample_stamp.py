@@ -32,8 +32,9 @@ max_seq_len [prompt-past-max-seq-len] and its longest content the chat template'
 template's text where it was put (the search that finds it looks for its first copy from the
 end of the one before) [content-misplaced]; and the first stamp of every form is compared
 with that row's usual render (texts, token counts and sections, truncation record)
-[form-differs]. A pair with no model text, an API model's wire or recorded outputs stamps
-nothing [pair-not-stamped].
+[form-differs]. A pair no model counts (no model, or measuring off) has forms too: its
+requests as they are, a row's totals its lengths as the lengths view measures them. A pair
+with an API model's wire or recorded outputs stamps nothing [pair-not-stamped].
 
 May import: :mod:`.sample_splice`, :mod:`.truncation` and the core's
 bottom layer (``models``, ``tokens``).

@@ -8,15 +8,12 @@ May import: the core and the other headless modules (:mod:`.stamp_writer` among 
 from __future__ import annotations
 
 import json
-import operator
 import re
 import threading
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from ...core.inferencers.sample_splice import stand_in
-from ...core.prefix import shared_prefix
-from ...core.reference import reference
 from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
 from ..stream import SampleWriter
@@ -91,76 +88,6 @@ def escaped_values(values: list[str]) -> list[str]:
     return [dumps(v)[1:-1] for v in values]
 
 
-class LongText:
-    """``dumps`` of the long strings one field carries request after request (the model input,
-    the chat template's text), remembering the JSON of the prefix they share.
-
-    Consecutive requests of a pair usually start alike: the same instructions and in-context
-    examples, then the row. The escapes are per character, so a string's JSON is its prefix's
-    JSON, unclosed, followed by the rest's, unopened. When a string does not start with the
-    remembered prefix, it is encoded whole and the prefix it shares with the one before (found by
-    halving, each step one comparison at C speed) is remembered instead, when long enough to pay.
-    """
-
-    def __init__(self, least: int = 256) -> None:
-        self._least = least
-        self._prefix: tuple[str, str] = ("", '"')  # (prefix, its JSON without the closing quote)
-        self._last = ""
-
-    def __call__(self, value: Any) -> str:
-        if reference():  # encoded whole (core/reference.py)
-            return dumps(value)
-        if type(value) is not str:  # PStr, None, a list of messages: as usual
-            return dumps(value)
-        prefix, opened = self._prefix
-        if prefix and value.startswith(prefix):
-            return opened + dumps(value[len(prefix):])[1:]
-        text = dumps(value)
-        shared = shared_prefix(self._last, value)
-        if shared >= self._least:
-            head = value[:shared]
-            self._prefix = (head, dumps(head)[:-1])
-        self._last = value
-        return text
-
-
-class MessagesJson:
-    """``dumps`` of a chat model's input, a list of messages (``{"role": .., "content": ..}``),
-    reusing the JSON of the messages the request before had at the same places: the system
-    prompt and the in-context examples recur request after request, as new but equal strings.
-    A message is compared by its items, copied when it was encoded (a history's messages can
-    change in place between requests). A string input goes to ``text``; a list holding
-    anything but dicts of strings encodes as usual."""
-
-    def __init__(self, text: LongText) -> None:
-        self._text = text
-        self._last: tuple[list[tuple], list[str]] = ([], [])
-
-    def __call__(self, value: Any) -> str:
-        if reference():  # encoded whole (core/reference.py)
-            return dumps(value)
-        if type(value) is not list:
-            return self._text(value)
-        last_items, last_json = self._last
-        known = len(last_items)
-        items: list[tuple] = []
-        parts: list[str] = []
-        for i, message in enumerate(value):
-            if type(message) is not dict:
-                return dumps(value)
-            pairs = tuple(message.items())
-            items.append(pairs)
-            if i < known and pairs == last_items[i]:  # equal to strings checked before
-                parts.append(last_json[i])
-                continue
-            for name, text in pairs:
-                if type(name) is not str or type(text) is not str:
-                    return dumps(value)
-            parts.append(dumps(message))
-        self._last = (items, parts)
-        return "[" + ", ".join(parts) + "]"
-
-
 def request_json(request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {
         "label": request.label,
@@ -229,65 +156,6 @@ def _extra_json(value: Any) -> Any:
     return value.to_json() if hasattr(value, "to_json") else to_json(value)
 
 
-class PromptListJson:
-    """``dumps`` of a prompt list, what a prepared template shares encoded once.
-
-    A filled prepared template shares every item no row changes (the in-context examples,
-    the system prompt) with the template, which is cached and never changed: the same
-    objects in every request that uses it. Which positions are shared (compared by identity,
-    at C speed) and the template make a *layout*: the JSON of each run of shared items, with
-    its brackets and separators, worked out once; a request then encodes only the items its
-    row filled and joins them between the runs. Lists that are not such fills encode as usual.
-    The text is what ``dumps`` of the whole list gives: a list is its items' JSON joined by
-    ", " in brackets, and the escapes are per character.
-    """
-
-    def __init__(self, limit: int = 1 << 12) -> None:
-        # (id(template), which positions are shared) -> (template, runs, filled positions)
-        self._layouts: dict[tuple[int, bytes], tuple[Any, tuple[str, ...], tuple[int, ...]]] = {}
-        self._limit = limit
-
-    def __call__(self, prompt: Any) -> str:
-        source = getattr(prompt, "filled_from", None)
-        if source is None or len(source) != len(prompt) or reference():
-            return dumps(prompt)
-        shared = bytes(map(operator.is_, prompt, source))
-        layout = self._layouts.get((id(source), shared))
-        if layout is None or layout[0] is not source:
-            layout = self._layout(source, shared)
-        runs, filled = layout[1], layout[2]
-        if not filled:
-            return runs[0]
-        parts = [runs[0]]
-        for i, run in zip(filled, runs[1:]):
-            parts.append(dumps(list.__getitem__(prompt, i)))
-            parts.append(run)
-        return "".join(parts)
-
-    def _layout(self, source: Any, shared: bytes) -> tuple[Any, tuple[str, ...], tuple[int, ...]]:
-        runs: list[str] = []
-        filled: list[int] = []
-        run = "["
-        for i, same in enumerate(shared):
-            if i:
-                run += ", "
-            if same:
-                run += dumps(list.__getitem__(source, i))
-            else:
-                runs.append(run)
-                filled.append(i)
-                run = ""
-        runs.append(run + "]")
-        if len(self._layouts) >= self._limit:
-            self._layouts.clear()
-        layout = self._layouts[(id(source), shared)] = (source, tuple(runs), tuple(filled))
-        return layout
-
-
-_prompt_list_json = PromptListJson()
-_model_input_json = MessagesJson(LongText())
-_model_text_json = LongText()
-
 # the keys a request always has, before its extras (an extra of the same name takes its place)
 _FIXED = frozenset(("label", "turn", "prompt_list", "model_input", "model_text", "depends_on_turns",
                     "tokens", "truncation"))
@@ -302,13 +170,13 @@ def request_text(request: Request) -> str:
 
 def request_parts(request: Request, parts: list[str]) -> None:
     """Add the pieces of ``dumps(request_json(request))`` to ``parts``, its fields encoded one by
-    one: no dict built and walked per request, its prompt list through :class:`PromptListJson`,
-    and nothing joined that the caller will join again."""
+    one: no dict built and walked per request, and nothing joined that the caller will join
+    again."""
     extra = request.extra
     if extra and any(not isinstance(key, str) or key in _FIXED for key, _ in extra):
         fields = request_json(request)  # an extra replaces a field: the general way keeps its place
         head = {"label": fields.pop("label"), "turn": fields.pop("turn")}
-        prompt = _prompt_list_json(fields.pop("prompt_list"))
+        prompt = dumps(fields.pop("prompt_list"))
         parts += [dumps(head)[:-1], ', "prompt_list": ', prompt, ", ", dumps(fields)[1:]]
         return
     label, turn = request.label, request.turn
@@ -316,9 +184,8 @@ def request_parts(request: Request, parts: list[str]) -> None:
         parts.append('{"label": null, "turn": null, "prompt_list": ')
     else:
         parts += ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
-    parts += [_prompt_list_json(request.prompt_list),
-              ', "model_input": ', _model_input_json(request.model_input),
-              ', "model_text": ', _model_text_json(request.model_text)]
+    parts += [dumps(request.prompt_list), ', "model_input": ', dumps(request.model_input),
+              ', "model_text": ', dumps(request.model_text)]
     if request.depends_on:
         parts += [', "depends_on_turns": ', dumps(list(request.depends_on))]
     tokens = getattr(request, "tokens", None)

@@ -83,8 +83,12 @@ def _sample_text(sample: Sample) -> str:
     return "".join(parts)
 
 
-def write_render_json(result: RenderResult, out: TextIO,
-                      samples_of=lambda pair: pair.samples()) -> RenderResult:
+def _stamps_of(pair: Any) -> Any:
+    """Each sample of the pair, as a stamp where it can be one (what ``render`` hands out)."""
+    return pair.stamps() if hasattr(pair, "stamps") else pair.samples()
+
+
+def write_render_json(result: RenderResult, out: TextIO, samples_of: Any = _stamps_of) -> RenderResult:
     """Write the document sample by sample, so memory stays flat on large renders.
 
     A pair that fails part-way keeps what was written and gains an error entry.
