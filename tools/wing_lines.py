@@ -42,7 +42,10 @@ PARTS = {
         "PairRenderer._check_form", "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],
-    "core/models/meta_template.py": [],  # (its compiled layouts went; its memo of the last walk is none)
+    "core/models/meta_template.py": [
+        "_SectionWalker._compiled", "_SectionWalker._compile", "_Layout", "_symbolic", "_split_slots",
+        "_MessagesLayout", "LMParser._compile", "APIParser._compile",
+    ],
     "core/tokens/counting.py": [
         "_piece_tokens", "_pieces_estimate", "_estimate_line", "_learn_words", "_estimate_line_and_newline",
         "_estimate_text", "_estimate_cut_lines", "_Stretches", "PiecesEstimate", "PiecesSections",

@@ -113,7 +113,8 @@ def test_the_demo(fmt: str) -> None:
 
 def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparisons above compare two different paths: the demo hands out stamps, splices
-    and chat outlines when fast, and none of them in the reference mode."""
+    and compiled layouts when fast, and none of them (nor a chat outline) in the reference mode."""
+    from workbench.core.models import meta_template
     from workbench.core.tokens import chat_apply
 
     taken: dict[str, int] = {}
@@ -129,6 +130,8 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
 
     counting(chat_apply, "_spliced")
     counting(chat_apply, "chat_layout")
+    counting(meta_template._Layout, "compile")
+    counting(meta_template._MessagesLayout, "compile")
     for slow in (False, True):
         taken.clear()
         with reference_mode(slow):
@@ -138,7 +141,7 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
         if slow:
             assert stamps == spliced == 0 and not taken, taken
         else:
-            assert stamps > 0 and spliced > 0 and taken.get("_spliced"), \
+            assert stamps > 0 and spliced > 0 and taken.get("compile") and taken.get("_spliced"), \
                 (stamps, spliced, taken)
 
 

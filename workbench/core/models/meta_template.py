@@ -11,12 +11,14 @@ retrievers, inferencers or render, and nothing outside the core.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..errors import RenderError
 from ..provenance import META, Origin, PStr, concat
+from ..reference import reference
 from ..render_notes import OC_VERSION, Notes
 from ..templates.prompt_list import PromptList, PromptType, is_section_marker
 
@@ -202,6 +204,8 @@ class _SectionWalker:
         # A walk keeps its output on the parser; a pair may be rendered from two threads
         # (the panes and a search), so one walk at a time.
         self._walk_lock = threading.RLock()
+        #: compiled layouts by (id of the prepared template, mode): [template, layout, compiled]
+        self._layouts: dict[tuple[int, str], list] = {}
 
     def walk(self, prompt: PromptList, mode: str) -> bool:
         """Returns whether generation went on to the end (meta ``end`` applies)."""
@@ -258,11 +262,183 @@ class _SectionWalker:
 
     use_fallback_in_split = False
 
+    def _compiled(self, source: PromptList, mode: str) -> Any:
+        """The layout of a prepared template, compiled on its second use (None: keep walking).
+
+        The output's shape depends only on the items' roles and sections, never on their text
+        (see :class:`_Layout`), so the walk is done once with a numbered slot in place of each
+        text, and every row after that only fills the slots.
+        """
+        if reference():  # every prompt walked (core/reference.py)
+            return None
+        layouts = self._layouts
+        key = (id(source), mode)
+        entry = layouts.get(key)
+        if entry is None or entry[0] is not source:
+            if len(layouts) > 256:
+                layouts.clear()
+            layouts[key] = [source, None, False]
+            return None
+        if not entry[2]:
+            entry[2] = True
+            entry[1] = self._compile(source, mode)
+        return entry[1]
+
+    def _compile(self, source: PromptList, mode: str) -> Any:
+        return None
+
     def on_string(self, item: str) -> None: ...
 
     def on_round(self, round_items: list[Any], for_gen: bool) -> bool: ...
 
     def on_single(self, item: dict, mode: str) -> bool: ...
+
+
+class _Layout:
+    """A compiled meta-template layout: constant text and numbered slots for item texts."""
+
+    __slots__ = ("constants", "provenance", "slots")
+
+    def __init__(self, constants: list[str], slots: list[int], provenance: bool = False) -> None:
+        self.constants = constants  # len(slots) + 1 pieces around the slots
+        self.slots = slots
+        self.provenance = provenance  # constants carry their runs; apply keeps the items'
+
+    @classmethod
+    def compile(cls, parser: LMParser, source: PromptList, mode: str) -> _Layout | None:
+        symbolic = _symbolic(source)
+        if symbolic is None:
+            return None
+        text = parser._walk_to_text(symbolic, mode)
+        pieces, found_slots = _split_slots(text)
+        if any("\x00" in c for c in pieces):
+            return None  # a meta-template string holds NUL itself: keep walking
+        # Items no row can change (no `{` in them) are folded into the constant text.
+        changing = set(source.fill_plan())
+        constants, slots = [pieces[0]], []
+        for slot, piece in zip(found_slots, pieces[1:]):
+            if slot in changing:
+                slots.append(slot)
+                constants.append(piece)
+            else:
+                item = list.__getitem__(source, slot)
+                constants[-1] += (item if isinstance(item, str) else item["prompt"]) + piece
+        return cls(constants, slots, parser.provenance)
+
+    def apply(self, prompt: PromptList) -> str:
+        constants = self.constants
+        parts = [constants[0]]
+        get = list.__getitem__
+        for k, slot in enumerate(self.slots):
+            item = get(prompt, slot)
+            parts.append(item if isinstance(item, str) else item["prompt"])
+            parts.append(constants[k + 1])
+        # concat keeps provenance: the runs the walk's '+' would make, merged the same way
+        return concat(parts) if self.provenance else "".join(parts)
+
+
+def _symbolic(source: PromptList) -> PromptList | None:
+    """``source`` with a numbered slot in place of each string item and each role prompt
+    (None when an item is neither text nor a dict with a text prompt: the walk says why)."""
+    symbolic = PromptList()
+    for i, item in enumerate(source):
+        if isinstance(item, str):
+            symbolic.append(f"\x00{i}\x00")
+        elif not isinstance(item, dict):
+            return None
+        elif "section" not in item and "prompt" in item:
+            if not isinstance(item["prompt"], str):
+                return None
+            symbolic.append({**item, "prompt": f"\x00{i}\x00"})
+        else:
+            symbolic.append(item)
+    return symbolic
+
+
+def _split_slots(text: str) -> tuple[list[str], list[int]]:
+    """The text around each numbered slot, and the slots' numbers; sliced, not split, so that
+    with provenance the pieces keep their runs."""
+    pieces, slots, at = [], [], 0
+    for found in _SLOT.finditer(text):
+        pieces.append(text[at:found.start()])
+        slots.append(int(found.group(1)))
+        at = found.end()
+    pieces.append(text[at:])
+    return pieces, slots
+
+
+_SLOT = re.compile(r"\x00(\d+)\x00")
+
+
+class _MessagesLayout:
+    """A compiled API-style layout: the messages, each a role and its text's constants and slots.
+
+    Which messages an API parser makes, their roles, and where each item's prompt lands in
+    them depend only on the items' roles and sections: like :class:`_Layout`, a walk with a
+    numbered slot in place of each prompt, done once. Plain string items are dropped (with a
+    warning when they hold text): the layout keeps which ones the walk reaches, to say so per
+    row. Templates with non-text prompts keep walking.
+    """
+
+    __slots__ = ("entries", "strings")
+
+    def __init__(self, entries: list[Any], strings: list[int]) -> None:
+        self.entries = entries  # a constant, or (message without its prompt, constants, slots)
+        self.strings = strings  # the string items the walk reaches, in order
+
+    @classmethod
+    def compile(cls, parser: APIParser, source: PromptList, mode: str) -> _MessagesLayout | None:
+        symbolic = _symbolic(source)
+        if symbolic is None:
+            return None
+        strings: list[str] = []
+        with parser._walk_lock:  # no other walk may see the borrowed notes and string list
+            notes, parser.notes = parser.notes, Notes()  # the first walk said what there was to say
+            parser._strings_reached = strings
+            try:
+                parsed = parser._parse(symbolic, mode)
+            except RenderError:
+                return None
+            finally:
+                parser.notes = notes
+                parser._strings_reached = None
+        if not isinstance(parsed, list):
+            return None
+        entries: list[Any] = []
+        for message in parsed:
+            if not isinstance(message, dict):
+                if isinstance(message, str) and "\x00" in message:
+                    return None
+                entries.append(message)
+                continue
+            text = message.get("prompt")
+            if not isinstance(text, str):
+                return None
+            constants, slots = _split_slots(text)
+            if any("\x00" in c for c in constants):
+                return None  # a meta-template string holds NUL itself: keep walking
+            entries.append(({**message, "prompt": None}, constants, slots))
+        return cls(entries, [int(_SLOT.fullmatch(item).group(1)) for item in strings])  # type: ignore[union-attr]
+
+    def apply(self, prompt: PromptList, parser: APIParser) -> PromptList:
+        get = list.__getitem__
+        for slot in self.strings:
+            parser.on_string(get(prompt, slot))
+        out: list[Any] = []
+        for entry in self.entries:
+            if not isinstance(entry, tuple):
+                out.append(entry)
+                continue
+            base, constants, slots = entry
+            parts = [constants[0]]
+            for k, slot in enumerate(slots):
+                parts.append(get(prompt, slot)["prompt"])
+                parts.append(constants[k + 1])
+            message = dict(base)
+            # concat keeps provenance (the runs of the walk's '+', merged the same way)
+            message["prompt"] = concat(parts) if parser.provenance else "".join(parts)
+            out.append(message)
+        return PromptList(out)
 
 
 class LMParser(_SectionWalker):
@@ -287,15 +463,22 @@ class LMParser(_SectionWalker):
             last = self._last
             if last is not None and last[0] is prompt and last[1] == mode:
                 return last[2]
-            text = self._walk_to_text(prompt, mode)
-            self._last = (prompt, mode, text)
-            return text
+            layout = self._compiled(source, mode)
+            if layout is not None:
+                text = layout.apply(prompt)
+                self._last = (prompt, mode, text)
+                return text
         return self._walk_to_text(prompt, mode)
 
     #: the last filled prompt laid out, its mode and text: the max_seq_len loop measures the
     #: prompt it keeps, and the request then parses that same prompt (a filled prepared
     #: template is never changed after its fill)
     _last: tuple[PromptList, str, str] | None = None
+
+    def _compile(self, source: PromptList, mode: str) -> _Layout | None:
+        # With a meta template a local model's string is a pure concatenation: meta-template
+        # text, and each item's (filled) prompt or string.
+        return _Layout.compile(self, source, mode)
 
     def _walk_to_text(self, prompt: PromptList, mode: str) -> str:
         # The pieces are joined once at the end: with provenance, each ``+`` would copy
@@ -340,6 +523,19 @@ class APIParser(_SectionWalker):
     def parse(self, prompt: PromptType, mode: str) -> Any:
         if isinstance(prompt, str):
             return prompt
+        source = prompt.filled_from if isinstance(prompt, PromptList) and self.meta else None
+        if source is not None and len(source) == len(prompt):
+            layout = self._compiled(source, mode)
+            if layout is not None:
+                return layout.apply(prompt, self)
+        return self._parse(prompt, mode)
+
+    def _compile(self, source: PromptList, mode: str) -> _MessagesLayout | None:
+        return _MessagesLayout.compile(self, source, mode)
+
+    def _parse(self, prompt: PromptType, mode: str) -> Any:
+        if isinstance(prompt, str):
+            return prompt
         if not self.meta:
             text = join_without_meta(prompt)
             if not text and self.framework != OC_VERSION:
@@ -370,8 +566,13 @@ class APIParser(_SectionWalker):
             out.insert(0, self.meta["begin"])
         return PromptList(out)
 
+    #: while a layout is compiled: the string items the walk reaches (see _MessagesLayout)
+    _strings_reached: list[str] | None = None
+
     def on_string(self, item: str) -> None:
-        if item.strip():
+        if self._strings_reached is not None:
+            self._strings_reached.append(item)
+        elif item.strip():
             self.notes.warn(
                 f"a non-empty string item {str(item)[:40]!r} is dropped for API-style models "
                 "(the framework ignores strings without a role)"
