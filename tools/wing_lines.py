@@ -48,8 +48,9 @@ PARTS = {
     ],
     "core/tokens/counting.py": [
         "_piece_tokens", "_pieces_estimate", "_estimate_line", "_learn_words", "_estimate_line_and_newline",
-        "_estimate_text", "_estimate_cut_lines", "_Stretches", "PiecesEstimate", "PiecesSections",
-        "_by_lines", "_line_sections", "Estimate.count", "Estimate.count_sections",
+        "_estimate_text", "_estimate_cut_lines", "_Stretches", "PiecesEstimate", "PiecesSections", "_row_end",
+        "_cut_before", "_cut_after", "_by_lines", "_stretch_sections", "_line_sections", "Estimate.count",
+        "Estimate._count_learning", "Estimate.count_sections",
     ],
     "core/tokens/chat_sandbox.py": [
         "_stands", "_traced_filter", "_traced_join", "_Deferred", "_concat", "_joined", "_traced_call",

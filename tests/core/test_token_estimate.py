@@ -40,6 +40,17 @@ def test_cached_lines_do_not_leak_between_texts(head, tail):
     assert estimate.count(tail + head) == estimate_whole(tail + head)
 
 
+@settings(max_examples=300, deadline=None)
+@given(head=texts, tails=st.lists(texts, min_size=2, max_size=5))
+def test_texts_sharing_a_head_count_as_one_pass(head, tails):
+    """A text that starts with the lines the ones before it shared counts as the head's count
+    plus its rest's: equal to the one-pass count whatever the rest starts with."""
+    estimate = Estimate()
+    estimate.LEAST_HEAD = 2  # heads as short as the generated texts
+    for tail in tails:
+        assert estimate.count(head + tail) == estimate_whole(head + tail)
+
+
 # Lines of words and single spaces (a line's estimate is then its words', each learned once):
 # words of every kind, a space at either end, spaces doubled (counted the other way)
 WORDS = ["a", "Word", "é", "1", "1234", "12345", ".", "?!", "A.", "Answer:", "中文", "<|im_end|>", "<s>",
@@ -71,6 +82,22 @@ def test_learned_words_are_bounded(monkeypatch):
     assert "x" * 45 not in counting._SPACED  # a long word is counted, never kept
     counting._estimate_line("x" * 45 + " y")
     assert "x" * 45 not in counting._SPACED
+
+
+def test_a_kept_head_is_not_split_again(monkeypatch):
+    from workbench.core.tokens import counting
+
+    head = "".join(f"Example {i}: a question of some words, then its answer.\n" for i in range(12))
+    texts = [f"{head}Question {n}: what is {n} and {n}?\nAnswer:" for n in range(3)]
+    estimate = Estimate()
+    estimate.count(texts[0])
+    estimate.count(texts[1])  # shares the head with the first: kept
+    split: list[int] = []
+    real = counting._estimate_text
+    monkeypatch.setattr(counting, "_estimate_text", lambda text: split.append(len(text)) or real(text))
+    assert estimate.count(texts[2]) == estimate_whole(texts[2])
+    assert split == [len(texts[2]) - len(head)]  # only the rest, after the head's last line
+    assert estimate.count(" " + texts[2][1:]) == estimate_whole(" " + texts[2][1:])  # no head: whole
 
 
 def test_known_counts():

@@ -24,6 +24,7 @@ from operator import itemgetter, sub
 from typing import Any, NamedTuple, Protocol, cast
 
 from ..errors import RenderError
+from ..prefix import shared_prefix
 from ..provenance import GLUE, ICE, META, ROW, TEMPLATE, spans_of
 from ..reference import reference
 
@@ -322,6 +323,28 @@ class PiecesSections:
         return tuple(map(sum, zip(*got)))
 
 
+def _row_end(codes: str, start: int) -> int:
+    """Where the run of test-row codes that starts at ``start`` ends."""
+    found = _NOT_ROW.search(codes, start)
+    return found.start() if found is not None else len(codes)
+
+
+def _cut_before(text: str, at: int) -> int:
+    """The last line cut (see ``_LINE_END``) at or before ``at``: 0 if none."""
+    found = text.rfind("\n", 0, at)
+    while found >= 0 and not _LINE_END.match(text, found):
+        found = text.rfind("\n", 0, found)
+    return found + 1
+
+
+def _cut_after(text: str, at: int) -> int:
+    """The first line cut after ``at - 1`` (so at or after ``at``): the text's end if none."""
+    found = text.find("\n", at - 1)
+    while found >= 0 and not _LINE_END.match(text, found):
+        found = text.find("\n", found + 1)
+    return found + 1 if found >= 0 else len(text)
+
+
 def _by_lines(text: str, codes: str) -> tuple[int, ...]:
     """``text``'s tokens by section, its lines' summed (each line's looked up by its text and
     codes, both sliced in C: a line repeats, and may change section from one request to the next)."""
@@ -331,6 +354,13 @@ def _by_lines(text: str, codes: str) -> tuple[int, ...]:
     ends = list(accumulate(map(len, lines)))
     line_codes = map(codes.__getitem__, map(slice, [0, *ends], ends))
     return tuple(map(sum, zip(*map(_line_sections, lines, line_codes))))
+
+
+@lru_cache(maxsize=256)
+def _stretch_sections(text: str, codes: str) -> tuple[int, ...]:
+    """``_by_lines`` of whole lines that repeat in every request of a pair (a pair's few
+    stretches: 256 are kept)."""
+    return _by_lines(text, codes)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -418,8 +448,20 @@ class Estimate:
     #: request's token count then counts the same text again (compared, not hashed: equal
     #: texts of other lengths differ at once)
     _last: tuple[str, int] | None = None
+    #: whole lines the texts counted lately start with, and their count (see ``count``)
+    _head: tuple[str, int] = ("", 0)
+    #: the shortest head worth keeping (shorter, the split it saves costs less than finding it)
+    LEAST_HEAD = 256
+
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        """The estimate of ``text``: its lines' (see ``_LINE_END``), each line's looked up."""
+        """The estimate of ``text``.
+
+        A text's estimate is its lines' (see ``_LINE_END``), so a text that starts with whole
+        lines counted before counts as their count plus the rest's. A pair's requests start
+        alike (the instructions, the in-context examples, then the row): the lines two texts
+        in a row share are kept as the *head*, and a text starting with it (one comparison at
+        C speed) has only its rest split and looked up.
+        """
         # where the characters came from does not change the count: a provenance-carrying
         # string is counted as plain text (its split would slice every run, and the line
         # cache would keep it alive)
@@ -429,15 +471,58 @@ class Estimate:
         last = self._last
         if last is not None and last[0] == plain:
             return last[1]
-        n = _estimate_text(plain)
+        head, head_count = self._head
+        cut = len(head)
+        if cut and plain.startswith(head) and len(plain) > cut and not plain[cut].isspace():
+            n = head_count + _estimate_text(plain[cut:])
+        else:
+            n = self._count_learning(plain, last[0] if last is not None else "")
         self._last = (plain, n)
         return n
 
+    def _count_learning(self, plain: str, before: str) -> int:
+        """``plain``'s estimate, keeping as the head the whole lines it shares with ``before``
+        when they are long enough to pay (counted in two parts: no more work than one)."""
+        shared = shared_prefix(before, plain)
+        # the last cut whose following character both texts have: a text starting with the
+        # head cuts there too when its next character is not a space
+        cut = _cut_before(plain, shared - 1) if shared > self.LEAST_HEAD else 0
+        if cut < self.LEAST_HEAD:
+            return _estimate_text(plain)
+        head = plain[:cut]
+        head_count = _estimate_text(head)
+        self._head = (head, head_count)
+        return head_count + _estimate_text(plain[cut:])
+
     def count_sections(self, text: str, codes: str) -> tuple[int, ...]:
         """Each section's tokens, in ``SECTIONS`` order (their sum is the count of ``text``),
-        given the section code of each character of ``text``: its lines', each line's looked
-        up by its text and codes."""
-        return _by_lines(text if type(text) is str else str.__str__(text), codes)
+        given the section code of each character of ``text``.
+
+        A text's tokens are its lines' (see ``_LINE_END``), so any stretch of whole lines
+        counts on its own. The test row's values are what changes from one request of a pair
+        to the next: the lines around each stretch of them are counted line by line, and the
+        whole lines between (the system prompt, the in-context examples, the meta template's
+        text: the same in every request) are one stretch, counted once and looked up by its
+        text and codes after that.
+        """
+        plain = text if type(text) is str else str.__str__(text)
+        got = []
+        pos = 0
+        start = codes.find("t")
+        while start >= 0:  # (str.find, not a regex: the codes are as long as the text)
+            cut = max(_cut_before(plain, start), pos)
+            stop = _cut_after(plain, _row_end(codes, start))
+            start = codes.find("t", stop)
+            while start >= 0 and _cut_before(plain, start) <= stop:  # the next value's line follows
+                stop = _cut_after(plain, _row_end(codes, start))
+                start = codes.find("t", stop)
+            if cut > pos:
+                got.append(_stretch_sections(plain[pos:cut], codes[pos:cut]))
+            got.append(_by_lines(plain[cut:stop], codes[cut:stop]))
+            pos = stop
+        if pos < len(plain) or not got:
+            got.append(_stretch_sections(plain[pos:], codes[pos:]))
+        return tuple(map(sum, zip(*got)))
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
         return None
@@ -686,6 +771,7 @@ _CODE_NAMES = {code: name for name, code in SECTION_CODES.items()}
 _CODE_SLOTS = {code: SECTIONS.index(name) for name, code in SECTION_CODES.items()}
 _CODE_RUNS = re.compile("m+|i+|t+|o+")
 _ROW_CODE = SECTION_CODES["test_row"]
+_NOT_ROW = re.compile("[^t]")
 
 
 def codes_of(text: str) -> str:
