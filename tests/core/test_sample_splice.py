@@ -14,6 +14,8 @@ import copy
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.inferencers import sample_splice
 from workbench.core.inferencers.sample_splice import OPEN, Refused, _Compiler, stand_in
@@ -305,3 +307,37 @@ def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
     assert not _token_differences(spliced, real)
     assert _spliced(spliced) == len(real) - 2
     assert not _differences(spliced, real)
+
+
+# -- values with braces: spliced where no later field can take them up -------------------------
+
+_ATOMS = ["{a}", "{b}", "{c}", "{answer}", "{", "}", "x", " ", "{a", "b}", "\\frac{1}{2}", '{"k": 1}', "{ab}",
+          "a", "}{"]
+_INERT = ["\\frac{1}{2}", '{"k": 1}', "x", " ", "{x}", "{}", "\n"]  # braces no field can take up
+_braced = st.one_of(st.lists(st.sampled_from(_INERT), max_size=4).map("".join),
+                    st.lists(st.sampled_from(_ATOMS), max_size=5).map("".join))
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(template=st.one_of(st.sampled_from(["Q: {a} {b}\nA: {c}", "{a}{b}{c}", "x {a} } {b} { {c}",
+                                           '{"q": "{a}", "r": {b}} {c}']),
+                          st.lists(st.sampled_from(_ATOMS), min_size=1, max_size=8).map("".join)),
+       values=st.lists(st.tuples(_braced, _braced, _braced), min_size=3, max_size=5))
+def test_values_with_braces_splice_only_where_the_fill_would_not_fill_them_again(template, values):
+    """Any template, any values: the spliced render is the real one, brace for brace (the
+    fill replaces ``{a}``, ``{b}``, ``{c}`` and the output column in turn, across the text)."""
+    rows = [{"a": a, "b": b, "c": c, "answer": "1"} for a, b, c in values]
+    spliced, real = _both(_dataset(_string_template(template), {"train": rows, "test": rows}, ["a", "b", "c"]),
+                          None)
+    assert not _differences(spliced, real)
+
+
+def test_latex_and_json_values_are_spliced():
+    rows = [{"q": f"\\frac{{{i}}}{{2}} and {{\"k\": {i}}}", "answer": "1"} for i in range(6)]
+    spliced, real = _both(_dataset(_string_template("Q: {q}\nA:"), {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real)
+    assert _spliced(spliced) == len(real) - 2
+    # a value holding a field the fill replaces after it is filled again: rendered for real
+    rows = [{"q": "see {answer}", "answer": "1"} for _ in range(6)]
+    spliced, real = _both(_dataset(_string_template("Q: {q}\nA:"), {"train": rows, "test": rows}, ["q"]), None)
+    assert not _differences(spliced, real) and _spliced(spliced) == 0

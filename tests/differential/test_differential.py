@@ -246,13 +246,13 @@ def test_random_configs_and_rows(template: Any, ice: Any, rows: list, retriever:
 # -- the refusals, by name -------------------------------------------------------------------------
 
 def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
-    """A row whose value holds a brace is rendered by the interpreter (its splice could fill it
-    again), with the same bytes, and the harness's report counts it under its rule."""
+    """A row whose value holds an unclosed brace is rendered by the interpreter (a field could
+    start in it), with the same bytes, and the harness's report counts it under its rule."""
     rows = {"train": [{"question": "What is 2 + 2?", "answer": "4"}],
             "test": [{"question": f"What is {n} + 1?", "answer": str(n + 1)} for n in range(6)]
-            + [{"question": "Solve {x} + 1 = 2.", "answer": "1"}]}
+            + [{"question": "Solve {x + 1 = 2.", "answer": "1"}]}
     config = write_workspace(tmp_path, qa_rows=rows)
     before = hits["value-refills"]
-    assert "Solve {x} + 1 = 2." in assert_same_bytes(workspace_of(config), "json")
+    assert "Solve {x + 1 = 2." in assert_same_bytes(workspace_of(config), "json")
     assert hits["value-refills"] > before
     assert set(hits) <= set(RULES)

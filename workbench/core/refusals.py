@@ -30,8 +30,8 @@ RULES: dict[str, str] = {
     "too-many-skeletons": "the pair has 64 example sets with a skeleton already",
     "skeleton-differs": "the skeleton's splice of its first row differs from that row's real render",
     # a row a checked skeleton does not splice (sample_splice.Skeleton.values_of / splice)
-    "value-refills": "a value holds a brace or a stand-in mark: the fill, column by column, could fill it "
-                     "again",
+    "value-refills": "a value holds a {column}, an unclosed { or an unopened }, or a stand-in mark: the "
+                     "fill, column by column, could fill it again",
     "value-too-long": "the row's values could take a fill past its size bound",
     "prompt-past-max-seq-len": "a spliced prompt is longer than max_seq_len: the real loop drops examples",
     # a form that is not made, or not used (sample_stamp.make_form / SampleForm)

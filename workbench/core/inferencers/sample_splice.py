@@ -11,11 +11,13 @@ a request is made of.
 Sound by rule, not by hope; a sample is rendered for real when any of these fails (each
 refusal counted under its rule's name in :mod:`workbench.core.refusals`, named in brackets):
 
-- the render fills a row by ``str.replace('{column}', value)`` column after column, so a value
-  holding a brace could be filled again: rows with ``{``, ``}`` or a stand-in mark in a value,
-  or so long the fill's size bound might apply, are rendered for real [value-refills,
-  value-too-long]; and so is every row of a skeleton where a stand-in sits between a ``{`` and
-  a ``}`` with no brace between (a row's value there could complete a later column's
+- the render fills a row by ``str.replace('{column}', value)`` column after column across the
+  whole text, so a value's braces could take part in a later field: rows with a value that
+  holds a ``{column}``, a ``{`` with no ``}`` after it or a ``}`` with no ``{`` before it (or
+  any brace, where a column's name holds one), or a stand-in mark, or so long the fill's
+  size bound might apply, are rendered for real [value-refills, value-too-long]; and so is
+  every row of a skeleton where a stand-in sits between a ``{`` and a ``}`` with no brace
+  between (a row's value there could complete a later column's
   ``{field}``) [render-looked];
 - a stand-in is ``"\\n\\t \\ue000Vvn\\ue001 \\t\\n"``: whitespace, two letters and marks around its
   number, so a render that strips, re-cases, cuts, merges blank lines or reads the value
@@ -322,10 +324,14 @@ class Skeleton:
         # a row whose values could take a fill past its size bound is filled for real (and fails)
         token = max((len(n) + 2 for n in compiler.names), default=2)
         self.most = (MAX_FILLED_CHARS - compiler.longest) // max(compiler.slots, 1) - token
+        #: the fields a fill replaces (see ``_inert``); a name holding a brace makes every
+        #: brace in a value suspect
+        self.fields = tuple(f"{{{n}}}" for n in compiler.names)
+        self.braced_names = any("{" in n or "}" in n for n in compiler.names)
 
     def values_of(self, row: Mapping[str, Any]) -> list[str] | None:
         """The row's values as this skeleton fills them (None: the row must be rendered for
-        real: braces or a stand-in mark in a value, or too long)."""
+        real: a value the fill could fill again, a stand-in mark in a value, or too long)."""
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the skeleton's row had as other types made str, and any other found by join
         values = [*row.values()]
@@ -336,13 +342,34 @@ class Skeleton:
         except TypeError:
             values = list(map(str, values))
             joined = "".join(values)
-        if "{" in joined or "}" in joined or OPEN in joined or CLOSE in joined:
+        if OPEN in joined or CLOSE in joined or (("{" in joined or "}" in joined)
+                                                   and not self._inert(values)):
             refuse("value-refills")
             return None
         if len(joined) > self.most:
             refuse("value-too-long")
             return None
         return values
+
+    def _inert(self, values: list[str]) -> bool:
+        """Whether no value's braces can take part in a field the fill replaces after it: the
+        fill replaces ``{column}`` column after column across the whole text, so a value could
+        be filled again where it holds a ``{column}`` itself, a ``{`` with no ``}`` after it
+        (a field that would end past it) or a ``}`` with no ``{`` before it (one that began
+        before it). LaTeX's ``\\frac{1}{2}`` and JSON's ``{"a": 1}`` hold none of these."""
+        if self.braced_names:
+            return False
+        for value in values:
+            if "{" not in value and "}" not in value:
+                continue
+            first_close = value.find("}")
+            if value.rfind("{") > value.rfind("}"):
+                return False
+            if first_close >= 0 and not 0 <= value.find("{") < first_close:
+                return False
+            if any(field in value for field in self.fields):
+                return False
+        return True
 
     def splice(self, row: Mapping[str, Any]) -> tuple[list[str], Sequence[Request]] | None:
         """The row's values as this skeleton fills them, and its requests (None: the row must be
