@@ -540,13 +540,17 @@ class PairRenderer:
             return self._first
         ice_idx = self.picks[index]
         splicer = self._splicer if not provenance else None
+        values = None
         if splicer is None:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
-            requests = splicer.splice(index, ice_idx, self._rendered)
+            requests, values = splicer.splice(index, ice_idx, self._rendered)
         stamps = splicer is not None and self._stamps
-        # (a row no model counts is its splice as it is: the form adds nothing to it)
-        stamped = self._stamped(index, ice_idx) if stamps and from_form and self.model_text else None
+        # a spliced row its form stamps is finished by it (a row no model counts is its splice
+        # as it is: the form adds nothing to it)
+        stamped = None
+        if stamps and from_form and self.model_text is not None and values is not None:
+            stamped = self._stamped(index, ice_idx, values)
         if stamped is not None:  # the model text, counts and record the form gives the row
             form, (values, numbers) = stamped
             requests = form.finished(requests, values, numbers)
@@ -594,17 +598,18 @@ class PairRenderer:
         """Whether this pair's rows can be stamps: spliced, no wire, no recorded outputs."""
         return self._splicer is not None and self.wire_class is None and self.options.predictions is None
 
-    def _stamped(self, index: int,
-                 ice_idx: Sequence[int]) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
-        """Row ``index``'s checked form, values and numbers (None: its skeleton has no
-        checked form, or the form does not stamp this row)."""
+    def _stamped(self, index: int, ice_idx: Sequence[int], values: list[str] | None = None
+                 ) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
+        """Row ``index``'s checked form, values (``values``: as spliced already) and numbers
+        (None: its skeleton has no checked form, or the form does not stamp this row)."""
         assert self._splicer is not None
         skeleton = self._splicer.checked(ice_idx)
         form = skeleton.form if skeleton is not None else None
         if not form or not form.checked:
             return None
         assert skeleton is not None
-        values = skeleton.values_of(self.splits.test[index])
+        if values is None:
+            values = skeleton.values_of(self.splits.test[index])
         numbers = form.numbers(values) if values is not None else None
         return (form, (values, numbers)) if values is not None and numbers is not None else None
 

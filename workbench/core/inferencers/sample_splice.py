@@ -440,10 +440,10 @@ class SampleSplicer:
 
     def splice(self, index: int, ice_idx: Sequence[int],
                render: Callable[[int, Sequence[int]], Sequence[Request]]
-               ) -> Sequence[Request]:
+               ) -> tuple[Sequence[Request], list[str] | None]:
         """The sample's requests, spliced when a checked skeleton serves, else
         ``render(index, ice_idx)`` (the real render; a bound method, not a closure made per
-        sample)."""
+        sample); and the row's values where they were spliced (else None)."""
         last_ice, skeleton = self._last
         key = None
         if last_ice is not ice_idx or skeleton is None:
@@ -453,12 +453,12 @@ class SampleSplicer:
                 with self._lock:
                     skeleton = self._learn(key, index)
                 if skeleton is None:
-                    return render(index, ice_idx)
+                    return render(index, ice_idx), None
             if skeleton.checked:
                 self._last = (ice_idx, skeleton)
         made = skeleton.splice(self._rows[index])
         if made is None:
-            return render(index, ice_idx)
+            return render(index, ice_idx), None
         spliced = made[1]
         if not skeleton.checked:  # its first splice is checked by this row's real render
             assert key is not None  # (never from self._last: it holds checked skeletons only)
@@ -468,9 +468,9 @@ class SampleSplicer:
             else:
                 refuse("skeleton-differs")
                 self._skeletons[key] = None
-            return real
+            return real, None
         self.spliced += 1
-        return spliced
+        return spliced, made[0]
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
         """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
