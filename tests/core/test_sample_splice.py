@@ -74,9 +74,8 @@ def test_spliced_samples_equal_the_real_render(infer, model, sections, tmp_path)
 
 
 def test_every_row_after_the_first_is_spliced(tmp_path):
-    """Without braces in the rows and without a limit, only the first two rows are rendered for
-    real: the example set's first sighting, and the second, which builds its skeleton and checks
-    it against its own render."""
+    """Without braces in the rows and without a limit, only the first row is rendered for real:
+    it builds its example set's skeleton and checks it against its own render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     for infer, model in (("dialogue", "meta"), ("dialogue", "chat"), ("dialogue", "api"), ("dialogue", "plain"),
@@ -84,19 +83,18 @@ def test_every_row_after_the_first_is_spliced(tmp_path):
         spliced, real = _both(_dataset(INFER[infer], rows, ["question", "note"]),
                               _model(model, tmp_path / model, max_seq_len=None))
         assert not _differences(spliced, real)
-        assert _spliced(spliced) == len(real) - 2, (infer, model)
+        assert _spliced(spliced) == len(real) - 1, (infer, model)
 
 
 def test_a_row_with_braces_is_rendered_for_real(tmp_path):
     spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
                           _model("meta", tmp_path, max_seq_len=None))
     assert not _differences(spliced, real)
-    # the first row is the example set's first sighting; the second (a row with braces) builds
-    # its skeleton but cannot be spliced, so the next row without braces checks it by its own
-    # real render, and every later row without braces is spliced
+    # the first row builds its example set's skeleton and checks it by its own real render;
+    # every later row without braces is spliced
     assert "{" not in ROWS["test"][0]["question"] and "{" in ROWS["test"][1]["question"]
     plain = [i for i, r in enumerate(ROWS["test"]) if i and "{" not in r["question"]]
-    assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain) - 1
+    assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain)
 
 
 def test_rows_too_long_for_max_seq_len_are_rendered_for_real(tmp_path):
@@ -134,7 +132,7 @@ def test_a_value_inside_braces_that_completes_no_field_is_spliced():
     spliced, real = _both(_dataset(_string_template('Reply as {"answer": "...", "q": "{q}"}'),
                                    {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 2
+    assert _spliced(spliced) == len(real) - 1
 
 
 @pytest.mark.parametrize("value", [f"a {OPEN} b", stand_in(0), "tab\tand\nnewline", "", "x" * 5000])
@@ -181,9 +179,9 @@ def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
 
 
 def test_a_first_row_that_cannot_be_spliced_leaves_the_check_to_the_next_row(monkeypatch):
-    """Row 0 (braces) sights the key and is rendered for real, as a row with braces always is:
-    row 1 learns the skeleton and checks it by its own real render; the rest are spliced."""
-    rows = [{"q": "{x}" if i == 0 else f"row {i}", "answer": "1"} for i in range(6)]
+    """Row 0 (an unclosed brace) builds the skeleton but is rendered for real, as such a row
+    always is: row 1 checks the skeleton by its own real render; the rest are spliced."""
+    rows = [{"q": "{x" if i == 0 else f"row {i}", "answer": "1"} for i in range(6)]
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
     assert _spliced(spliced) == len(real) - 2
@@ -222,7 +220,7 @@ def test_spliced_samples_pickle_and_copy():
     rows = {k: [{**r, "question": "q"} for r in v] for k, v in ROWS.items()}
     pair = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]), None, RenderOptions())
     samples = list(pair.samples())
-    assert _spliced(pair) == len(pair) - 2
+    assert _spliced(pair) == len(pair) - 1
     last = samples[-1].requests[0].prompt_list
     assert last.filled_from is not None
     for sample in (pickle.loads(pickle.dumps(samples[-1])), copy.deepcopy(samples[-1])):
@@ -243,10 +241,10 @@ def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypat
     spliced, real = _both(_dataset(infer, ROWS, ["question"]), _model("meta", None, max_seq_len=None))
     assert not _differences(spliced, real)
     assert [s.ice_indices for s in map(spliced.sample, range(4))] == [(0, 1), (1, 2), (0, 1), (1, 2)]
-    # rows 0 and 1 sight the two sets, 2 and 3 learn their skeletons and check them by their own
-    # real renders (rows 1, 4 and 7 hold braces): 5, 6 and 8 are spliced, and 2 and 3 when
-    # rendered again above
-    assert _spliced(spliced) == 5
+    # rows 0 and 1 build the two sets' skeletons; row 0 checks its set's by its own real render,
+    # row 1 holds braces, so row 3 checks the other set's (rows 1, 4 and 7 hold braces): 2, 5, 6
+    # and 8 are spliced, and 2 and 3 when rendered again above
+    assert _spliced(spliced) == 6
 
 
 # -- token sections of spliced samples (a provenance render each) ------------------------------------
@@ -287,10 +285,10 @@ def test_spliced_samples_take_their_sections_from_their_form(model, tmp_path):
         assert spliced.provenance_renders == 0
         return
     assert not _token_differences(spliced, real)  # (each sample rendered once: the counts below)
-    assert _spliced(spliced) == len(real) - 2
-    # rows 0 and 1 (the first sighting and the skeleton's check) and the form's stand-ins are rendered
-    # with provenance; an API model's rows are never stamps (its wire), so each is
-    assert spliced.provenance_renders == (len(real) if model == "api" else 3)
+    assert _spliced(spliced) == len(real) - 1
+    # row 0 (the skeleton's check) and the form's stand-ins are rendered with provenance; an API
+    # model's rows are never stamps (its wire), so each is
+    assert spliced.provenance_renders == (len(real) if model == "api" else 2)
     assert not _differences(spliced, real)
 
 
@@ -305,7 +303,7 @@ def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
     spliced, real = _both(_dataset(infer, {"train": rows, "test": rows}, ["q", "note"]),
                           _model(model, tmp_path, max_seq_len=None), token_sections=True)
     assert not _token_differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 2
+    assert _spliced(spliced) == len(real) - 1
     assert not _differences(spliced, real)
 
 
@@ -336,7 +334,7 @@ def test_latex_and_json_values_are_spliced():
     rows = [{"q": f"\\frac{{{i}}}{{2}} and {{\"k\": {i}}}", "answer": "1"} for i in range(6)]
     spliced, real = _both(_dataset(_string_template("Q: {q}\nA:"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
-    assert _spliced(spliced) == len(real) - 2
+    assert _spliced(spliced) == len(real) - 1
     # a value holding a field the fill replaces after it is filled again: rendered for real
     rows = [{"q": "see {answer}", "answer": "1"} for _ in range(6)]
     spliced, real = _both(_dataset(_string_template("Q: {q}\nA:"), {"train": rows, "test": rows}, ["q"]), None)

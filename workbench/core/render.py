@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -243,8 +244,9 @@ class PairRenderer:
         self._splicer = None
         if self.options.splice and not self.options.reference:
             if splices(self.plan, fast):
+                repeated = {key for key, n in Counter(self.picks).items() if n > 1}
                 self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter,
-                                              self.notes)
+                                              self.notes, repeated)
             else:
                 refuse("plan-reads-row")
         if self.splits.test:

@@ -33,8 +33,8 @@ refusal counted under its rule's name in :mod:`workbench.core.refusals`, named i
 - only the plans whose requests depend on the row through its filled values alone splice:
   GenInferencer's and PPL/LL's [plan-reads-row];
 - every skeleton is checked before it serves: the first row it can splice (the one that
-  built it, on its example set's second sighting, where it can) is also rendered for real,
-  and the two compared [skeleton-differs].
+  built it, the first of its example set's rows, where it can) is also rendered for real,
+  and the two compared [skeleton-differs]; a set only one row uses gets no skeleton.
 
 May import: :mod:`.plan`, :mod:`.common_plans`, :mod:`.truncation`, the core's bottom layer,
 ``templates`` and ``models``.
@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -407,19 +407,20 @@ def splices(plan: Plan, engine: Engine) -> bool:
 
 
 class SampleSplicer:
-    """The skeletons of one pair: built on a key's second sighting, checked on their first use."""
+    """The skeletons of one pair: built on the first row of an example set more than one row
+    uses, checked on their first use."""
 
     MAX_SKELETONS = 64
 
     def __init__(self, plan: Plan, engine: Engine, rows: Sequence[Mapping[str, Any]], model_spec: Any,
-                 limiter: Limiter | None, pair_notes: Notes) -> None:
+                 limiter: Limiter | None, pair_notes: Notes, repeated: Set[tuple]) -> None:
         self._plan = plan
         self._engine = engine
         self._rows = rows  # the test rows, as the engine's pairs are made from them
         self._model_spec = model_spec
         self._limiter = limiter
         self._pair_notes = pair_notes
-        self._seen: set[tuple] = set()
+        self._repeated = repeated  # the example sets more than one row uses
         self._skeletons: dict[tuple, Skeleton | None] = {}
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
@@ -473,12 +474,10 @@ class SampleSplicer:
         return spliced, made[0]
 
     def _learn(self, key: tuple, index: int) -> Skeleton | None:
-        """The key's skeleton, built on its second sighting (a key seen once may never come back)."""
+        """The key's skeleton, built on its first row where another row uses it too."""
         if key in self._skeletons:
             return self._skeletons[key]
-        if key not in self._seen:
-            if len(self._seen) < 4 * self.MAX_SKELETONS:
-                self._seen.add(key)
+        if key not in self._repeated:
             return None
         if len(self._skeletons) >= self.MAX_SKELETONS:
             refuse("too-many-skeletons")
