@@ -38,7 +38,7 @@ WHOLE = [
 #: The fast-path definitions of modules that also hold the interpreter or the writers.
 PARTS = {
     "core/render.py": [
-        "PairRenderer.stamp", "PairRenderer.stamps", "PairRenderer._stamps", "PairRenderer._stamped",
+        "PairRenderer.stamp", "PairRenderer.stamps", "PairRenderer._stamped",
         "PairRenderer._check_form", "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],

@@ -249,6 +249,9 @@ class PairRenderer:
                                               self.notes, repeated)
             else:
                 refuse("plan-reads-row")
+        # whether this pair's rows can be stamps: spliced, no wire, no recorded outputs
+        self._stamps = (self._splicer is not None and self.wire_class is None
+                        and self.options.predictions is None)
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
@@ -532,12 +535,11 @@ class PairRenderer:
     def __len__(self) -> int:
         return len(self.splits.test)
 
-    def sample(self, index: int, provenance: bool = False) -> Sample:
-        return self._sample(index, provenance, True)
-
-    def _sample(self, index: int, provenance: bool, from_form: bool) -> Sample:
-        """The sample; ``from_form``: finished by its checked form where that stamps the row
-        (else, as for a row a stamp was refused, by the model's side itself)."""
+    def sample(self, index: int, provenance: bool = False, for_stamp: bool = False) -> Sample:
+        """The sample: a spliced row its checked form stamps finished by the form, any other
+        by the model's side itself; a row rendered for real checks its skeleton's form where
+        that is not checked yet. ``for_stamp``: asked by :meth:`stamp` for a row its form did
+        not stamp (finished by the model's side; it may check the form too)."""
         if not provenance and index == 0 and hasattr(self, "_first"):
             return self._first
         ice_idx = self.picks[index]
@@ -551,7 +553,7 @@ class PairRenderer:
         # a spliced row its form stamps is finished by it (a row no model counts is its splice
         # as it is: the form adds nothing to it)
         stamped = None
-        if stamps and from_form and self.model_text is not None and values is not None:
+        if stamps and not for_stamp and self.model_text is not None and values is not None:
             stamped = self._stamped(index, ice_idx, values)
         if stamped is not None:  # the model text, counts and record the form gives the row
             form, (values, numbers) = stamped
@@ -571,7 +573,7 @@ class PairRenderer:
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         made = Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
-        if stamps and stamped is None:
+        if stamps and stamped is None and (values is None or for_stamp):
             self._check_form(index, ice_idx, made)
         return made
 
@@ -588,17 +590,12 @@ class PairRenderer:
         ice_idx = self.picks[index]
         stamped = self._stamped(index, ice_idx)
         if stamped is None:
-            return self._sample(index, False, False)
+            return self.sample(index, for_stamp=True)
         form, (values, (totals, measured, sections)) = stamped
         if self.tally is not None:
             self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
         return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
                      sections, partial(self.sample, index))
-
-    @property
-    def _stamps(self) -> bool:
-        """Whether this pair's rows can be stamps: spliced, no wire, no recorded outputs."""
-        return self._splicer is not None and self.wire_class is None and self.options.predictions is None
 
     def _stamped(self, index: int, ice_idx: Sequence[int], values: list[str] | None = None
                  ) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
