@@ -580,9 +580,10 @@ class PairRenderer:
     def stamp(self, index: int) -> Sample | Stamp:
         """Sample ``index`` as a stamp of its skeleton's form where it can be one
         (inferencers/sample_stamp.py), else the sample itself. A stamp carries no requests
-        until asked, and then renders them the usual way: an export that knows forms writes
-        it from its form. A form is made, and checked against that row's usual render, by the
-        first row rendered the usual way once its skeleton is checked."""
+        until asked, and then gets them from :meth:`sample` (spliced, finished by the form):
+        an export that knows forms writes it from its form. A form is made, and checked
+        against that row's usual render, by the first row rendered for real (or refused a
+        stamp) once its skeleton is checked."""
         if not self._stamps:
             if self._splicer is not None:
                 refuse("pair-not-stamped")

@@ -212,12 +212,13 @@ class SampleForm:
         totals, measured, sections = numbers
         out = []
         for r, (form, request, total, n) in enumerate(zip(self.requests, requests, totals, measured)):
-            counted = tuple(zip(SECTIONS, sections[r])) if sections is not None else ()
-            tokens = TokenCount(total=total, exact=self.exact, method=form.method, sections=counted)
+            tokens = None
+            if self.uncounted is None:
+                counted = tuple(zip(SECTIONS, sections[r])) if sections is not None else ()
+                tokens = TokenCount(total=total, exact=self.exact, method=form.method, sections=counted)
             out.append(request.evolve(
                 model_text=joined(form.model_text, values) if form.model_text is not None else None,
-                tokens=None if self.uncounted else tokens,
-                truncation=form.truncation(n) if n is not None else None))
+                tokens=tokens, truncation=form.truncation(n) if n is not None else None))
         return out
 
     def agrees(self, values: list[str], numbers: Numbers, real: Sequence[Request]) -> bool:
