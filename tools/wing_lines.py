@@ -28,8 +28,7 @@ PACKAGE = REPO / "workbench"
 
 #: Modules that are fast paths and nothing else.
 WHOLE = [
-    "core/inferencers/sample_splice.py",
-    "core/inferencers/sample_stamp.py",
+    "core/inferencers/sample_form.py",
     "core/tokens/chat_outline.py",
     "headless/formats/stamp_writer.py",
     "core/refusals.py",
@@ -38,8 +37,7 @@ WHOLE = [
 #: The fast-path definitions of modules that also hold the interpreter or the writers.
 PARTS = {
     "core/render.py": [
-        "PairRenderer.stamp", "PairRenderer.stamps", "PairRenderer._stamped",
-        "PairRenderer._check_form", "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
+        "PairRenderer.stamp", "PairRenderer.stamps", "PairRenderer._rendered", "PairRenderer._stand_ins_traced",
         "PairRenderer._cached_ice", "_interned",
     ],
     "core/models/meta_template.py": [

@@ -1,7 +1,7 @@
 """Samples spliced into a pair's skeleton equal the real render, request by request.
 
 A pair renders its requests once per (example set, row columns) with stand-ins for the row's
-values, then splices each later row in (core/inferencers/sample_splice.py). Every config here
+values, then splices each later row in (core/inferencers/sample_form.py). Every config here
 is rendered with the splice and without it: every field of every request (PromptList items
 and what they were filled from and with, the model's input and text, token counts by section,
 the max_seq_len record) and every warning with its count must be the same, and the splice
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.inferencers import sample_splice
-from workbench.core.inferencers.sample_splice import OPEN, Refused, _Compiler, stand_in
+from workbench.core.inferencers import sample_form
+from workbench.core.inferencers.sample_form import OPEN, Refused, _Compiler, stand_in
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.spec import DatasetSpec, ModelSpec
 
@@ -55,7 +55,7 @@ def _differences(spliced: PairRenderer, real: PairRenderer) -> list[str]:
 
 
 def _spliced(pair: PairRenderer) -> int:
-    return pair._splicer.spliced if pair._splicer is not None else 0
+    return pair._forms.spliced if pair._forms is not None else 0
 
 
 CASES = [(infer, model) for infer in ("dialogue", "leaky", "string") for model in ("meta", "plain", "chat", "api")]
@@ -158,14 +158,14 @@ def test_warnings_of_every_row_keep_their_counts(tmp_path):
 
 def _splice_wrongly(monkeypatch):
     """Every skeleton splices each row's values with a "!" added."""
-    real_init = sample_splice.Skeleton.__init__
+    real_init = sample_form.Form.__init__
 
     def init(self, *args, **kwargs):
         real_init(self, *args, **kwargs)
         build, constants = self.build, len(self.consts)
         self.build = lambda ext: build([v + "!" for v in ext[:len(ext) - constants]] + ext[len(ext) - constants:])
 
-    monkeypatch.setattr(sample_splice.Skeleton, "__init__", init)
+    monkeypatch.setattr(sample_form.Form, "__init__", init)
 
 
 def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
@@ -194,7 +194,7 @@ def test_the_comparison_sees_a_wrong_splice(monkeypatch):
     """With the check switched off, the wrong splice above must show as differences."""
     rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
     _splice_wrongly(monkeypatch)
-    monkeypatch.setattr(sample_splice, "_same", lambda a, b: True)
+    monkeypatch.setattr(sample_form, "_same", lambda a, b: True)
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert _differences(spliced, real)
 
@@ -210,7 +210,7 @@ def test_a_damaged_stand_in_refuses_the_skeleton():
 def test_inferencers_that_read_the_row_are_not_spliced(tmp_path):
     """ChatInferencer builds its chat from the row itself, not from filled templates."""
     spliced, real = _both(_dataset(INFER["chat_turns"], ROWS, ["question", "note"]), _model("chat", tmp_path))
-    assert spliced._splicer is None
+    assert spliced._forms is None
     assert not _differences(spliced, real)
 
 
@@ -275,7 +275,7 @@ def test_spliced_sections_equal_those_of_the_real_render(infer, model, braces, t
 @pytest.mark.parametrize("model", ["meta", "plain", "chat", "api", None])
 def test_spliced_samples_take_their_sections_from_their_form(model, tmp_path):
     """One example set, no braces, no limit: every later sample is spliced, and its sections
-    come from its checked form (sample_stamp.py), where the pair has forms."""
+    come from its checked form (sample_form.py), where the pair has forms."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     spliced, real = _both(_dataset(INFER["dialogue"], rows, ["question", "note"]),

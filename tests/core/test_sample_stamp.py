@@ -1,7 +1,7 @@
 """Stamped samples say what the usual render says, and fall back to it wherever they cannot.
 
 A stamp is a sample as its skeleton's finished form, the row's values and its token counts
-(core/inferencers/sample_stamp.py). Every config here is stamped and rendered the usual way
+(core/inferencers/sample_form.py). Every config here is stamped and rendered the usual way
 (without the splice): each stamp's requests, token counts, max_seq_len measures and lengths
 must be the real render's, the pair's warnings the same, and stamps must actually be made
 where the rules allow them.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.inferencers.sample_stamp import SampleForm
+from workbench.core.inferencers.sample_form import Form
 from workbench.core.lengths import tally_for
 from workbench.core.render import PairRenderer, RenderOptions
 from workbench.core.result import Stamp
@@ -131,7 +131,7 @@ def test_a_chat_template_that_transforms_contents_is_not_stamped(tmp_path):
 
 
 def test_a_form_that_disagrees_with_the_render_is_dropped(monkeypatch, tmp_path):
-    monkeypatch.setattr(SampleForm, "agrees", lambda self, *args: False)
+    monkeypatch.setattr(Form, "agrees", lambda self, *args: False)
     samples, stamping, real = _stamped(_dataset(), _model("meta", tmp_path, max_seq_len=None))
     assert not any(type(s) is Stamp for s in samples)
     assert not _differences(samples, stamping, real)
@@ -139,13 +139,13 @@ def test_a_form_that_disagrees_with_the_render_is_dropped(monkeypatch, tmp_path)
 
 def test_the_check_sees_a_wrong_count(monkeypatch, tmp_path):
     """``agrees`` is what guards the forms: a count off by one is seen."""
-    real_numbers = SampleForm.numbers
+    real_numbers = Form.numbers
 
     def off_by_one(self, values):
         made = real_numbers(self, values)
         return None if made is None else (tuple(t + 1 for t in made[0]), *made[1:])
 
-    monkeypatch.setattr(SampleForm, "numbers", off_by_one)
+    monkeypatch.setattr(Form, "numbers", off_by_one)
     samples, _, _ = _stamped(_dataset(), _model("chat", tmp_path, max_seq_len=None))
     assert not any(type(s) is Stamp for s in samples)
 

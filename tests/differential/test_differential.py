@@ -137,7 +137,7 @@ def test_the_fast_wing_is_on_and_the_reference_mode_takes_none_of_it(monkeypatch
         with reference_mode(slow):
             result = workspace_of(demo_config())(RenderOptions())
             _, stamps, _ = write_streamed(result, write_render_json, stamps=True)
-            spliced = sum(p._splicer is not None for p in result.pairs)
+            spliced = sum(p._forms is not None for p in result.pairs)
         if slow:
             assert stamps == spliced == 0 and not taken, taken
         else:

@@ -1,7 +1,7 @@
 """The text of a stamped render is the text of the usual render, byte for byte.
 
 ``render --format text`` writes a stamp from its form's pieces (headless/formats/stamp_writer.py),
-its token counts by section counted from the form's pieces (core/inferencers/sample_stamp.py).
+its token counts by section counted from the form's pieces (core/inferencers/sample_form.py).
 Each render here is written with stamps and without them: the same text, in the default
 mode and with ``--raw``; stamps written from their forms where they can be.
 """

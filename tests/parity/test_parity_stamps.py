@@ -1,5 +1,5 @@
 """The parity cases rendered as ``workbench render`` writes them (stamps, core/inferencers/
-sample_stamp.py) say what the usual render says, byte for byte, in JSON and in text.
+sample_form.py) say what the usual render says, byte for byte, in JSON and in text.
 
 test_parity.py holds the usual render to the frameworks' goldens; this holds the stamped
 render to the usual one on the same configs and rows, so the goldens cover both.

@@ -405,7 +405,7 @@ def run(argv: Sequence[str]) -> int:
             print(f"workbench render: --jobs {args.jobs}: {why}: rendered serially", file=sys.stderr)
     serialize = _serializer(args) if jobs > 1 else None
     try:
-        # json and text write a stamp from its form (core/inferencers/sample_stamp.py)
+        # json and text write a stamp from its form (core/inferencers/sample_form.py)
         stamps = args.format == "json" or (args.format == "text" and not args.whitespace)
         with terminate_as_exit(), SampleStream(entries, selection, jobs, recipe_for(args), progress,
                                                serialize, workers, stamps) as stream:

@@ -27,8 +27,7 @@ from .findings import Finding
 from .inferencers.common_plans import EVERY_WITH_GT_MIXED
 from .inferencers.plan import Engine, Plan
 from .inferencers.registry import build_plan
-from .inferencers.sample_splice import SampleSplicer, splices, stand_in
-from .inferencers.sample_stamp import Numbers, SampleForm, make_form
+from .inferencers.sample_form import Forms, splices, stand_in
 from .inferencers.truncation import TRUNCATING, Limiter, Replay, TruncationTally
 from .memo import RoundCache
 from .models.meta_template import UNSENT_PROMPT, unsent_item
@@ -79,7 +78,7 @@ class RenderOptions:
     # (a sample rendered with provenance, as the panes do, always has them)
     token_sections: bool = False
     # later samples splice their rows into requests rendered once per example set
-    # (inferencers/sample_splice.py); off only to check the splice against the real render
+    # (inferencers/sample_form.py); off only to check the splice against the real render
     splice: bool = True
     # every cache and compiled path off (core/reference.py): the interpreter renders every
     # sample, as a bug report should; made under the process's switch (``--reference``)
@@ -240,17 +239,19 @@ class PairRenderer:
         self.picks = _interned(picks)
         self._warn_unfilled(fast, self._warn_missing_inputs(fast))
         self._warn_dropped_examples(fast)
-        # later samples splice their rows into requests rendered once (inferencers/sample_splice.py)
-        self._splicer = None
+        # later samples are made from forms: requests rendered once per example set
+        # (inferencers/sample_form.py); stamps where there is no wire and no recorded output
+        self._forms = None
         if self.options.splice and not self.options.reference:
             if splices(self.plan, fast):
                 repeated = {key for key, n in Counter(self.picks).items() if n > 1}
-                self._splicer = SampleSplicer(self.plan, fast, self.splits.test, model, self.limiter,
-                                              self.notes, repeated)
+                sections = self.options.token_sections and self.model_text is not None
+                self._forms = Forms(self.plan, fast, self.splits.test, model, self.limiter, self.notes,
+                                    repeated, self.model_text, self._stand_ins_traced if sections else None,
+                                    length_estimate(self.model_spec is not None))
             else:
                 refuse("plan-reads-row")
-        # whether this pair's rows can be stamps: spliced, no wire, no recorded outputs
-        self._stamps = (self._splicer is not None and self.wire_class is None
+        self._stamps = (self._forms is not None and self.wire_class is None
                         and self.options.predictions is None)
         if self.splits.test:
             self._first = self.sample(0)
@@ -537,26 +538,26 @@ class PairRenderer:
 
     def sample(self, index: int, provenance: bool = False, for_stamp: bool = False) -> Sample:
         """The sample: a spliced row its checked form stamps finished by the form, any other
-        by the model's side itself; a row rendered for real checks its skeleton's form where
-        that is not checked yet. ``for_stamp``: asked by :meth:`stamp` for a row its form did
-        not stamp (finished by the model's side; it may check the form too)."""
+        by the model's side itself; a row rendered for real checks its form's stamp where that
+        is not checked yet. ``for_stamp``: asked by :meth:`stamp` for a row its form did not
+        stamp (finished by the model's side; it may check the form too)."""
         if not provenance and index == 0 and hasattr(self, "_first"):
             return self._first
         ice_idx = self.picks[index]
-        splicer = self._splicer if not provenance else None
+        forms = self._forms if not provenance else None
         values = None
-        if splicer is None:
+        if forms is None:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
-            requests, values = splicer.splice(index, ice_idx, self._rendered)
-        stamps = splicer is not None and self._stamps
+            requests, values = forms.splice(index, ice_idx, self._rendered)
+        stamper = forms if self._stamps else None
         # a spliced row its form stamps is finished by it (a row no model counts is its splice
         # as it is: the form adds nothing to it)
         stamped = None
-        if stamps and not for_stamp and self.model_text is not None and values is not None:
-            stamped = self._stamped(index, ice_idx, values)
+        if stamper is not None and not for_stamp and self.model_text is not None and values is not None:
+            stamped = stamper.stamped(index, ice_idx, values)
         if stamped is not None:  # the model text, counts and record the form gives the row
-            form, (values, numbers) = stamped
+            form, values, numbers = stamped
             requests = form.finished(requests, values, numbers)
         elif self.model_text is not None:
             if provenance:
@@ -573,75 +574,32 @@ class PairRenderer:
         if self.tally is not None:
             self.tally.add(index, [r.truncation for r in requests if r.truncation is not None])
         made = Sample(index, self.splits.test_source[index], tuple(ice_idx), tuple(requests))
-        if stamps and stamped is None and (values is None or for_stamp):
-            self._check_form(index, ice_idx, made)
+        if stamper is not None and stamped is None and (values is None or for_stamp):
+            stamper.check(index, ice_idx, made.requests)
         return made
 
     def stamp(self, index: int) -> Sample | Stamp:
-        """Sample ``index`` as a stamp of its skeleton's form where it can be one
-        (inferencers/sample_stamp.py), else the sample itself. A stamp carries no requests
-        until asked, and then gets them from :meth:`sample` (spliced, finished by the form):
-        an export that knows forms writes it from its form. A form is made, and checked
-        against that row's usual render, by the first row rendered for real (or refused a
-        stamp) once its skeleton is checked."""
-        if not self._stamps:
-            if self._splicer is not None:
+        """Sample ``index`` as a stamp of its form where it can be one (inferencers/sample_form.py),
+        else the sample itself. A stamp carries no requests until asked, and then gets them from
+        :meth:`sample` (spliced, finished by the form): an export that knows forms writes it from
+        its form."""
+        forms = self._forms if self._stamps else None
+        if forms is None:
+            if self._forms is not None:
                 refuse("pair-not-stamped")
             return self.sample(index)
         ice_idx = self.picks[index]
-        stamped = self._stamped(index, ice_idx)
+        stamped = forms.stamped(index, ice_idx)
         if stamped is None:
             return self.sample(index, for_stamp=True)
-        form, (values, (totals, measured, sections)) = stamped
+        form, values, (totals, measured, sections) = stamped
         if self.tally is not None:
             self.tally.add(index, ())  # a stamp's prompts fit: no example is dropped
         return Stamp(index, self.splits.test_source[index], ice_idx, form, values, totals, measured,
                      sections, partial(self.sample, index))
 
-    def _stamped(self, index: int, ice_idx: Sequence[int], values: list[str] | None = None
-                 ) -> tuple[SampleForm, tuple[list[str], Numbers]] | None:
-        """Row ``index``'s checked form, values (``values``: as spliced already) and numbers
-        (None: its skeleton has no checked form, or the form does not stamp this row)."""
-        assert self._splicer is not None
-        skeleton = self._splicer.checked(ice_idx)
-        form = skeleton.form if skeleton is not None else None
-        if not form or not form.checked:
-            return None
-        assert skeleton is not None
-        if values is None:
-            values = skeleton.values_of(self.splits.test[index])
-        numbers = form.numbers(values) if values is not None else None
-        return (form, (values, numbers)) if values is not None and numbers is not None else None
-
-    def _check_form(self, index: int, ice_idx: Sequence[int], real: Sample) -> None:
-        """Check the form of this row's skeleton (made now if new) against row ``index``'s usual
-        render ``real``, once the skeleton is checked; a form that cannot be made, or says
-        something else, is never used (False); one this row cannot check waits for the next
-        row rendered the usual way."""
-        assert self._splicer is not None
-        skeleton = self._splicer.checked(ice_idx)
-        if skeleton is None or skeleton.form is False or (skeleton.form and skeleton.form.checked):
-            return
-        form = skeleton.form
-        if form is None:
-            sections = self.options.token_sections and self.model_text is not None
-            trace = partial(self._stand_ins_traced, index) if sections else None
-            form = skeleton.form = make_form(skeleton, self.model_text, self.limiter, trace,
-                                             length_estimate(self.model_spec is not None)) or False
-            if not form:
-                return
-        values = skeleton.values_of(self.splits.test[index])
-        numbers = form.numbers(values) if values is not None else None
-        if values is None or numbers is None:
-            return
-        if not form.agrees(values, numbers, real.requests):
-            refuse("form-differs")
-            skeleton.form = False
-            return
-        form.checked = True
-
     def _rendered(self, index: int, ice_idx: Sequence[int]) -> Sequence[Request]:
-        """The sample's requests rendered for real (the splicer's way out; the engine is looked
+        """The sample's requests rendered for real (the forms' way out; the engine is looked
         up only here: a spliced sample needs none)."""
         return self.plan.requests(self.engine(False), index, ice_idx)
 
@@ -713,8 +671,8 @@ class PairRenderer:
         return list(traced) if len(traced) == n else [None] * n
 
     def _stand_ins_traced(self, index: int, requests: Sequence[Request]) -> Sequence[Request] | None:
-        """A skeleton's stand-in requests rendered with provenance (None: unknown), a stand-in
-        the test row's as the row's values are (row ``index`` is of that skeleton's example set)."""
+        """A form's stand-in requests rendered with provenance (None: unknown), a stand-in the
+        test row's as the row's values are (row ``index`` is of that form's example set)."""
         self.provenance_renders += 1
         traced = self.engine(True)
         coded: FillPairs = [(token, PStr(stand_in(n), _row_origin(token[1:-1])))
@@ -745,7 +703,7 @@ class PairRenderer:
 
 def _interned(picks: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
     """Each sample's example indices as a tuple, one object per distinct set (a FixK
-    retriever's one for every row): a sample and the splicer's key take it as it is."""
+    retriever's one for every row): a sample and the forms' key take it as it is."""
     if picks and len(set(map(id, picks))) == 1:  # the same object for every row, found in C
         return [tuple(picks[0])] * len(picks)
     distinct: dict[tuple[int, ...], tuple[int, ...]] = {}

@@ -17,7 +17,7 @@ class Request:
 
     Made tens of thousands of times a render, so its ``__init__`` is written out: a frozen
     dataclass's generated one sets each field through ``object.__setattr__``, which costs
-    more than the rest of a spliced request (inferencers/sample_splice.py).
+    more than the rest of a spliced request (inferencers/sample_form.py).
     """
 
     prompt_list: Any  # str, or PromptList (items as the framework builds them)
@@ -74,8 +74,8 @@ class Sample:
 
 
 class Stamp:
-    """A sample as its skeleton's finished form and the row's values (core/inferencers/
-    sample_stamp.py): what an export that knows forms writes without the sample's requests.
+    """A sample as its form and the row's values and numbers (core/inferencers/sample_form.py):
+    what an export that knows forms writes without the sample's requests.
     It is the sample ``make()`` renders: anything that asks for its requests gets those."""
 
     __slots__ = ("_made", "form", "ice_indices", "index", "make", "measured", "sections", "source_index",
@@ -87,7 +87,7 @@ class Stamp:
         self.index = index
         self.source_index = source_index
         self.ice_indices = ice_indices
-        self.form = form  # SampleForm
+        self.form = form  # sample_form.Form
         self.values = values  # the row's values, as the form's parts number them
         self.totals = totals  # each request's token count
         self.measured = measured  # each request's max_seq_len measure (None: no loop)

@@ -191,7 +191,7 @@ class SampleStream:
                  stamps: bool = False) -> None:
         self.entries = {id(e.pair): e for e in entries}
         self.selection = selection
-        # hand out stamps where a sample can be one (core/inferencers/sample_stamp.py): for an
+        # hand out stamps where a sample can be one (core/inferencers/sample_form.py): for an
         # exporter that writes them from their forms; a label selection reads every request
         self.stamps = stamps and not selection.labels
         self.progress = progress or Progress(sum(len(e.indices) for e in entries), enabled=False)

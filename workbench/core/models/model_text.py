@@ -260,7 +260,7 @@ class ModelText:
 
     def layout(self, request: Request, traced: Request | None = None) -> TextLayout | None:
         """What :meth:`finish` makes of a request whose texts hold stand-ins for a row's values,
-        for every row alike (see inferencers/sample_stamp.py), with its section codes when
+        for every row alike (see inferencers/sample_form.py), with its section codes when
         ``traced`` (its provenance render) is given; None where that is not so: the chat
         template looks at a content, the model class warns, or a BOS check could go either way
         with the row."""

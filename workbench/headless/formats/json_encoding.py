@@ -13,7 +13,7 @@ import threading
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from ...core.inferencers.sample_splice import stand_in
+from ...core.inferencers.sample_form import stand_in
 from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
 from ..stream import SampleWriter

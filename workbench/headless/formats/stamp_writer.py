@@ -1,7 +1,7 @@
 """Stamped samples written from their form: the form's sample text made once, cut where a row's
 values and numbers go, and each stamp written as those pieces with its own in.
 
-A stamp (core/inferencers/sample_stamp.py) is its form's stand-in requests with the row's values
+A stamp (core/inferencers/sample_form.py) is its form's stand-in requests with the row's values
 in place of the stand-ins and its own numbers (sample index, token counts, max_seq_len
 measures, tokens by section). The formats that write stamps escape a text character by
 character (JSON's escapes; the text format's printable stand-ins for what a terminal would act

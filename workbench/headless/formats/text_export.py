@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TextIO
 
 from ...core.errors import RenderError
 from ...core.inert_text import printable, visible
-from ...core.inferencers.sample_splice import stand_in
+from ...core.inferencers.sample_form import stand_in
 from ...core.models.wire import body_text, wire_of
 from ...core.result import CONTINUATION_SEAM, RenderResult, Request, Sample, Stamp, scored_text
 from ..render_filter import label_text
