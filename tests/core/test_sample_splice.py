@@ -1,4 +1,4 @@
-"""Samples spliced into a pair's skeleton equal the real render, request by request.
+"""Samples spliced into a pair's form equal the real render, request by request.
 
 A pair renders its requests once per (example set, row columns) with stand-ins for the row's
 values, then splices each later row in (core/inferencers/sample_form.py). Every config here
@@ -75,7 +75,7 @@ def test_spliced_samples_equal_the_real_render(infer, model, sections, tmp_path)
 
 def test_every_row_after_the_first_is_spliced(tmp_path):
     """Without braces in the rows and without a limit, only the first row is rendered for real:
-    it builds its example set's skeleton and checks it against its own render."""
+    it builds its example set's form and checks it against its own render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     for infer, model in (("dialogue", "meta"), ("dialogue", "chat"), ("dialogue", "api"), ("dialogue", "plain"),
@@ -90,7 +90,7 @@ def test_a_row_with_braces_is_rendered_for_real(tmp_path):
     spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
                           _model("meta", tmp_path, max_seq_len=None))
     assert not _differences(spliced, real)
-    # the first row builds its example set's skeleton and checks it by its own real render;
+    # the first row builds its example set's form and checks it by its own real render;
     # every later row without braces is spliced
     assert "{" not in ROWS["test"][0]["question"] and "{" in ROWS["test"][1]["question"]
     plain = [i for i, r in enumerate(ROWS["test"]) if i and "{" not in r["question"]]
@@ -157,7 +157,7 @@ def test_warnings_of_every_row_keep_their_counts(tmp_path):
 
 
 def _splice_wrongly(monkeypatch):
-    """Every skeleton splices each row's values with a "!" added."""
+    """Every form splices each row's values with a "!" added."""
     real_init = sample_form.Form.__init__
 
     def init(self, *args, **kwargs):
@@ -168,8 +168,8 @@ def _splice_wrongly(monkeypatch):
     monkeypatch.setattr(sample_form.Form, "__init__", init)
 
 
-def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
-    """Every skeleton is checked before it serves: against the real render of the row that first
+def test_a_form_whose_first_splice_differs_is_dropped(monkeypatch):
+    """Every form is checked before it serves: against the real render of the row that first
     sighted its key, or, where that row cannot be spliced, of the row that learnt it."""
     rows = [{"q": f"row {i}", "answer": "1"} for i in range(6)]
     _splice_wrongly(monkeypatch)
@@ -179,8 +179,8 @@ def test_a_skeleton_whose_first_splice_differs_is_dropped(monkeypatch):
 
 
 def test_a_first_row_that_cannot_be_spliced_leaves_the_check_to_the_next_row(monkeypatch):
-    """Row 0 (an unclosed brace) builds the skeleton but is rendered for real, as such a row
-    always is: row 1 checks the skeleton by its own real render; the rest are spliced."""
+    """Row 0 (an unclosed brace) builds the form but is rendered for real, as such a row
+    always is: row 1 checks the form by its own real render; the rest are spliced."""
     rows = [{"q": "{x" if i == 0 else f"row {i}", "answer": "1"} for i in range(6)]
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
@@ -199,7 +199,7 @@ def test_the_comparison_sees_a_wrong_splice(monkeypatch):
     assert _differences(spliced, real)
 
 
-def test_a_damaged_stand_in_refuses_the_skeleton():
+def test_a_damaged_stand_in_refuses_the_form():
     compiler = _Compiler(2, frozenset({"a", "b"}))
     assert compiler.text(f"x{stand_in(0)}y{stand_in(1)}", filled=True) is not None
     for damaged in (stand_in(0).strip(), stand_in(1).upper(), stand_in(0)[:-2], stand_in(5)):
@@ -228,9 +228,9 @@ def test_spliced_samples_pickle_and_copy():
         assert sample.requests[0].prompt_list.filled_from == last.filled_from
 
 
-def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypatch):
+def test_example_sets_that_alternate_splice_each_with_its_own_form(monkeypatch):
     """Samples whose example sets alternate (and come as equal but distinct tuples) each get
-    the skeleton of their own set: the splicer's memo of the last set serves only that set."""
+    the form of their own set: the forms' memo of the last set serves only that set."""
     from workbench.core import render
 
     sets = [(0, 1), (1, 2)]
@@ -241,7 +241,7 @@ def test_example_sets_that_alternate_splice_each_with_its_own_skeleton(monkeypat
     spliced, real = _both(_dataset(infer, ROWS, ["question"]), _model("meta", None, max_seq_len=None))
     assert not _differences(spliced, real)
     assert [s.ice_indices for s in map(spliced.sample, range(4))] == [(0, 1), (1, 2), (0, 1), (1, 2)]
-    # rows 0 and 1 build the two sets' skeletons; row 0 checks its set's by its own real render,
+    # rows 0 and 1 build the two sets' forms; row 0 checks its set's by its own real render,
     # row 1 holds braces, so row 3 checks the other set's (rows 1, 4 and 7 hold braces): 2, 5, 6
     # and 8 are spliced, and 2 and 3 when rendered again above
     assert _spliced(spliced) == 6
@@ -286,14 +286,14 @@ def test_spliced_samples_take_their_sections_from_their_form(model, tmp_path):
         return
     assert not _token_differences(spliced, real)  # (each sample rendered once: the counts below)
     assert _spliced(spliced) == len(real) - 1
-    # row 0 (the skeleton's check) and the form's stand-ins are rendered with provenance; an API
+    # row 0 (the form's check) and the form's stand-ins are rendered with provenance; an API
     # model's rows are never stamps (its wire), so each is
     assert spliced.provenance_renders == (len(real) if model == "api" else 2)
     assert not _differences(spliced, real)
 
 
 @pytest.mark.parametrize("model", ["meta", "chat", "api"])
-def test_a_row_with_an_empty_value_does_not_teach_the_skeleton(model, tmp_path):
+def test_a_row_with_an_empty_value_does_not_teach_the_form(model, tmp_path):
     """Rows with an empty value (row 0's q, row 1's note, ...) are spliced, and their sections
     counted, like the rest."""
     infer = {"prompt_template": {"type": "PromptTemplate", "template": {

@@ -1,6 +1,6 @@
 """Stamped samples say what the usual render says, and fall back to it wherever they cannot.
 
-A stamp is a sample as its skeleton's finished form, the row's values and its token counts
+A stamp is a sample as its finished form, the row's values and its token counts
 (core/inferencers/sample_form.py). Every config here is stamped and rendered the usual way
 (without the splice): each stamp's requests, token counts, max_seq_len measures and lengths
 must be the real render's, the pair's warnings the same, and stamps must actually be made
@@ -89,8 +89,8 @@ def test_stamps_say_what_the_usual_render_says(infer, model, sections, tmp_path)
 
 
 def test_every_row_after_the_first_is_stamped(tmp_path):
-    """The first row (rendered when the pair is made) builds and checks the skeleton, and its
-    usual render checks the form: every row is then a stamp, the first too (its requests
+    """The first row (rendered when the pair is made) builds its form and checks its splice, and its
+    usual render checks its stamp: every row is then a stamp, the first too (its requests
     already made)."""
     rows = {"train": ROWS["train"], "test": [{"question": f"q{i} plain words", "answer": "A", "note": "n"}
                                             for i in range(12)]}
