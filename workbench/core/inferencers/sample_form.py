@@ -362,14 +362,14 @@ def _piece_codes(parts: list[Part], codes: str) -> list[str] | None:
     """Each constant piece's codes, cut from the whole text's (None: a value not coded t)."""
     out, at = [], 0
     for part in parts:
-        if type(part) is int:
+        if isinstance(part, int):
             n = len(stand_in(part))
             if codes[at:at + n] != "t" * n:
                 return None
             at += n
         else:
-            out.append(codes[at:at + len(part)])  # type: ignore[arg-type]
-            at += len(part)  # type: ignore[arg-type]
+            out.append(codes[at:at + len(part)])
+            at += len(part)
     return out if at == len(codes) else None
 
 
@@ -553,7 +553,7 @@ class Form:
                 return None
             sent = split_stand_ins(layout.sent)
             first = sent[0]
-            if layout.guarded and (len(sent) > 1 and len(first) < layout.guarded):  # type: ignore[arg-type]
+            if layout.guarded and len(sent) > 1 and isinstance(first, str) and len(first) < layout.guarded:
                 refuse("value-in-bos-check")
                 return None
             count, sectioned, found = None, None, []
@@ -714,7 +714,7 @@ def _longest_constant(messages: Any) -> int | None:
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, str):
             return None
-        most = max(most, sum(len(p) for p in split_stand_ins(content) if type(p) is str))  # type: ignore[misc]
+        most = max(most, sum(len(p) for p in split_stand_ins(content) if isinstance(p, str)))
     return most
 
 
