@@ -19,8 +19,9 @@ The parity goldens themselves also run in the reference mode (tests/parity/test_
 parametrized by mode), so the interpreter alone is held to the frameworks too.
 
 Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, checks
-that each mode takes the paths it should, that snapshot, diff and spawned workers take the
-switch, that a wrong fast path fails and that a refusal is counted under its rule: 272 tests,
+that each mode takes the paths it should (the parity cases' stamps counted), that snapshot,
+diff and spawned workers take the switch, that a wrong fast path fails and that a refusal is
+counted under its rule: 273 tests,
 389 comparisons, 50 to 100 s on the shared 2-CPU development machine (about half of it the
 suite's CLI renders). Keep it there: a new input earns its place by reaching a path the
 others do not.
@@ -62,6 +63,8 @@ from workbench.loading.workspace import load_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = ("json", "text")
+#: stamps handed out in the fast mode, by format (the parity cases' test below reads them)
+STAMPED: dict[str, int] = {}
 
 
 def written(result_of: Callable[[RenderOptions], RenderResult], fmt: str, reference: bool) -> str:
@@ -70,11 +73,12 @@ def written(result_of: Callable[[RenderOptions], RenderResult], fmt: str, refere
     with reference_mode(reference):
         result = result_of(RenderOptions(token_sections=fmt == "text"))
         if fmt == "json":
-            text, _, _ = write_streamed(result, write_render_json, stamps=True)
+            text, handed, _ = write_streamed(result, write_render_json, stamps=True)
         else:
-            text, _, _ = write_streamed(
+            text, handed, _ = write_streamed(
                 result, lambda narrowed, out, samples_of: write_render_text(narrowed, out, samples_of,
                                                                             TextOptions()), stamps=True)
+    STAMPED[fmt] = STAMPED.get(fmt, 0) + handed
     return text
 
 
@@ -104,6 +108,14 @@ def workspace_of(config: Path, data: list[str] | None = None) -> Callable[[Rende
 def test_a_parity_case(case: Path, fmt: str) -> None:
     data = case / "data.json" if (case / "data.json").exists() else case / "data.jsonl"
     assert_same_bytes(workspace_of(case / "config.py", [str(data)]), fmt)
+
+
+def test_the_parity_cases_are_stamped() -> None:
+    """(after the cases above) their fast renders handed out stamps, in both formats: the
+    comparisons held the stamps, not only the interpreter, to the reference"""
+    if not CASE_DIRS:
+        pytest.skip("no parity cases")
+    assert STAMPED.get("json", 0) > 100 and STAMPED.get("text", 0) > 100, STAMPED
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

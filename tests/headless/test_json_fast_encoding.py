@@ -1,10 +1,9 @@
 """The JSON export's fast encoders write exactly what ``json.dumps`` and the escape rule write.
 
-The export encodes a request field by field, reuses the JSON of a prompt list's shared items,
-of the prefix a model input shares with the request before and of the chat messages the
-request before had: each is checked here against the rule of docs/render-json.md applied
-independently (``json.dumps(ensure_ascii=False)``, then every character a terminal would act on
-and every lone surrogate written as ``\\uXXXX``), on text built to break it.
+The export encodes a request field by field, and a stamp's values escaped at once: each is
+checked here against the rule of docs/render-json.md applied independently
+(``json.dumps(ensure_ascii=False)``, then every character a terminal would act on and every
+lone surrogate written as ``\\uXXXX``), on text built to break it.
 """
 
 from __future__ import annotations

@@ -563,7 +563,7 @@ class PairRenderer:
             if provenance:
                 traced = requests
             elif self.options.token_sections:
-                traced = self._traced(index, ice_idx, requests)
+                traced = self._traced(index, requests) or [None] * len(requests)
             else:
                 traced = [None] * len(requests)
             requests = [self.model_text.finish(r, t) for r, t in zip(requests, traced)]
@@ -655,36 +655,30 @@ class PairRenderer:
         value = inferencer.get("max_out_len", spec.cfg.get("max_out_len"))
         return value if isinstance(value, int) else None
 
-    def _traced(self, index: int, ice_idx: Sequence[int], requests: Sequence[Request]) -> list:
-        """The same requests rendered again with provenance, for token counts by section (None
-        where unavailable)."""
-        self.provenance_renders += 1
-        engine = self.engine(True)
-        n = len(requests)
-        engine.limiter = Replay([r.truncation for r in requests]) if self.limiter else None  # type: ignore[assignment]
-        try:
-            traced = self.plan.requests(engine, index, ice_idx)
-        except (RenderError, IndexError):
-            return [None] * n
-        finally:
-            engine.limiter = self.limiter
-        return list(traced) if len(traced) == n else [None] * n
-
-    def _stand_ins_traced(self, index: int, requests: Sequence[Request]) -> Sequence[Request] | None:
-        """A form's stand-in requests rendered with provenance (None: unknown), a stand-in the
-        test row's as the row's values are (row ``index`` is of that form's example set)."""
+    def _traced(self, index: int, requests: Sequence[Request], pairs: FillPairs | None = None
+                ) -> Sequence[Request] | None:
+        """Row ``index``'s requests rendered again with provenance, for token counts by section
+        (None: unavailable); ``pairs``: fill pairs in place of the row's own (a form's stand-ins)."""
         self.provenance_renders += 1
         traced = self.engine(True)
-        coded: FillPairs = [(token, PStr(stand_in(n), _row_origin(token[1:-1])))
-                            for n, (token, _) in enumerate(self.engine(False).test_pairs(index))]
-        engine = replace(traced, test_pairs=lambda i: coded,
-                         limiter=Replay([r.truncation for r in requests]) if self.limiter else None)
+        replay = Replay([r.truncation for r in requests]) if self.limiter else None
+        changes: dict[str, Any] = {"limiter": replay}
+        if pairs is not None:
+            changes["test_pairs"] = lambda i: pairs
+        engine = replace(traced, **changes)
         engine.ice = traced.ice  # type: ignore[method-assign]  # the pair's cached examples
         try:
             made = self.plan.requests(engine, index, self.picks[index])
         except (RenderError, IndexError):
             return None
         return made if len(made) == len(requests) else None
+
+    def _stand_ins_traced(self, index: int, requests: Sequence[Request]) -> Sequence[Request] | None:
+        """A form's stand-in requests rendered with provenance (None: unknown), a stand-in the
+        test row's as the row's values are (row ``index`` is of that form's example set)."""
+        coded: FillPairs = [(token, PStr(stand_in(n), _row_origin(token[1:-1])))
+                            for n, (token, _) in enumerate(self.engine(False).test_pairs(index))]
+        return self._traced(index, requests, coded)
 
     def samples(self) -> Iterator[Sample]:
         return self._every(self.sample)
