@@ -123,7 +123,7 @@ class WorkbenchServer(Server):
             self.places -= 1
         self._reapers.pop(process, None)
 
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.Response:
         if self.places >= self.max_apps or "full" in request.query:
             title = html.escape(self.title)
             page = FULL_PAGE.format(title=title, apps=_apps(self.max_apps), limit=self.max_apps)
@@ -141,7 +141,7 @@ class WorkbenchServer(Server):
         }
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:  # type: ignore[override]
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """An app for the page this server served, while fewer than max_apps run; ended with its tab."""
         refusal = origin_refusal(request.headers.get("Origin"), request.host, self.local_only)
         if refusal is not None:

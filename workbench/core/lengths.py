@@ -216,7 +216,7 @@ def _stamp_keys(form: Any) -> tuple[tuple[bool, str, tuple[str, str] | None], ..
     keys = form.length_keys
     if keys is None:
         keys = form.length_keys = tuple((form.exact, r.method, _group_key(r.request)) for r in form.requests)
-    return keys  # type: ignore[no-any-return]
+    return keys
 
 
 def stamp_lengths(stamp: Stamp) -> SampleLengths:

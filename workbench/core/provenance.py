@@ -111,7 +111,7 @@ class PStr(str):
         return cls(text, spans=_merge(runs))
 
     # -- operations the framework code paths use -------------------------------
-    def __add__(self, other: object) -> Any:  # type: ignore[override]
+    def __add__(self, other: object) -> Any:
         if not isinstance(other, str):
             return NotImplemented
         return PStr.from_runs(str.__add__(self, other), (*self.spans, *_glue_runs(other)))
@@ -121,7 +121,7 @@ class PStr(str):
             return NotImplemented
         return PStr.from_runs(str.__add__(other, self), (*_glue_runs(other), *self.spans))
 
-    def __getitem__(self, key: SupportsIndex | slice) -> str:  # type: ignore[override]
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
         text = str.__getitem__(self, key)
         if isinstance(key, slice) and key.step in (None, 1):
             start, stop, _ = key.indices(len(self))
@@ -131,7 +131,7 @@ class PStr(str):
     def replace(self, old: str, new: str, count: int = -1) -> str:  # type: ignore[override]
         return replace(self, old, new, count)
 
-    def split(self, sep: str | None = None, maxsplit: SupportsIndex = -1) -> list[str]:  # type: ignore[override]
+    def split(self, sep: str | None = None, maxsplit: SupportsIndex = -1) -> list[str]:
         if sep is None or maxsplit != -1:
             return str.split(self, sep, maxsplit)
         parts: list[str] = []
@@ -145,7 +145,7 @@ class PStr(str):
             parts.append(self[pos:found])
             pos = found + len(sep)
 
-    def strip(self, chars: str | None = None) -> str:  # type: ignore[override]
+    def strip(self, chars: str | None = None) -> str:
         stripped_left = len(self) - len(str.lstrip(self, chars))
         stripped = str.strip(self, chars)
         return self[stripped_left : stripped_left + len(stripped)]

@@ -47,12 +47,12 @@ def _groups(records: Iterable[Record]) -> Iterator[tuple[float, list[Record]]]:
     for record in records:
         k = record.sort_key()
         if group and k != key:
-            yield key, group  # type: ignore[misc]
+            yield key, group
             group = []
         key = k
         group.append(record)
     if group:
-        yield key, group  # type: ignore[misc]
+        yield key, group
 
 
 def compare_records(old: Iterable[Record], new: Iterable[Record],
@@ -62,7 +62,7 @@ def compare_records(old: Iterable[Record], new: Iterable[Record],
     a, b = next(olds, None), next(news, None)
     while a is not None or b is not None:
         if b is None or (a is not None and a[0] < b[0]):
-            yield from (Change(REMOVED, r, None) for r in a[1])  # type: ignore[index]
+            yield from (Change(REMOVED, r, None) for r in a[1])
             a = next(olds, None)
         elif a is None or b[0] < a[0]:
             yield from (Change(ADDED, None, r) for r in b[1])
@@ -156,8 +156,8 @@ class DiffPrinter:
                 self.line(f"- {text}")
         else:
             skip = 1 if record.kind == "request" else 0
-            old = list(comparable(change.old))[skip:]  # type: ignore[arg-type]
-            new = list(comparable(change.new))[skip:]  # type: ignore[arg-type]
+            old = list(comparable(change.old))[skip:]
+            new = list(comparable(change.new))[skip:]
             for text in line_diff(old, new, self.context):
                 self.line(text)
 

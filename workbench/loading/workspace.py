@@ -521,7 +521,7 @@ class Loader:
         cfg = entry["cfg"]
         framework = _framework_of(cfg, _default_framework(source.file))
         try:
-            abbr = model_abbr_from_cfg(cfg, framework=framework, realpath=os.path.realpath)  # type: ignore[arg-type]
+            abbr = model_abbr_from_cfg(cfg, framework=framework, realpath=os.path.realpath)
         except KeyError as exc:
             workspace.errors.append(ConfigError(
                 f"model has no abbr and no {exc.args[0]} to derive one from", file=source.file,

@@ -87,7 +87,7 @@ class ToTPlan(_GenLike):
             # what OpenCompass records: the model's parse_template output, before a chat-template
             # wrapper would turn it into chat messages
             parsed = r.model_input if engine.model.kind != CHAT or engine.prompter.raw \
-                else engine.model.parser.parse(r.prompt_list, "gen")  # type: ignore[union-attr]
+                else engine.model.parser.parse(r.prompt_list, "gen")
             out.append(dataclasses.replace(r, model_input=parsed, extra=(*r.extra, ("tot_entry", True))))
         return out
 
@@ -137,11 +137,11 @@ class AttackPlan(Plan):
 
             def build(idx: Sequence[int], pairs: FillPairs = pairs,
                       row: Mapping[str, Any] = row) -> PromptType:
-                return engine.prompter.for_gen(pairs, engine.ice(idx), engine.output_column,  # type: ignore[union-attr]
+                return engine.prompter.for_gen(pairs, engine.ice(idx), engine.output_column,
                                                replace, row=row, origin=engine.row_origin())
 
             prompt, cut = (build(ice_idx), None) if engine.prompter.raw else \
-                fit_examples(engine.limiter, ice_idx, build, "gen")  # type: ignore[union-attr]
+                fit_examples(engine.limiter, ice_idx, build, "gen")
             out.append(Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"),
                                extra=(("adv_prompt", adv),), truncation=cut))
         return out

@@ -67,7 +67,7 @@ class Engine:
 
     def ice(self, idx_list: Sequence[int]) -> PromptType:
         if isinstance(self.ice_template, RawPromptTemplate):
-            return self._raw_ice(idx_list)  # type: ignore[return-value]
+            return self._raw_ice(idx_list)
         return self.retriever.generate_ice(idx_list, self.ice_template, self.train_label,
                                            self.ice_pairs, self.provenance)
 

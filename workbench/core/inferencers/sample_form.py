@@ -271,7 +271,7 @@ class _Compiler:
         code = compiled(f"def build(ext):\n{body}\n")
         namespace = dict(self.namespace)
         exec(code, namespace)
-        return namespace["build"]  # type: ignore[no-any-return]
+        return namespace["build"]
 
     def request(self, request: Request, measure: bool) -> str:
         """Source for one request (its max_seq_len record measured when ``measure``)."""

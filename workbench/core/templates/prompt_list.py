@@ -165,7 +165,7 @@ class PromptList(list):
                 out.append(item)
         return out
 
-    def __add__(self, other: Any) -> PromptList:  # type: ignore[override]
+    def __add__(self, other: Any) -> PromptList:
         if not other:
             return PromptList(self)
         if isinstance(other, str):
@@ -179,7 +179,7 @@ class PromptList(list):
             return PromptList([other, *self])
         return PromptList([*other, *self])
 
-    def __iadd__(self, other: Any) -> PromptList:  # type: ignore[override]
+    def __iadd__(self, other: Any) -> PromptList:
         if not other:
             return self
         if isinstance(other, str):
@@ -188,7 +188,7 @@ class PromptList(list):
             self.extend(other)
         return self
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         got = list.__getitem__(self, key)
         return PromptList(got) if isinstance(key, slice) else got
 

@@ -75,7 +75,7 @@ class Prompter:
                 origin: Callable[[str], Origin] | None = None) -> PromptType:
         if isinstance(self._main, RawPromptTemplate):
             # RawPromptTemplate ignores output_field: the output column is not masked.
-            return self._main.generate_item(pairs, row or {}, ice, origin)  # type: ignore[return-value]
+            return self._main.generate_item(pairs, row or {}, ice, origin)
         return self._main.generate_item(
             pairs, output_field=output_column, output_field_replace_token=replace_token,
             ice_field_replace_token=ice,
@@ -86,7 +86,7 @@ class Prompter:
                   origin: Callable[[str], Origin] | None = None) -> PromptType:
         if isinstance(self._main, RawPromptTemplate):
             # generate_label_prompt_item is generate_item(entry): no examples, no label.
-            return self._main.generate_item(pairs, row or {}, "", origin)  # type: ignore[return-value]
+            return self._main.generate_item(pairs, row or {}, "", origin)
         return self._main.generate_label_prompt_item(pairs, ice, label, remain_sep)
 
     def labels(self, test_rows: Sequence[dict], output_column: str | None) -> list[Any]:

@@ -130,7 +130,7 @@ def joined(parts: Iterable[Any]) -> str | Text:
                 tail = ""
             if rest and type(rest[-1]) is str:
                 pieces.extend(rest[:-1])
-                tail = rest[-1]  # type: ignore[assignment]
+                tail = rest[-1]
             else:
                 pieces.extend(rest)
             refs += part.refs

@@ -443,7 +443,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(finalize=_finalize, **options)
-        self.concat = _concat  # type: ignore[assignment]
+        self.concat = _concat  # type: ignore[method-assign]
         self.wb_joined = _joined
         self.wb_counted = bounds.Counted
         self.wb_scanned = self._scanned

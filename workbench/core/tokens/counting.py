@@ -206,7 +206,7 @@ class _Stretches:
     def getters(self) -> list[Callable[[list[str]], Any]]:
         """For each stretch added, a function of ``[*constants, *values]``."""
         base = len(self.constants)
-        return [itemgetter(*[base + p[0] if type(p) is tuple else p for p in picks])  # type: ignore[misc,operator]
+        return [itemgetter(*[base + p[0] if type(p) is tuple else p for p in picks])
                 for picks in self._picks]
 
 
@@ -636,15 +636,15 @@ class HFTokenizer:
         return enc
 
     def count(self, text: str, add_special_tokens: bool = False) -> int:
-        return len(self._encode(text, add_special_tokens).ids)  # type: ignore[attr-defined]
+        return len(self._encode(text, add_special_tokens).ids)
 
     def ids(self, text: str, add_special_tokens: bool = False) -> list[int] | None:
-        return list(self._encode(text, add_special_tokens).ids)  # type: ignore[attr-defined]
+        return list(self._encode(text, add_special_tokens).ids)
 
     def token_starts(self, text: str, add_special_tokens: bool = False) -> list[int | None]:
         enc = self._encode(text, add_special_tokens)
         out: list[int | None] = []
-        for (start, end), special in zip(enc.offsets, enc.special_tokens_mask):  # type: ignore[attr-defined]
+        for (start, end), special in zip(enc.offsets, enc.special_tokens_mask):
             # Tokens the post-processor adds have no characters of their own.
             out.append(None if special and start == end else start)
         return out
@@ -656,8 +656,8 @@ class HFTokenizer:
         if self._control is None:  # (the special tokens found in a text are not in its special mask)
             self._control = frozenset(i for i, t in self._tok.get_added_tokens_decoder().items() if t.special)
         out = []
-        for token_id, token, (start, end), added in zip(enc.ids, enc.tokens, enc.offsets,  # type: ignore[attr-defined]
-                                                        enc.special_tokens_mask):  # type: ignore[attr-defined]
+        for token_id, token, (start, end), added in zip(enc.ids, enc.tokens, enc.offsets,
+                                                        enc.special_tokens_mask):
             if added and start == end:
                 out.append(Piece(token_id, token, None, None, True))
             else:

@@ -251,4 +251,4 @@ class JsonSample:
     def __call__(self, pair: Any, sample: Sample | Stamp) -> str:
         if JsonSample._writer is None:
             JsonSample._writer = SampleWriter(lambda s: sample_text(s, SAMPLE_INDENT), json_stamps())
-        return JsonSample._writer.text(sample)  # type: ignore[no-any-return]
+        return JsonSample._writer.text(sample)

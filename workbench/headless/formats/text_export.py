@@ -164,7 +164,7 @@ class TextSample:
         writer = self._writers.get(key)
         if writer is None:
             writer = self._writers[key] = self.writer(pair)
-        return writer.text(sample)  # type: ignore[no-any-return]
+        return writer.text(sample)
 
     def writer(self, pair: Any, utf8: bool = False) -> SampleWriter:
         """The samples and stamps of ``pair`` as this writes them (stamps from their forms: see

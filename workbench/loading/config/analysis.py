@@ -187,7 +187,7 @@ def _thawed(stored: Any) -> Analysis | None:
                 code, tuple(BaseImport(k, n, line) for k, n, line in bases),
                 tuple(BaseImport(k, n, line) for k, n, line in late), imported, lines)
         else:
-            thawed = _thawed_value(lazy)  # type: ignore[assignment]
+            thawed = _thawed_value(lazy)
             if thawed is True or thawed is False:
                 return None
         found = _thawed_value(detected)
@@ -306,7 +306,7 @@ def _compile_lazy(tree: ast.Module, path: Path) -> LazyCode:
                     file=str(path), line=stmt.lineno,
                     hint="name the module: `from .name import name_datasets`",
                 )
-        base_stmts = list(node.body)  # type: ignore[arg-type]
+        base_stmts = list(node.body)
         del body[index]
         break
     for node in body:

@@ -91,9 +91,9 @@ def read_json(path: Path, text: str, record) -> Any:
         record(value, lines(start))
         return value, end
 
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.parse_array = parse_array  # type: ignore[assignment]
-    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    decoder.parse_object = parse_object
+    decoder.parse_array = parse_array
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
     try:
         return decoder.decode(text)
     except json.JSONDecodeError as exc:

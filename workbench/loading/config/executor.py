@@ -416,11 +416,11 @@ class Executor:
             )
         if name == "mmengine.config" or (name == "mmengine" and "config" in fromlist):
             fake = FakeModule("mmengine.config")
-            fake.read_base = read_base  # type: ignore[attr-defined]
-            fake.Config = FrameworkRef("mmengine.config.Config")  # type: ignore[attr-defined]
+            fake.read_base = read_base
+            fake.Config = FrameworkRef("mmengine.config.Config")
             if name == "mmengine":
                 parent = FakeModule("mmengine")
-                parent.config = fake  # type: ignore[attr-defined]
+                parent.config = fake
                 return parent
             return fake
         if name == "builtins":
@@ -566,7 +566,7 @@ def _caller_line(path: Path) -> int | None:
     while frame is not None:
         if frame.f_code.co_filename == str(path):
             return frame.f_lineno
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return None
 
 

@@ -60,7 +60,7 @@ class FrameworkRef:
         return (FrameworkRef, (self.__workbench_path__,))
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
         return self.__workbench_path__.rsplit(".", 1)[-1]
 
     @property
@@ -165,10 +165,10 @@ class ConfigDict(dict):
     def __reduce__(self) -> tuple:
         return (ConfigDict, (dict(self),))
 
-    def pop(self, key: Any, default: Any = None) -> Any:  # type: ignore[override]
+    def pop(self, key: Any, default: Any = None) -> Any:
         return super().pop(key, default)
 
-    def update(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > 1:
             raise TypeError("update only accept one positional argument")
         other: dict[Any, Any] = {}

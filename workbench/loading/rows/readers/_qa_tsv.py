@@ -35,7 +35,7 @@ def qa_tsv(path: Path, first_answer_only: bool) -> list[Row]:
         answers = answers_literal(cells[1], path, line)
         if first_answer_only:
             with row_at(path, line):
-                answers = answers[0]  # type: ignore[index]
+                answers = answers[0]
         rows.append({"question": cells[0], "answer": answers})
     return from_list(rows, path)
 

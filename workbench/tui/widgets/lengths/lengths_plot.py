@@ -39,7 +39,7 @@ class LengthsPlot(PlotextPlot, can_focus=True):
         self.summary, self.distribution, self.palette = summary, distribution, palette
         self.refresh()
 
-    def render(self) -> Text:  # type: ignore[override]
+    def render(self) -> Text:
         width = max(self.size.width, 20)
         if self.summary is None or self.distribution is None:
             return Text("waiting…", style="italic")
