@@ -266,5 +266,10 @@ def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
     config = write_workspace(tmp_path, qa_rows=rows)
     before = hits["value-refills"]
     assert "Solve {x + 1 = 2." in assert_same_bytes(workspace_of(config), "json")
-    assert hits["value-refills"] > before
+    # once for each pair of the row's dataset, one a model (a stamp asked for first and the
+    # splice it falls back to count the row once between them)
+    result = workspace_of(config)(RenderOptions())
+    pairs = [result.pairs[i] for i in range(len(result.pairs))]
+    assert all(p._forms is not None for p in pairs)
+    assert hits["value-refills"] - before == sum(p.dataset_abbr == "qa" for p in pairs) == 2
     assert set(hits) <= set(RULES)

@@ -454,9 +454,10 @@ class Form:
         self.uncounted: Estimate | None = None
         self.length_keys: Any = None  # each request's (exact, method, group) for lengths.py
 
-    def values_of(self, row: Mapping[str, Any]) -> list[str] | None:
+    def values_of(self, row: Mapping[str, Any], count: bool = True) -> list[str] | None:
         """The row's values as this form fills them (None: the row must be rendered for
-        real: a value the fill could fill again, a stand-in mark in a value, or too long)."""
+        real: a value the fill could fill again, a stand-in mark in a value, or too long;
+        ``count``: the refusal counted, where no splice of the row will count it)."""
         # a number (say the row's idx) is filled as its str, as the render's pairs are: the
         # columns the form's row had as other types made str, and any other found by join
         values = [*row.values()]
@@ -469,10 +470,12 @@ class Form:
             joined = "".join(values)
         if OPEN in joined or CLOSE in joined or (("{" in joined or "}" in joined)
                                                    and not self._inert(values)):
-            refuse("value-refills")
+            if count:
+                refuse("value-refills")
             return None
         if len(joined) > self.most:
-            refuse("value-too-long")
+            if count:
+                refuse("value-too-long")
             return None
         return values
 
@@ -587,9 +590,10 @@ class Form:
             made.append(RequestForm(finished, layout, count, measure, record, constant, sectioned, found))
         return made
 
-    def numbers(self, values: list[str]) -> Numbers | None:
+    def numbers(self, values: list[str], count: bool = True) -> Numbers | None:
         """A row's numbers; None where the row is rendered the usual way (a prompt past
-        max_seq_len, a content past the chat template's bounds or found elsewhere)."""
+        max_seq_len, a content past the chat template's bounds or found elsewhere; ``count``:
+        a prompt past max_seq_len counted, where no splice of the row will count it)."""
         if self.room is not None and sum(map(len, values)) > self.room:
             refuse("chat-bounds")
             return None  # the chat template's bounds might be reached: the real render says so
@@ -614,7 +618,8 @@ class Form:
                 continue
             n = total if form.measure is None else form.measure(values)
             if limit is not None and n > limit:
-                refuse("prompt-past-max-seq-len")
+                if count:
+                    refuse("prompt-past-max-seq-len")
                 return None  # the loop drops examples: the real render does
             measured.append(n)
         return tuple(totals), tuple(measured), None if sections is None else tuple(sections)
@@ -808,13 +813,16 @@ class Forms:
     def stamped(self, index: int, ice_idx: Sequence[int], values: list[str] | None = None
                 ) -> tuple[Form, list[str], Numbers] | None:
         """Row ``index``'s checked form, values (``values``: as spliced already) and numbers
-        (None: its form does not stamp yet, or not this row)."""
+        (None: its form does not stamp yet, or not this row). A row ``values`` is not given
+        for is spliced next (:meth:`PairRenderer.stamp`): that splice counts the refusals the
+        two share, once."""
         form = self.checked(ice_idx)
         if form is None or not form.stamps:
             return None
+        spliced = values is not None
         if values is None:
-            values = form.values_of(self._rows[index])
-        numbers = form.numbers(values) if values is not None else None
+            values = form.values_of(self._rows[index], count=False)
+        numbers = form.numbers(values, count=spliced) if values is not None else None
         return (form, values, numbers) if values is not None and numbers is not None else None
 
     def check(self, index: int, ice_idx: Sequence[int], real: Sequence[Request]) -> None:
@@ -829,7 +837,7 @@ class Forms:
             trace = partial(self._trace, index) if self._trace is not None else None
             if not form.finish(self._model_text, self._limiter, trace, self._uncounted):
                 return
-        values = form.values_of(self._rows[index])
+        values = form.values_of(self._rows[index], count=False)  # (counted by the row's splice)
         numbers = form.numbers(values) if values is not None else None
         if values is None or numbers is None:
             return
