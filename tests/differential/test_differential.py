@@ -21,7 +21,7 @@ parametrized by mode), so the interpreter alone is held to the frameworks too.
 Size: 131 parity cases × 2 formats, 2 demo and 2 suite comparisons, 120 random examples, checks
 that each mode takes the paths it should (the parity cases' stamps counted), that snapshot,
 diff and spawned workers take the switch, that a wrong fast path fails and that a refusal is
-counted under its rule: 273 tests,
+counted under its rule (and written where it applies): 274 tests,
 389 comparisons, 50 to 100 s on the shared 2-CPU development machine (about half of it the
 suite's CLI renders). Keep it there: a new input earns its place by reaching a path the
 others do not.
@@ -34,6 +34,7 @@ input here reaches.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -273,3 +274,14 @@ def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
     assert all(p._forms is not None for p in pairs)
     assert hits["value-refills"] - before == sum(p.dataset_abbr == "qa" for p in pairs) == 2
     assert set(hits) <= set(RULES)
+
+
+def test_every_rule_is_written_where_it_applies() -> None:
+    """Each rule of core/refusals.py is named, in brackets, in the docstring of the module that
+    refuses by it: the promise the rules make is written where a maintainer reads the code."""
+    from workbench.core.inferencers import sample_form
+    from workbench.headless.formats import stamp_writer
+
+    written = (sample_form.__doc__ or "") + (stamp_writer.__doc__ or "")
+    bracketed = {name.strip() for group in re.findall(r"\[([a-z,\s-]+)\]", written) for name in group.split(",")}
+    assert set(RULES) - bracketed == set()

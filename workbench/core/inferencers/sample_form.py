@@ -35,13 +35,16 @@ rendered by the interpreter, and the refusal counted under the rule's name
   sections, each content is found where the chat template put it [sections-unknown]; a row is
   stamped only where its longest content stays within the chat template's bounds
   [chat-bounds] and each content with a value is found where it was put [content-misplaced];
+- a pair whose column names hold a stand-in mark gets no form [marked-column], nor an
+  example set past the pair's 64th [too-many-forms];
 - every form is checked before it serves: it is built on the first row of an example set
   another row uses (a set one row uses gets none), and that row (or the next the form can
   splice) is also rendered for real and compared: its splice [splice-differs], then its stamp
   (texts, token counts and sections, truncation record) [form-differs].
 
 A pair no model counts (no model, or measuring off) has forms too: its requests as they are, a
-row's totals its lengths as the lengths view measures them.
+row's totals its lengths as the lengths view measures them. A refused row is counted once,
+however many of the paths looked at it (a stamp falls back to a splice, which counts).
 
 May import: :mod:`.plan`, :mod:`.common_plans`, :mod:`.truncation`, the core's bottom layer,
 ``templates``, ``models`` and ``tokens``.

@@ -9,11 +9,11 @@ on), so the written text of a text made of pieces and values is the pieces' writ
 the values' in, each value escaped once a row however often it is written; and a number is
 written as its digits. So a format's own writer, given the form's stand-in sample with marks
 for its numbers, writes a text that is cut at the (escaped) stand-ins and the marks, once per
-form, into a compiled join [pieces-uncut where it cannot be; value-unescaped for a row whose
-values the format will not write piecewise]. The first stamp of every form is also written the
-usual way (through its requests) and compared, byte for byte: a form whose pieces disagree
-(never seen) is written the usual way from then on [pieces-differ]. (Rule names:
-:mod:`workbench.core.refusals`.)
+form, into a compiled join (where it cannot be [pieces-uncut]; a row whose values the format
+will not write piecewise is written the usual way [value-unescaped]). The first stamp of
+every form is also written the usual way (through its requests) and compared, byte for byte:
+a form whose pieces disagree (never seen) is written the usual way from then on
+[pieces-differ]. (Rule names: :mod:`workbench.core.refusals`.)
 
 May import: the core and the other headless modules.
 """
