@@ -251,8 +251,8 @@ class PairRenderer:
                                     length_estimate(self.model_spec is not None))
             else:
                 refuse("plan-reads-row")
-        self._stamps = (self._forms is not None and self.wire_class is None
-                        and self.options.predictions is None)
+        #: the forms, where this pair's rows can be stamps (no wire, no recorded outputs)
+        self._stamper = self._forms if self.wire_class is None and self.options.predictions is None else None
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
@@ -550,7 +550,7 @@ class PairRenderer:
             requests: Sequence[Request] = self.plan.requests(self.engine(provenance), index, ice_idx)
         else:
             requests, values = forms.splice(index, ice_idx, self._rendered)
-        stamper = forms if self._stamps else None
+        stamper = self._stamper if not provenance else None
         # a spliced row its form stamps is finished by it (a row no model counts is its splice
         # as it is: the form adds nothing to it)
         stamped = None
@@ -583,7 +583,7 @@ class PairRenderer:
         else the sample itself. A stamp carries no requests until asked, and then gets them from
         :meth:`sample` (spliced, finished by the form): an export that knows forms writes it from
         its form."""
-        forms = self._forms if self._stamps else None
+        forms = self._stamper
         if forms is None:
             if self._forms is not None:
                 refuse("pair-not-stamped")
@@ -662,10 +662,8 @@ class PairRenderer:
         self.provenance_renders += 1
         traced = self.engine(True)
         replay = Replay([r.truncation for r in requests]) if self.limiter else None
-        changes: dict[str, Any] = {"limiter": replay}
-        if pairs is not None:
-            changes["test_pairs"] = lambda i: pairs
-        engine = replace(traced, **changes)
+        engine = replace(traced, limiter=replay,
+                         test_pairs=traced.test_pairs if pairs is None else lambda i: pairs)
         engine.ice = traced.ice  # type: ignore[method-assign]  # the pair's cached examples
         try:
             made = self.plan.requests(engine, index, self.picks[index])
