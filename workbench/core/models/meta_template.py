@@ -130,14 +130,16 @@ class _RoleTable:
 
     def updated(self, items: list[Any] | dict) -> dict[Any, dict]:
         """The role table with a round's (or one item's) fields merged in."""
-        table = {k: dict(v) for k, v in self.roles.items()}
+        roles = self.roles
+        table = dict(roles)  # a role is copied where an item changes it (callers only read)
+        copied = set()
         if isinstance(items, dict):
             items = [items]
         for item in items:
             if not isinstance(item, dict):
                 continue
             role = item.get("role")
-            if role not in self.roles:
+            if role not in roles:
                 role = item.get("fallback_role")
                 if not role:
                     raise RenderError(
@@ -153,6 +155,9 @@ class _RoleTable:
                         f"meta template either (KeyError: {role!r})", key_path=META_KEY, in_model=True,
                         role=item.get("role"),
                     )
+            if role not in copied:
+                copied.add(role)
+                table[role] = dict(table[role])
             table[role].update(item)
         return table
 
@@ -209,56 +214,55 @@ class _SectionWalker:
 
     def walk(self, prompt: PromptList, mode: str) -> bool:
         """Returns whether generation went on to the end (meta ``end`` applies)."""
-        generate = True
         stack: list[tuple[str, int]] = []
         for i, item in enumerate(prompt):
-            if not generate:
-                break
-            if isinstance(item, str):
+            kind = type(item)
+            if kind is str or (kind is not dict and isinstance(item, str)):
                 self.on_string(item)
-            elif isinstance(item, dict) and "section" in item:
-                pos, section = item.get("pos"), item.get("section")
-                if pos == "end":
-                    if section == "end" and (not stack or stack[-1][0] != "end"):
-                        # PromptTemplate emits end/end where end/begin was meant, and the
-                        # framework pops an empty stack; the docs render the end section.
-                        self.notes.framework_fails(
-                            self.framework,
-                            "IndexError: pop from empty list (a dialogue `end` section under a "
-                            "meta template: PromptTemplate emits two end/end markers)",
-                            "the `end` section follows the rounds",
-                        )
-                        stack.append(("end", i + 1))
-                        continue
-                    if not stack or stack[-1][0] != section:
-                        raise RenderError(f"section markers do not match at item {i}: {item!r}")
-                    name, start = stack.pop()
-                    if name in ("round", "ice"):
-                        dialogue = list(prompt[start:i])
-                        cuts = self.table.split_rounds(dialogue, self.use_fallback_in_split)
-                        for r in range(len(cuts) - 1):
-                            for_gen = mode == "gen" and name == "round" and r == len(cuts) - 2
-                            generate = self.on_round(dialogue[cuts[r]:cuts[r + 1]], for_gen)
-                            if not generate:
-                                break
-                elif pos == "begin":
-                    if section not in ("begin", "round", "end", "ice"):
-                        raise RenderError(f"unknown section {section!r} in prompt")
-                    stack.append((section, i + 1))
-                else:
-                    raise RenderError(f"Invalid pos {pos}")
-            elif isinstance(item, dict):
+                continue
+            if kind is not dict and not isinstance(item, dict):
+                raise RenderError(f"Invalid type in prompt list: {item!r}")
+            if "section" not in item:
                 if not stack:
                     raise RenderError(f"a role item outside any section: {item!r}")
                 for key in ("role", "fallback_role"):
-                    if not isinstance(item.get(key), Hashable):
+                    value = item.get(key)
+                    if type(value) is not str and not isinstance(value, Hashable):
                         raise RenderError(f"a dialogue item's {key} must be a str, got {item[key]!r} "
                                           "(TypeError: unhashable type in the framework)")
-                if stack[-1][0] in ("begin", "end"):
-                    generate = self.on_single(item, mode)
+                if stack[-1][0] in ("begin", "end") and not self.on_single(item, mode):
+                    return False
+                continue
+            pos, section = item.get("pos"), item.get("section")
+            if pos == "begin":
+                if section not in ("begin", "round", "end", "ice"):
+                    raise RenderError(f"unknown section {section!r} in prompt")
+                stack.append((section, i + 1))
+            elif pos != "end":
+                raise RenderError(f"Invalid pos {pos}")
+            elif section == "end" and (not stack or stack[-1][0] != "end"):
+                # PromptTemplate emits end/end where end/begin was meant, and the
+                # framework pops an empty stack; the docs render the end section.
+                self.notes.framework_fails(
+                    self.framework,
+                    "IndexError: pop from empty list (a dialogue `end` section under a "
+                    "meta template: PromptTemplate emits two end/end markers)",
+                    "the `end` section follows the rounds",
+                )
+                stack.append(("end", i + 1))
+            elif not stack or stack[-1][0] != section:
+                raise RenderError(f"section markers do not match at item {i}: {item!r}")
             else:
-                raise RenderError(f"Invalid type in prompt list: {item!r}")
-        return generate
+                name, start = stack.pop()
+                if name in ("round", "ice"):
+                    dialogue = list.__getitem__(prompt, slice(start, i))
+                    cuts = self.table.split_rounds(dialogue, self.use_fallback_in_split)
+                    last = len(cuts) - 2
+                    for r in range(last + 1):
+                        for_gen = mode == "gen" and name == "round" and r == last
+                        if not self.on_round(dialogue[cuts[r]:cuts[r + 1]], for_gen):
+                            return False
+        return True
 
     use_fallback_in_split = False
 
