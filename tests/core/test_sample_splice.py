@@ -75,7 +75,7 @@ def test_spliced_samples_equal_the_real_render(infer, model, sections, tmp_path)
 
 def test_every_row_after_the_first_is_spliced(tmp_path):
     """Without braces in the rows and without a limit, only the first row is rendered for real:
-    it builds its example set's form and checks it against its own render."""
+    the second builds the example set's form and checks it against the first row's render."""
     rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
             for split in ROWS}
     for infer, model in (("dialogue", "meta"), ("dialogue", "chat"), ("dialogue", "api"), ("dialogue", "plain"),
@@ -86,12 +86,31 @@ def test_every_row_after_the_first_is_spliced(tmp_path):
         assert _spliced(spliced) == len(real) - 1, (infer, model)
 
 
+def test_a_pair_only_one_row_of_is_rendered_builds_no_form(tmp_path):
+    """An HTML report, ``--limit 1`` or the app's first look renders a pair's first row alone:
+    it is rendered for real and kept; the form is built, and its splice and stamp checked on
+    that row, when a second row of its example set is asked for (spliced, and finished by the
+    form)."""
+    rows = {split: [{**r, "question": r["question"].replace("{answer}", "")} for r in ROWS[split]]
+            for split in ROWS}
+    pair = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]),
+                        _model("meta", tmp_path, max_seq_len=None), RenderOptions())
+    forms = pair._forms
+    assert forms is not None and forms._forms == {} and len(forms._pending) == 1
+    real = PairRenderer(_dataset(INFER["dialogue"], rows, ["question", "note"]),
+                        _model("meta", tmp_path, max_seq_len=None), RenderOptions(splice=False))
+    assert pair.sample(1) == real.sample(1)
+    [form] = forms._forms.values()
+    assert form is not None and form.checked and form.stamps and forms._pending == {}
+    assert _spliced(pair) == 1
+
+
 def test_a_row_with_braces_is_rendered_for_real(tmp_path):
     spliced, real = _both(_dataset(INFER["dialogue"], ROWS, ["question", "note"]),
                           _model("meta", tmp_path, max_seq_len=None))
     assert not _differences(spliced, real)
-    # the first row builds its example set's form and checks it by its own real render;
-    # every later row without braces is spliced
+    # the first row is rendered for real, and checks the form the second builds; every
+    # later row without braces is spliced
     assert "{" not in ROWS["test"][0]["question"] and "{" in ROWS["test"][1]["question"]
     plain = [i for i, r in enumerate(ROWS["test"]) if i and "{" not in r["question"]]
     assert len(plain) < len(real) - 1 and _spliced(spliced) == len(plain)
@@ -179,8 +198,8 @@ def test_a_form_whose_first_splice_differs_is_dropped(monkeypatch):
 
 
 def test_a_first_row_that_cannot_be_spliced_leaves_the_check_to_the_next_row(monkeypatch):
-    """Row 0 (an unclosed brace) builds the form but is rendered for real, as such a row
-    always is: row 1 checks the form by its own real render; the rest are spliced."""
+    """Row 0 (an unclosed brace) is rendered for real, as such a row always is, and cannot
+    check the form row 1 builds: row 1 checks it by its own real render; the rest are spliced."""
     rows = [{"q": "{x" if i == 0 else f"row {i}", "answer": "1"} for i in range(6)]
     spliced, real = _both(_dataset(_string_template("Q: {q}"), {"train": rows, "test": rows}, ["q"]), None)
     assert not _differences(spliced, real)
@@ -241,9 +260,9 @@ def test_example_sets_that_alternate_splice_each_with_its_own_form(monkeypatch):
     spliced, real = _both(_dataset(infer, ROWS, ["question"]), _model("meta", None, max_seq_len=None))
     assert not _differences(spliced, real)
     assert [s.ice_indices for s in map(spliced.sample, range(4))] == [(0, 1), (1, 2), (0, 1), (1, 2)]
-    # rows 0 and 1 build the two sets' forms; row 0 checks its set's by its own real render,
-    # row 1 holds braces, so row 3 checks the other set's (rows 1, 4 and 7 hold braces): 2, 5, 6
-    # and 8 are spliced, and 2 and 3 when rendered again above
+    # rows 2 and 3 build the two sets' forms; row 0 checks its set's (row 2's splice), row 1
+    # holds braces, so row 3 checks the other set's by its own real render (rows 1, 4 and 7
+    # hold braces): 2, 5, 6 and 8 are spliced, and 2 and 3 when rendered again above
     assert _spliced(spliced) == 6
 
 

@@ -37,10 +37,12 @@ rendered by the interpreter, and the refusal counted under the rule's name
   [chat-bounds] and each content with a value is found where it was put [content-misplaced];
 - a pair whose column names hold a stand-in mark gets no form [marked-column], nor an
   example set past the pair's 64th [too-many-forms];
-- every form is checked before it serves: it is built on the first row of an example set
-  another row uses (a set one row uses gets none), and that row (or the next the form can
-  splice) is also rendered for real and compared: its splice [splice-differs], then its stamp
-  (texts, token counts and sections, truncation record) [form-differs].
+- every form is checked before it serves: it is built when a second row of an example set
+  is rendered (a set one row uses gets none, nor a pair only one row of is shown), and its
+  splice of the set's first row, rendered for real then, is compared with that render (or of
+  the next row the form can splice, rendered for real too) [splice-differs]; its stamp
+  (texts, token counts and sections, truncation record) is compared with the next row's
+  usual finish [form-differs].
 
 A pair no model counts (no model, or measuring off) has forms too: its requests as they are, a
 row's totals its lengths as the lengths view measures them. A refused row is counted once,
@@ -740,9 +742,9 @@ def splices(plan: Plan, engine: Engine) -> bool:
 
 
 class Forms:
-    """The forms of one pair: built on the first row of an example set more than one row uses,
-    their splices checked on their first use, their stamps on the first row rendered for real
-    after that (finished then, as ``model_text`` finishes a row; ``trace``: the stand-in
+    """The forms of one pair: built on the second row of an example set that is rendered, their
+    splices checked on the set's first row, their stamps on the next row finished the usual
+    way (finished then, as ``model_text`` finishes a row; ``trace``: the stand-in
     requests rendered with provenance, given a row of the set, where token sections are
     counted; ``uncounted``: the lengths of a pair no model counts)."""
 
@@ -762,6 +764,10 @@ class Forms:
         self._repeated = repeated  # the example sets more than one row uses
         self._model_text, self._trace, self._uncounted = model_text, trace, uncounted
         self._forms: dict[tuple, Form | None] = {}
+        #: a set's first row, its real render and (once finished) its usual finish, until a
+        #: second row of the set builds its form and checks it on them: a pair only one row of
+        #: is shown (an HTML report, ``--limit 1``, the app's first look) builds no form
+        self._pending: dict[tuple, tuple[int, Sequence[Request], Sequence[Request] | None]] = {}
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
         # a form is keyed by its example set alone: every row of a split has the same
@@ -791,8 +797,13 @@ class Forms:
             key = tuple(ice_idx)
             form = self._forms.get(key)
             if form is None:
-                with self._lock:
-                    form = self._learn(key, index)
+                if key not in self._forms and key in self._repeated and key not in self._pending \
+                        and len(self._pending) < self.MAX_FORMS:  # the set's first row, kept for
+                    real = render(index, ice_idx)                 # its form's check (_ready)
+                    with self._lock:
+                        self._pending.setdefault(key, (index, real, None))
+                    return real, None
+                form = self._ready(key, index)
                 if form is None:
                     return render(index, ice_idx), None
             if form.checked:
@@ -804,14 +815,34 @@ class Forms:
         if not form.checked:  # its first splice is checked by this row's real render
             assert key is not None  # (never from self._last: it holds checked forms only)
             real = render(index, ice_idx)
-            if _same(spliced, real):
-                form.checked = True
-            else:
-                refuse("splice-differs")
-                self._forms[key] = None
+            self._agrees(key, form, spliced, real)
             return real, None
         self.spliced += 1
         return spliced, made[0]
+
+    def _ready(self, key: tuple, index: int) -> Form | None:
+        """The set's form, built now (row ``index`` is not its first) and checked on the set's
+        pending first row where there is one: its splice against that row's real render, then
+        its stamp against that row's usual finish. None: no form serves the set."""
+        with self._lock:
+            form = self._learn(key, index)
+            pending = self._pending.pop(key, None)
+        if form is None or pending is None or pending[0] == index:
+            return form
+        first, real, finished = pending
+        made = form.splice(self._rows[first])  # (None: the next row the form splices checks it)
+        if made is not None and self._agrees(key, form, made[1], real) and finished is not None:
+            self.check(first, key, finished)
+        return self._forms[key]
+
+    def _agrees(self, key: tuple, form: Form, spliced: Sequence[Request], real: Sequence[Request]) -> bool:
+        """Check a form's first splice against the real render of its row: a form that differs
+        is not used."""
+        form.checked = _same(spliced, real)
+        if not form.checked:
+            refuse("splice-differs")
+            self._forms[key] = None
+        return form.checked
 
     def stamped(self, index: int, ice_idx: Sequence[int], values: list[str] | None = None
                 ) -> tuple[Form, list[str], Numbers] | None:
@@ -820,6 +851,12 @@ class Forms:
         for is spliced next (:meth:`PairRenderer.stamp`): that splice counts the refusals the
         two share, once."""
         form = self.checked(ice_idx)
+        if form is None and values is None:  # a row after its set's first: build and check the form
+            key = tuple(ice_idx)
+            pending = self._pending.get(key)
+            if pending is not None and pending[0] != index:
+                self._ready(key, index)
+                form = self.checked(ice_idx)
         if form is None or not form.stamps:
             return None
         spliced = values is not None
@@ -834,7 +871,14 @@ class Forms:
         says something else, never stamps; one this row cannot check waits for the next row
         rendered the usual way."""
         form = self.checked(ice_idx)
-        if form is None or form.stamping is False or form.stamps:
+        if form is None:  # the set's first row: its finish is kept for the form a later row builds
+            key = tuple(ice_idx)
+            with self._lock:
+                pending = self._pending.get(key)
+                if pending is not None and pending[0] == index:
+                    self._pending[key] = (index, pending[1], real)
+            return
+        if form.stamping is False or form.stamps:
             return
         if form.stamping is None:
             trace = partial(self._trace, index) if self._trace is not None else None
@@ -851,7 +895,7 @@ class Forms:
         form.stamps = True
 
     def _learn(self, key: tuple, index: int) -> Form | None:
-        """The key's form, built on its first row where another row uses it too."""
+        """The key's form, built on a row of its set where another row uses it too."""
         if key in self._forms:
             return self._forms[key]
         if key not in self._repeated:
