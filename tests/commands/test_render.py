@@ -104,6 +104,14 @@ def test_out_writes_the_file_atomically(ws, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["render.json"]  # no temp file left
 
 
+def test_out_dash_is_stdout(ws):
+    """``--out -`` writes to stdout, as Unix tools read it, not a file named ``-``."""
+    result = run_cli("render", "eval.py", "--out", "-", "--model", "chat-lm", cwd=ws)
+    assert result.code == 0 and not (ws / "-").exists()
+    assert result.out == run_cli("render", "eval.py", "--model", "chat-lm", cwd=ws).out
+    assert json.loads(result.out)["schema"] == "prompt-workbench/render@1"
+
+
 def test_jobs_give_identical_output(ws, monkeypatch):
     monkeypatch.setattr(render_command, "serial_reason", lambda total, jobs: None)  # split this small render
     for fmt in ("json", "text", "markdown"):

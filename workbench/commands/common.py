@@ -52,6 +52,11 @@ def seconds(text: str) -> float:
     return value
 
 
+def out_file(text: str) -> str | None:
+    """``--out``: a file to write, or ``-`` for stdout (as the option's absence)."""
+    return None if text == "-" else text
+
+
 def counted(low: int, high: int | None = None):
     """An argparse type: a whole number from ``low`` (to ``high``)."""
 

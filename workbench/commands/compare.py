@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import EXIT_CONFIG, EXIT_DIFF, EXIT_OK
-from .common import HelpFormatter, add_inputs, counted, data_file_problem, lmeval_settings
+from .common import HelpFormatter, add_inputs, counted, data_file_problem, lmeval_settings, out_file
 from .render import usage_error
 
 FORMATS = ("text", "json", "markdown")
@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="text/markdown: the rows shown in full, with their diff (default 1)")
     group.add_argument("--format", "-f", choices=FORMATS, default="text",
                        help="text (default), json (prompt-workbench/compare@1) or markdown (for an issue)")
-    group.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
+    group.add_argument("--out", "-o", metavar="FILE", type=out_file,
+                       help="write here instead of stdout (- is stdout)")
     group.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="text: colour the diff (default: when stdout is a terminal)")
     group.add_argument("--app", action="store_true",

@@ -30,6 +30,7 @@ from .common import (
     lmeval_settings,
     load,
     open_pitfalls,
+    out_file,
     render_options,
 )
 
@@ -100,9 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "receives; markdown: a report; html: a page of the app's panes for every pair (the "
                      "first sample of each unless --sample/--limit); svg: the app's panes, recorded; "
                      "tokens: the token pieces and ids around every seam (docs/tokens.md)")
-    out.add_argument("--out", "-o", metavar="FILE",
+    out.add_argument("--out", "-o", metavar="FILE", type=out_file,
                      help="write here (atomically: the old file stays whole until the new one "
-                     "is complete) instead of stdout")
+                     "is complete) instead of stdout (- is stdout)")
     out.add_argument("--whitespace", "-w", action="store_true",
                      help="text/markdown/html/svg: show newlines, tabs and trailing spaces (↵ → ·)")
     out.add_argument("--raw", action="store_true",
