@@ -766,7 +766,8 @@ class Forms:
         self._forms: dict[tuple, Form | None] = {}
         #: a set's first row, its real render and (once finished) its usual finish, until a
         #: second row of the set builds its form and checks it on them: a pair only one row of
-        #: is shown (an HTML report, ``--limit 1``, the app's first look) builds no form
+        #: is shown (an HTML report, ``--limit 1``, the app's first look) builds no form; at most
+        #: MAX_FORMS sets wait (a set past them builds its form on the first row that asks)
         self._pending: dict[tuple, tuple[int, Sequence[Request], Sequence[Request] | None]] = {}
         self._lock = threading.Lock()
         self.spliced = 0  # samples built by splicing (for tests and benchmarks)
@@ -797,9 +798,10 @@ class Forms:
             key = tuple(ice_idx)
             form = self._forms.get(key)
             if form is None:
+                # the set's first row: rendered for real and kept for its form's check (_ready)
                 if key not in self._forms and key in self._repeated and key not in self._pending \
-                        and len(self._pending) < self.MAX_FORMS:  # the set's first row, kept for
-                    real = render(index, ice_idx)                 # its form's check (_ready)
+                        and len(self._pending) < self.MAX_FORMS:
+                    real = render(index, ice_idx)
                     with self._lock:
                         self._pending.setdefault(key, (index, real, None))
                     return real, None
