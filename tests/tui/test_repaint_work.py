@@ -12,6 +12,7 @@ import pytest
 from rich.text import Text
 from textual._compositor import Compositor
 from textual.screen import Screen
+from textual.widget import Widget
 
 from workbench.tui.widgets.main.view_pane import ViewPane, render_lines
 
@@ -105,3 +106,30 @@ async def test_navigation_and_focus_keys_repaint_no_whole_screen(monkeypatch):
         assert counts.full_repaints == 0
         # the focused pane still looks focused: its border is restyled and repainted
         assert app.query_one("#final-input").styles.border_top[1] != app.query_one("#prompt-list").styles.border_top[1]
+
+
+
+async def test_the_location_line_follows_dataset_and_model_keys_without_a_layout(monkeypatch):
+    # the tree's cursor follows ``d`` and ``m``, and the location line under the tree then
+    # says where the new node is: a line of fixed height, so its new text needs no layout (it
+    # laid the whole screen out and repainted it a moment after each such key: at suite scale
+    # one more full paint, 25-40 ms, a key)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "d", "d", "d", "d", "m", "m", "m", "m")  # every node's parent open
+        location = app.query_one("#location")
+        asked: list[str] = []
+        refresh = Widget.refresh
+
+        def recorded(widget, *args, **kwargs):
+            if kwargs.get("layout"):
+                asked.append(widget.id or type(widget).__name__)
+            return refresh(widget, *args, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", recorded)
+        for key in ("d", "m", "D", "M"):
+            before = str(location.render())
+            await press(pilot, key)
+            assert str(location.render()) != before, key  # the line follows the cursor
+        assert "location" not in asked

@@ -879,7 +879,9 @@ class WorkbenchApp(SearchKeys, App[int]):
         node = event.node.data
         location = self.query_one("#location", Static)
         if isinstance(node, TreeNode):
-            location.update(node_location_text(node, self.options))
+            # one line of fixed height: new text lays nothing out (a layout here repainted the
+            # whole screen after every d and m, whose cursor the tree moves)
+            location.update(node_location_text(node, self.options), layout=False)
 
     @on(Tree.NodeSelected)
     def _node_selected(self, event: Tree.NodeSelected) -> None:
