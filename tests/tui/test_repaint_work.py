@@ -108,7 +108,6 @@ async def test_navigation_and_focus_keys_repaint_no_whole_screen(monkeypatch):
         assert app.query_one("#final-input").styles.border_top[1] != app.query_one("#prompt-list").styles.border_top[1]
 
 
-
 async def test_the_location_line_follows_dataset_and_model_keys_without_a_layout(monkeypatch):
     # the tree's cursor follows ``d`` and ``m``, and the location line under the tree then
     # says where the new node is: a line of fixed height, so its new text needs no layout (it
