@@ -78,6 +78,17 @@ def test_pw204_trailing_space_the_template_wrote():
                                                {"role": "BOT", "prompt": ""}]}), model=llama)
 
 
+def test_pw204_renders_with_provenance_only_a_pair_that_ends_in_a_space():
+    """Linting every pair of a suite (the app's tree marks) builds no provenance engine where the
+    plain first sample ends otherwise: that engine is the pair's second set of templates."""
+    quiet = make_pair(cfg("Q: {question}\nAnswer:"), SPLITS, PLAIN)
+    lint_pair(quiet, Selection.everything())
+    assert True not in quiet._engines
+    spaced = make_pair(cfg("Q: {question}\nAnswer: "), SPLITS, PLAIN)
+    assert "PW204" in {f.rule for f in lint_pair(spaced, Selection.everything())}
+    assert True in spaced._engines
+
+
 def test_pw205_double_space_in_the_templates_words_only():
     assert "PW205" in found(cfg("Q:  {question}\nA:"))
     assert "PW205" not in found(cfg("Q: {question}\n    indented code stays\nA:"))

@@ -26,16 +26,26 @@ def _generated_text(request: Any) -> str | None:
     return request.model_input if isinstance(request.model_input, str) else None
 
 
+def _ends_in_space(request: Any) -> bool:
+    """A generation point after a space or tab the text does not hold alone."""
+    text = _generated_text(request) if request.label is None else None
+    return bool(text) and text[-1] in " \t" and bool(text.rstrip(" \t"))
+
+
 def trailing_space(ctx: LintContext) -> Iterator[Finding]:
     """PW204: "Answer: " leaves a space token before the answer the model should write. Only a
     space the dataset's template or row wrote: a meta template's own (Llama 2's BOT begin ' ')
     is the model's convention."""
     if ctx.pair.plan.parse_mode != "gen" or not len(ctx.pair):
         return
+    # who wrote the space is asked of a render with provenance only where the plain sample (the
+    # same text, already made) ends in one: most pairs never build their provenance engine
+    if not any(map(_ends_in_space, ctx.sample(0).requests)):
+        return
     for request in ctx.pair.sample(0, provenance=True).requests:
-        text = _generated_text(request) if request.label is None else None
-        if not text or text[-1] not in " \t" or not text.rstrip(" \t"):
+        if not _ends_in_space(request):
             continue
+        text = _generated_text(request) or ""
         spans = spans_of(text)
         if not spans or spans[-1][1].kind not in (TEMPLATE, ROW):
             continue
