@@ -148,6 +148,24 @@ def test_pw211_prompts_with_no_room_for_the_answer():
     assert "PW211" not in found(cfg(), long, PLAIN)  # no limit given
 
 
+def test_pw211_reads_the_token_totals_of_stamps_as_the_samples_count_them():
+    """The p95 comes from each row's stamp where its form gives one (no requests made): the
+    same totals the row's sample carries, so the finding is the one the samples would give."""
+    from workbench.core.lint.context import LintContext
+    from workbench.core.result import Stamp
+
+    rows = {"train": TRAIN, "test": [{"question": "word " * (i % 7 + 1) + str(i), "answer": "A"}
+                                     for i in range(40)]}
+    model = {**PLAIN, "meta_template": META, "max_seq_len": 4096, "max_out_len": 64}
+    dataset = cfg("</E>Q: {question}\nA:", ice="Q: {question}\nA: {answer}\n", retriever=FEW)
+    pair = make_pair(dataset, rows, model)
+    ctx = LintContext(pair)
+    totals = [list(ctx.token_totals(i)) for i in ctx.spread(100)]
+    assert sum(isinstance(pair.stamp(i), Stamp) for i in range(40)) > 30  # the stamps are read
+    fresh = make_pair(dataset, rows, model)
+    assert totals == [[r.tokens.total for r in fresh.sample(i).requests] for i in range(40)]
+
+
 def test_pw212_hybrid_thinking_template_with_no_decision(tmp_path):
     folder = folder_with(tmp_path, THINKING)
     undecided = folder_pair({"type": "HuggingFacewithChatTemplate", "path": str(folder)})

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..findings import Finding
 from ..render import PairRenderer
-from ..result import Sample
+from ..result import Sample, Stamp
 from ..spec import locate
 from ..templates.prompt_list import iter_texts
 
@@ -51,6 +51,17 @@ class LintContext:
         if index not in self._samples:
             self._samples[index] = self.pair.sample(index)
         return self._samples[index]
+
+    def token_totals(self, index: int) -> Sequence[int]:
+        """Each counted request's tokens in sample ``index``. Where a model counts, they come from
+        the row's stamp when its form gives one, which makes no requests. A suite's tree marks
+        lint every pair, so these are the most rows the lint reads."""
+        if index not in self._samples and self.pair.model_text is not None:
+            made = self.pair.stamp(index)
+            if isinstance(made, Stamp):
+                return made.totals
+            self._samples[index] = made
+        return [r.tokens.total for r in self.sample(index).requests if r.tokens is not None]
 
     def first_samples(self, n: int = SEAM_SAMPLES) -> Iterator[Sample]:
         for i in range(min(n, len(self.pair))):

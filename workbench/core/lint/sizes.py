@@ -47,8 +47,7 @@ def over_max_seq_len(ctx: LintContext) -> Iterator[Finding]:
         _int(inferencer.get("max_out_len")) if isinstance(inferencer, Mapping) else None)
     if limit is None or out is None or ctx.pair.plan.parse_mode != "gen":
         return
-    totals = sorted(request.tokens.total for i in ctx.spread(LENGTH_SAMPLES)
-                    for request in ctx.sample(i).requests if request.tokens is not None)
+    totals = sorted(total for i in ctx.spread(LENGTH_SAMPLES) for total in ctx.token_totals(i))
     if not totals:
         return
     p95 = totals[int(0.95 * (len(totals) - 1))]
