@@ -228,6 +228,21 @@ def test_pw304_one_label_dominates_the_shots():
     assert "PW304" not in found(cfg("</E>Q: {question}\nA:", ice, {**FEW, "fix_id_list": [0, 1, 2, 3]}))
 
 
+def test_pw304_counts_each_prompt_whose_own_examples_lean_one_way():
+    """Rows with examples of their own (a random retriever) are judged each by their own set."""
+    ice = "</E>Q: {question}\nA: {answer}\n"
+    train = [{"question": f"q{i}", "answer": "ABC"[i % 3] if i % 4 else "A"} for i in range(12)]
+    rows = {"train": train, "test": [{"question": f"t{i}", "answer": "A"} for i in range(30)]}
+    pair = make_pair(cfg("</E>Q: {question}\nA:", ice, {"type": "RandomRetriever", "ice_num": 3}), rows, PLAIN)
+    leaning = 0
+    for picks in pair.picks:
+        labels = [train[i]["answer"] for i in picks]
+        leaning += max(map(labels.count, labels)) == len(labels)
+    said = [f.message for f in lint_pair(pair, Selection.everything()) if f.rule == "PW304"]
+    assert leaning and 0 < leaning < 30
+    assert said and said[0].startswith(f"in {leaning:,} of 30 prompts,")
+
+
 def test_pw305_near_duplicates_between_the_pool_and_an_overlap_test_set():
     ice = "</E>Q: {question}\nA: {answer}\n"
     rows = {"train": [{"question": "the quick brown fox jumps over the lazy dog near the river bank today",

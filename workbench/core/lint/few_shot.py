@@ -94,15 +94,21 @@ def label_imbalance(ctx: LintContext) -> Iterator[Finding]:
         return
     n, scope = _checked(ctx)
     hits, first = 0, None
+    # each distinct example set judged once (a fixed-k retriever gives every row the same)
+    dominant: dict[tuple[int, ...], tuple[str, int] | None] = {}
     for i in range(n):
-        picks = ctx.pair.picks[i]
+        picks = tuple(ctx.pair.picks[i])
         if len(picks) < 3:
             continue
-        shot_labels = Counter(str(train[idx].get(column)) for idx in picks if isinstance(train[idx], Mapping))
-        label, count = shot_labels.most_common(1)[0] if shot_labels else ("", 0)
-        if count == len(picks) or count / len(picks) >= 0.8:
+        if picks not in dominant:
+            shot_labels = Counter(str(train[idx].get(column)) for idx in picks
+                                  if isinstance(train[idx], Mapping))
+            label, count = shot_labels.most_common(1)[0] if shot_labels else ("", 0)
+            dominant[picks] = (label, count) if count == len(picks) or count / len(picks) >= 0.8 else None
+        found = dominant[picks]
+        if found is not None:
             hits += 1
-            first = first or (label, count, len(picks))
+            first = first or (*found, len(picks))
     if first is not None:
         yield Finding("PW304", f"in {hits:,} of {scope}, one label dominates the in-context examples "
                       f"(first: {first[1]} of {first[2]} are {first[0]!r}; the pool has {len(labels)} "
