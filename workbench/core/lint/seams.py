@@ -29,7 +29,7 @@ def _generated_text(request: Any) -> str | None:
 def _ends_in_space(request: Any) -> bool:
     """A generation point after a space or tab the text does not hold alone."""
     text = _generated_text(request) if request.label is None else None
-    return bool(text) and text[-1] in " \t" and bool(text.rstrip(" \t"))
+    return text is not None and text[-1:] in (" ", "\t") and bool(text.rstrip(" \t"))
 
 
 def trailing_space(ctx: LintContext) -> Iterator[Finding]:
