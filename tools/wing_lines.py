@@ -57,7 +57,7 @@ PARTS = {
         "ChatLayout", "chat_layout", "_shape", "_spliced", "_outline_of", "_witnessed", "_recorded",
     ],
     "headless/formats/json_encoding.py": [
-        "escaped_values", "json_stamps", "JsonSample",
+        "prompt_list_text", "escaped_values", "json_stamps", "JsonSample",
     ],
     "headless/stream.py": [],  # (the stamp hand-out: a few lines inside SampleStream and _render_chunk)
 }

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from workbench.core.inferencers.truncation import Truncation
 from workbench.core.provenance import PStr
+from workbench.core.reference import reference_mode
 from workbench.core.result import Request, Sample
 from workbench.core.templates.prompt_list import PromptList, to_json
 from workbench.core.templates.prompt_template import PromptTemplate
@@ -108,6 +109,30 @@ def _requests():
         Request(HOSTILE[4], HOSTILE[4], extra=(("model_text", "an extra in a field's place"), ("z", 1))),
         Request(HOSTILE[4], PStr(HOSTILE[10]), label=PStr("pstr"), tokens=TokenCount(True, 1, HOSTILE[6])),
     ]
+
+
+def test_a_prepared_fill_encodes_its_template_items_once_and_writes_what_dumps_writes():
+    """A fill shares the items its row did not change with its cached template; their JSON is
+    kept with the template, and what is written is ``dumps`` of the whole list, every row."""
+    rows = [(HOSTILE[6], "x"), (HOSTILE[9], None), ("", HOSTILE[8]), (HOSTILE[11], None)]
+    fills = _prepared(rows)
+    template = fills[0].filled_from
+    assert template is not None and all(f.filled_from is template for f in fills)
+    assert any(mine is theirs for mine, theirs in zip(fills[1], template))  # shared items
+    for fill in fills:
+        assert json_encoding.prompt_list_text(fill) == expected(fill)
+    assert template.items_json == [expected(item) for item in list.__iter__(template)]
+    loose = PromptList([*fills[0], "one more"])  # not a fill: encoded whole, whatever it claims
+    loose.filled_from = template
+    assert json_encoding.prompt_list_text(loose) == expected(loose)
+    assert json_encoding.prompt_list_text(HOSTILE[7]) == expected(HOSTILE[7])
+
+
+def test_the_reference_mode_encodes_a_prepared_fill_whole():
+    fill = _prepared([(HOSTILE[6], "x")])[0]
+    with reference_mode():
+        assert json_encoding.prompt_list_text(fill) == expected(fill)
+    assert "items_json" not in fill.filled_from.__dict__
 
 
 def test_a_request_is_what_dumps_of_its_dict_gives():

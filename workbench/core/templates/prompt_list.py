@@ -73,6 +73,8 @@ class PromptList(list):
 
     # The PromptList this one was filled from, when that template is a cached, prepared one
     # (see PromptTemplate.generate_item): a meta-template parser can then reuse its layout.
+    # What is worked out from a prepared template once is kept on it (its fill plan, the JSON of
+    # its items: headless/formats/json_encoding.prompt_list_text).
     filled_from: PromptList | None = None
 
     def format(self, pairs: FillPairs) -> PromptList:

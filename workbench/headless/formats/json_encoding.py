@@ -14,6 +14,7 @@ from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-
 from typing import Any
 
 from ...core.inferencers.sample_form import stand_in
+from ...core.reference import reference
 from ...core.result import Request, Sample, Stamp
 from ...core.templates.prompt_list import to_json
 from ..stream import SampleWriter
@@ -73,6 +74,22 @@ def dumps(value: Any, indent: int | None = None) -> str:
     if (text.isascii() and "\x7f" not in text) or text.isprintable():
         return text
     return _UNSAFE.sub(_escape, text)
+
+
+def prompt_list_text(prompt: Any) -> str:
+    """``dumps`` of a prompt list. A prepared template's fill shares every item no row changes
+    (the system prompt, the in-context examples) with the template, which is cached and never
+    changed: the JSON of the template's items is kept with it, and a fill encodes only the items
+    its row changed (a list's JSON is its items' joined by ", " in brackets; the escapes are per
+    character). A row the interpreter renders (one a form refuses) then encodes like a stamp's."""
+    source = getattr(prompt, "filled_from", None)
+    if source is None or len(source) != len(prompt) or reference():
+        return dumps(prompt)
+    known = source.__dict__.get("items_json")
+    if known is None:
+        known = source.items_json = [dumps(item) for item in list.__iter__(source)]
+    return "[" + ", ".join([text if mine is theirs else dumps(mine)
+                            for mine, theirs, text in zip(prompt, source, known)]) + "]"
 
 
 def escaped_values(values: list[str]) -> list[str]:
@@ -184,7 +201,7 @@ def request_parts(request: Request, parts: list[str]) -> None:
         parts.append('{"label": null, "turn": null, "prompt_list": ')
     else:
         parts += ['{"label": ', dumps(label), ', "turn": ', dumps(turn), ', "prompt_list": ']
-    parts += [dumps(request.prompt_list), ', "model_input": ', dumps(request.model_input),
+    parts += [prompt_list_text(request.prompt_list), ', "model_input": ', dumps(request.model_input),
               ', "model_text": ', dumps(request.model_text)]
     if request.depends_on:
         parts += [', "depends_on_turns": ', dumps(list(request.depends_on))]
