@@ -127,7 +127,8 @@ def bench_throughput(repeat: int) -> list[Figure]:
         name, floor = row["config"], row["floor"]
         per_row = 4 if name.startswith("mmlu") else 1
         for key, label in (("prompts", "final inputs"), ("with_tokens", "with token counts"),
-                           ("json_export", "JSON export")):
+                           ("json_export", "JSON export"),
+                           ("json_export_interpreted", "JSON export, every row the interpreter's")):
             rate = row[key]
             ratio = row["ratios"].get(key, floor / rate)  # (rounds side by side, see throughput.measure)
             met = ratio <= 3 if key == "prompts" else None

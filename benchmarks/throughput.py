@@ -3,8 +3,9 @@
 Two configs of 10,000 test rows each: gsm8k-like (4-shot FixK dialogue examples, a system
 turn, an internlm-style meta template) and mmlu-like (4 labels, PPL, 2-shot label-dict
 examples). For each, the workbench's rate with and without token accounting, and through
-the whole JSON export, beside the floor: a loop of ``str.replace`` over the rows on a
-prompt whose constant part (examples, meta template) is built once.
+the whole JSON export (also of the same rows made so that the interpreter renders each), beside
+the floor: a loop of ``str.replace`` over the rows on a prompt whose constant part (examples,
+meta template) is built once.
 
 ``python -m benchmarks`` measures in a process of its own (:func:`measure_fresh`): the
 harness's earlier sections leave a heap of their objects behind, and every full garbage
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from workbench.core.lazy_pairs import render_workspace
@@ -157,6 +159,14 @@ def _render(dataset: DatasetSpec, options: RenderOptions) -> Callable[[], int]:
     return run
 
 
+def interpreted(dataset: DatasetSpec) -> DatasetSpec:
+    """The same rows, each question ending in an unclosed ``{x``: a later field could fill such a
+    value again, so no form splices or stamps a row and each is the interpreter's, as a TopK
+    retriever's rows or a plan that reads the row are (sample_form.py's ``value-refills``)."""
+    test = [{**row, "question": row["question"] + " {x"} for row in dataset.rows["test"]]
+    return replace(dataset, rows={**dataset.rows, "test": test})
+
+
 def _export(dataset: DatasetSpec, requests: int) -> Callable[[], int]:
     """The whole ``render --format json`` path in process, written to memory."""
     def run() -> int:
@@ -182,8 +192,9 @@ def measure(repeat: int = 3) -> list[dict]:
             for name, run in work.items():
                 rates[name].append(_rate(run, 1))
         export = _rate(_export(dataset, ROWS * per_row), 1)
+        by_interpreter = _rate(_export(interpreted(dataset), ROWS * per_row), 1)
         row = {"config": dataset.abbr, **{name: statistics.median(r) for name, r in rates.items()},
-               "json_export": export}
+               "json_export": export, "json_export_interpreted": by_interpreter}
         row["ratios"] = {name: statistics.median(f / r for f, r in zip(rates["floor"], rates[name]))
                          for name in ("prompts", "with_tokens")}
         out.append(row)

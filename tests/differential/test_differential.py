@@ -33,8 +33,8 @@ input here reaches.
 
 from __future__ import annotations
 
+import ast
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -46,6 +46,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import workbench
 from benchmarks.suite_rows import write_suite
 from tests.core.test_properties import model_cfgs, retrievers, values, well_formed_templates
 from tests.headless.helpers import run_cli, write_streamed, write_workspace
@@ -276,12 +277,14 @@ def test_a_refusal_is_counted_by_its_rule(tmp_path: Path) -> None:
     assert set(hits) <= set(RULES)
 
 
-def test_every_rule_is_written_where_it_applies() -> None:
-    """Each rule of core/refusals.py is named, in brackets, in the docstring of the module that
-    refuses by it: the promise the rules make is written where a maintainer reads the code."""
-    from workbench.core.inferencers import sample_form
-    from workbench.headless.formats import stamp_writer
-
-    written = (sample_form.__doc__ or "") + (stamp_writer.__doc__ or "")
-    bracketed = {name.strip() for group in re.findall(r"\[([a-z,\s-]+)\]", written) for name in group.split(",")}
-    assert set(RULES) - bracketed == set()
+def test_every_rule_is_refused_by_name_where_it_applies() -> None:
+    """Each rule of core/refusals.py is the name of at least one ``refuse("rule")`` in the code,
+    and every ``refuse`` names a rule as written: the promise is one table, and each of its
+    predicates is found by searching the code for the rule's name."""
+    named: set[str] = set()
+    for path in (Path(workbench.__file__).parent).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "refuse":
+                assert len(node.args) == 1 and isinstance(node.args[0], ast.Constant), f"{path}:{node.lineno}"
+                named.add(node.args[0].value)
+    assert named == set(RULES)

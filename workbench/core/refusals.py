@@ -30,8 +30,9 @@ RULES: dict[str, str] = {
     "too-many-forms": "the pair has 64 example sets with a form already",
     "splice-differs": "the form's splice of its first row differs from that row's real render",
     # a row a checked form does not splice (sample_form.Form.values_of / splice)
-    "value-refills": "a value holds a {column}, an unclosed { or an unopened }, or a stand-in mark: the "
-                     "fill, column by column, could fill it again",
+    "value-refills": "a value holds a {column}, an unclosed { or an unopened } (any brace, where a "
+                     "column's name holds one), or a stand-in mark: the fill replaces {column} column "
+                     "after column across the whole text, so it could fill the value again",
     "value-too-long": "the row's values could take a fill past its size bound",
     "prompt-past-max-seq-len": "a spliced prompt is longer than max_seq_len: the real loop drops examples",
     # a form that does not stamp (sample_form.Form.finish / Forms.check)

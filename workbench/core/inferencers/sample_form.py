@@ -13,36 +13,14 @@ measures the text the model gets). A row is then one call of the function, or on
 request for an export that writes stamps from the form's pieces (headless/formats/stamp_writer.py).
 
 Sound by rule, not by hope: where a rule fails, the row (or the whole form, or the pair) is
-rendered by the interpreter, and the refusal counted under the rule's name
-(:mod:`workbench.core.refusals`, in brackets):
-
-- only plans whose requests depend on the row through its filled values alone splice
-  (GenInferencer's and PPL/LL's, no raw or multimodal template, no recorded outputs)
-  [plan-reads-row]; an API model's wire or recorded outputs stamp nothing [pair-not-stamped];
-- the fill replaces ``{column}`` column after column across the whole text, so a value that
-  holds a ``{column}``, a ``{`` with no ``}`` after it or a ``}`` with no ``{`` before it (any
-  brace, where a column's name holds one), or a stand-in mark, or one so long the fill's size
-  bound might apply, is rendered for real [value-refills, value-too-long]; so is every row of a
-  form where a stand-in sits inside a pair of braces a value could complete [render-looked];
-- the form is rendered by an engine that refuses what a splice cannot repeat (a look at the
-  row itself, a damaged stand-in, an object the compiler does not copy) and with warnings of
-  its own: a form whose render looked, raised or warned is not used [render-looked,
-  render-failed, render-warned];
-- a prompt longer than max_seq_len is rendered for real (the loop drops examples)
-  [prompt-past-max-seq-len];
-- a form stamps only where the model's side is the same cut again [model-text-unlaid], no
-  value starts within the characters a BOS check reads [value-in-bos-check], and, for token
-  sections, each content is found where the chat template put it [sections-unknown]; a row is
-  stamped only where its longest content stays within the chat template's bounds
-  [chat-bounds] and each content with a value is found where it was put [content-misplaced];
-- a pair whose column names hold a stand-in mark gets no form [marked-column], nor an
-  example set past the pair's 64th [too-many-forms];
-- every form is checked before it serves: it is built when a second row of an example set
-  is rendered (a set one row uses gets none, nor a pair only one row of is shown), and its
-  splice of the set's first row, rendered for real then, is compared with that render (or of
-  the next row the form can splice, rendered for real too) [splice-differs]; its stamp
-  (texts, token counts and sections, truncation record) is compared with the next row's
-  usual finish [form-differs].
+rendered by the interpreter, and the refusal counted under the rule's name. The rules, each
+named once with what it guards against, are :data:`workbench.core.refusals.RULES`; the
+differential harness reports how often each applied. Every form is checked before it serves:
+it is built when a second row of an example set is rendered (a set one row uses gets none, nor
+a pair only one row of is shown), and its splice of the set's first row, rendered for real
+then, is compared with that render (or of the next row the form can splice, rendered for real
+too) [splice-differs]; its stamp (texts, token counts and sections, truncation record) is
+compared with the next row's usual finish [form-differs].
 
 A pair no model counts (no model, or measuring off) has forms too: its requests as they are, a
 row's totals its lengths as the lengths view measures them. A refused row is counted once,
