@@ -203,6 +203,42 @@ def test_pw301_a_test_row_among_its_own_examples():
     assert "PW301" not in found(cfg("</E>Q: {question}\nA:", ice, FEW))
 
 
+def test_the_rules_that_read_the_dataset_alone_look_once_for_all_its_models(monkeypatch):
+    """A suite lints each dataset once a model: PW301 reads the dataset's rows and picks alone,
+    so its second pair reuses what the first found, and says it the same, located."""
+    from workbench.core.lazy_pairs import render_workspace
+    from workbench.core.lint import few_shot
+    from workbench.core.spec import DatasetSpec, ModelSpec
+
+    looked: list[str] = []
+    normalised = few_shot.normalised
+    monkeypatch.setattr(few_shot, "normalised", lambda text: looked.append(text) or normalised(text))
+    dataset = DatasetSpec("ds", cfg("</E>Q: {question}\nA:", "</E>Q: {question}\nA: {answer}\n", FEW), TRAIN + TEST)
+    models = [ModelSpec("plain", PLAIN), ModelSpec("meta", WITH_META)]
+    result = render_workspace([dataset], models)
+    first, second = (result.pairs[i] for i in range(2))
+    assert first.splits is second.splits
+    said = [[f for f in lint_pair(first) if f.rule == "PW301"]]
+    assert looked  # the first pair's rows and examples, read
+    read = len(looked)
+    said.append([f for f in lint_pair(second) if f.rule == "PW301"])
+    assert len(looked) == read  # the second pair's: none
+    assert said[0] == said[1] and len(said[0]) == 1
+
+
+def test_what_a_dataset_rule_found_is_used_again_only_for_the_same_picks():
+    from workbench.core.lint.context import LintContext
+
+    pair = make_pair(cfg("</E>Q: {question}\nA:", "</E>Q: {question}\nA: {answer}\n", FEW), SPLITS, PLAIN)
+    made: list[int] = []
+    work = lambda: made.append(1) or len(made)  # noqa: E731
+    assert LintContext(pair).of_dataset("k", work) == 1
+    assert LintContext(pair).of_dataset("k", work) == 1  # the same splits and picks: kept
+    assert LintContext(pair).of_dataset("other", work) == 2
+    pair.picks = [(1, 0)] * len(pair.picks)  # other examples: worked out again
+    assert LintContext(pair).of_dataset("k", work) == 3
+
+
 def test_pw302_the_same_example_twice():
     ice = "</E>Q: {question}\nA: {answer}\n"
     assert "PW302" in found(cfg("</E>Q: {question}\nA:", ice, {**FEW, "fix_id_list": [0, 0]}))

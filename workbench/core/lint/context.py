@@ -6,9 +6,9 @@ May import: ``render`` and every core module below it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..findings import Finding
 from ..render import PairRenderer
@@ -23,6 +23,7 @@ ROW_LIMIT = 5000
 TEMPLATE_KEYS = ("ice_template", "prompt_template")
 _WORDS = re.compile(r"\w+")
 _FIELD = re.compile(r"\{([^{}\s]+)\}")
+T = TypeVar("T")
 
 
 def normalised(text: str) -> str:
@@ -62,6 +63,21 @@ class LintContext:
                 return made.totals
             self._samples[index] = made
         return [r.tokens.total for r in self.sample(index).requests if r.tokens is not None]
+
+    def of_dataset(self, key: str, compute: Callable[[], T]) -> T:
+        """What a rule works out from the dataset alone (its rows, the reader's columns, the
+        retriever's picks), once for the pairs that share them: a suite lints each dataset once
+        a model. Kept with the splits it read (the pairs of one DatasetSpec share them:
+        ``LazyPairs.splits``), and used again for the same columns and picks."""
+        memo = self.pair.splits.__dict__.setdefault("lint_memo", {})
+        reader = self.pair.reader
+        full = (key, tuple(reader.input_columns), reader.output_column)
+        known = memo.get(full)
+        if known is not None and known[0] == self.pair.picks:
+            return known[1]
+        made = compute()
+        memo[full] = (self.pair.picks, made)
+        return made
 
     def first_samples(self, n: int = SEAM_SAMPLES) -> Iterator[Sample]:
         for i in range(min(n, len(self.pair))):

@@ -6,7 +6,8 @@ May import: ``context`` and the core modules it imports.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ..findings import Finding
@@ -55,6 +56,19 @@ def in_rows(ctx: LintContext) -> Iterator[Finding]:
     if adds is None:
         return
     rows = ctx.pair.splits.test[:ROW_LIMIT]
+    hits, first = ctx.of_dataset("PW208", partial(_markup_in_rows, ctx, rows))
+    if first is not None:
+        scope = f"the first {len(rows):,}" if len(ctx.pair.splits.test) > len(rows) else f"{len(rows):,}"
+        yield Finding("PW208", f"{plural(hits, 'test row')} of {scope} hold chat markup ({first[1]!r} in "
+                      f"{first[0]!r}) that {adds} also writes: the model reads it as a turn boundary if "
+                      "the tokenizer makes it a control token",
+                      hint="escape or strip the markup from the rows, or check the seams with render "
+                      "--format tokens", key_path=("reader_cfg",))
+
+
+def _markup_in_rows(ctx: LintContext, rows: Sequence[Any]) -> tuple[int, tuple[str, str] | None]:
+    """How many of ``rows`` hold chat markup in a column the templates fill, and the first
+    (column, markup)."""
     columns = [c for c in ctx.pair.reader.input_columns if c in ctx.fields()]
     hits, first = 0, None
     for row in rows:
@@ -65,13 +79,7 @@ def in_rows(ctx: LintContext) -> Iterator[Finding]:
                 hits += 1
                 first = first or (column, match.group())
                 break
-    if first is not None:
-        scope = f"the first {len(rows):,}" if len(ctx.pair.splits.test) > len(rows) else f"{len(rows):,}"
-        yield Finding("PW208", f"{plural(hits, 'test row')} of {scope} hold chat markup ({first[1]!r} in "
-                      f"{first[0]!r}) that {adds} also writes: the model reads it as a turn boundary if "
-                      "the tokenizer makes it a control token",
-                      hint="escape or strip the markup from the rows, or check the seams with render "
-                      "--format tokens", key_path=("reader_cfg",))
+    return hits, first
 
 
 def _texts_sent(request: Any) -> tuple[str, list[tuple[str, str]]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..config_keys import unknown_keys
@@ -42,6 +43,9 @@ LINT_RULES: tuple[tuple[str, Rule], ...] = (
     ("PW304", few_shot.label_imbalance),
     ("PW305", few_shot.overlap),
 )
+#: The rules that read the dataset alone (rows, columns, picks; no model, no rendered sample):
+#: their findings are worked out once for the pairs of a dataset (``LintContext.of_dataset``).
+OF_DATASET = frozenset(("PW301", "PW302", "PW304"))
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,10 @@ def key_findings(dataset: DatasetSpec, model: ModelSpec | None) -> list[Finding]
             for exc in unknown_keys(dataset, model)]
 
 
+def _listed(rule: Rule, ctx: LintContext) -> list[Finding]:
+    return list(rule(ctx))
+
+
 def lint_pair(pair: PairRenderer, selection: Selection | None = None,
               overlap: Sequence[Mapping[str, Any]] | None = None,
               not_checked: list[tuple[str, str]] | None = None,
@@ -111,7 +119,9 @@ def lint_pair(pair: PairRenderer, selection: Selection | None = None,
             found.append(Finding(warning.rule, warning.message, warning.hint, warning.file, warning.line))
     for rule_id, rule in LINT_RULES:
         if selection.wants(rule_id):
-            found.extend(ctx.at(f) for f in rule(ctx))
+            made = ctx.of_dataset(rule_id, partial(_listed, rule, ctx)) if rule_id in OF_DATASET \
+                else rule(ctx)
+            found.extend(ctx.at(f) for f in made)
     if not_checked is not None:
         not_checked.extend(ctx.not_checked)
     # rules that render more samples may raise more of the render's findings (PW203 per request)
