@@ -67,16 +67,14 @@ class LintContext:
     def of_dataset(self, key: str, compute: Callable[[], T]) -> T:
         """What a rule works out from the dataset alone (its rows, the reader's columns, the
         retriever's picks), once for the pairs that share them: a suite lints each dataset once
-        a model. Kept with the splits it read (the pairs of one DatasetSpec share them:
-        ``LazyPairs.splits``), and used again for the same columns and picks."""
+        a model. Kept with the splits it read (built with the reader of one DatasetSpec, whose
+        pairs share them: ``LazyPairs.splits``), and used again for the same picks."""
         memo = self.pair.splits.__dict__.setdefault("lint_memo", {})
-        reader = self.pair.reader
-        full = (key, tuple(reader.input_columns), reader.output_column)
-        known = memo.get(full)
+        known = memo.get(key)
         if known is not None and known[0] == self.pair.picks:
             return known[1]
         made = compute()
-        memo[full] = (self.pair.picks, made)
+        memo[key] = (self.pair.picks, made)
         return made
 
     def first_samples(self, n: int = SEAM_SAMPLES) -> Iterator[Sample]:
