@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -330,3 +331,41 @@ def test_an_edit_is_seen_even_with_the_same_size_and_time(tmp_path, loader):
     config.write_text(GOOD.replace("abbr='demo'", "abbr='bbbb'"))
     os.utime(config, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert loader.load([config]).datasets[0].abbr == "bbbb"
+
+
+def test_a_forked_load_imports_and_reads_nothing_the_worker_has_not_warmed(tmp_path):
+    """What a fork imports or reads for the first time is lost when it exits, so every reload
+    would pay for it again (the framework module table, read in each fork, cost ~7 ms of every
+    load): a fork of a warmed worker loads the bundled demo and a config of every kind of
+    import with nothing new in ``sys.modules``."""
+    config = write(tmp_path / "side_effect.py", GOOD.replace(
+        "from opencompass.openicl", "import copy, json, math, random\nfrom opencompass.openicl", 1))
+    demo = Path(__file__).resolve().parents[2] / "demo_data" / "eval_demo.py"
+    code = (
+        "import json, os, sys\n"
+        "from workbench.loading.config import framework_modules, worker\n"
+        "from workbench.loading.config.config_file import load_config_file\n"
+        "worker.warm()\n"
+        "for path in sys.argv[1:]:\n"
+        "    before = set(sys.modules)\n"
+        "    read, write = os.pipe()\n"
+        "    if os.fork() == 0:\n"
+        "        result = load_config_file(path, [], True)\n"
+        "        worker.plain_data.dumps(result)\n"
+        "        new = sorted(set(sys.modules) - before)\n"
+        "        table = framework_modules._table.cache_info().currsize\n"
+        "        os.write(write, json.dumps([path, new, table, len(result['datasets'])]).encode())\n"
+        "        os._exit(0)\n"
+        "    os.close(write)\n"
+        "    print(os.read(read, 1 << 16).decode())\n"
+        "    os.wait()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(demo), str(config)], capture_output=True,
+                         text=True, timeout=60, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    seen = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [path for path, *_ in seen] == [str(demo), str(config)]
+    for path, new, table, datasets in seen:
+        assert datasets > 0, path  # the load did run the config
+        assert new == [], f"a fork loading {path} imported {new}"
+        assert table == 1  # the table was read before the fork, not in it

@@ -27,6 +27,11 @@ def _table() -> dict[str, tuple[str, frozenset[str]]]:
     return {root: (entry["framework"], frozenset(entry["modules"])) for root, entry in table.items()}
 
 
+def warm() -> None:
+    """Read the table now (the config worker does, so that no forked load reads it again)."""
+    _table()
+
+
 def missing_module(name: str) -> str | None:
     """The framework (name and version) whose package ``name`` is under and which has no such
     module; None when it has one, or when ``name`` is not a framework module the table covers."""
