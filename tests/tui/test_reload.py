@@ -229,3 +229,49 @@ async def test_a_watch_of_other_folders_starts_beside_the_old_one(workspace, mon
         edit(workspace / "datasets" / "qa_gen.py", OLD, NEW)
         await wait_for(pilot, lambda: shows(app, "final-input", NEW))
         await wait_for(pilot, lambda: old.is_set() and not app._retiring, timeout=5)
+
+
+async def test_a_save_stops_the_frames_being_built_around_the_last_one(workspace, monkeypatch):
+    """The frames one key away are built from the pairs a load replaces (and dropped when it
+    lands): a save stops that work, and none starts while the load is in flight, so the load
+    and its frame have the interpreter to themselves."""
+    import time
+
+    import workbench.tui.app as app_module
+
+    calls: list[dict] = []
+
+    def slow_prefetch(catalog, frame, opts, widths, cache, cancelled, render_lines, *rest):
+        call = {"catalog": catalog, "pending_load": app._pending_load, "stopped": None}
+        calls.append(call)
+        deadline = time.monotonic() + 20  # (only a guard against a hang)
+        while not cancelled() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        call["stopped"] = cancelled()
+        call["loads"] = app.loads  # how many loads had landed when it stopped
+        return 0
+
+    async def until(pilot, condition) -> None:  # (not settled: the check gives way to the prefetch)
+        deadline = time.monotonic() + 20
+        while not condition() and time.monotonic() < deadline:
+            await pilot.pause(0.01)
+        assert condition()
+
+    monkeypatch.setattr(app_module, "prefetch", slow_prefetch)
+    app = make_app(workspace / "eval_fixture.py", watch=True)
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: shows(app, "final-input", OLD) and calls)
+        first = calls[0]
+        assert first["stopped"] is None  # still building
+        edit(workspace / "datasets" / "qa_gen.py", OLD, NEW)
+        await until(pilot, lambda: first["stopped"] is not None)
+        assert first["stopped"] is True and first["loads"] == 1  # the save stopped it, not the next frame
+        await until(pilot, lambda: shows(app, "final-input", NEW))
+        assert all(not call["pending_load"] for call in calls)
+        # a frame shown while a load is in flight (a check's repaint) builds no frames around it
+        before = len(calls)
+        app._pending_load = True
+        app._prefetch_around(app.frame)
+        await pilot.pause(0.1)
+        app._pending_load = False
+        assert len(calls) == before

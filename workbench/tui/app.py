@@ -247,6 +247,9 @@ class WorkbenchApp(SearchKeys, App[int]):
             self._known_files = set()
         if self._pending_check:  # its self-tests use the config worker the load needs
             self.workers.cancel_group(self, "check")  # (first: the cut self-test is not a mark)
+        # the frames around the last one are of the pairs this load replaces (dropped when it
+        # lands): built on, they would only take the interpreter from the load and its frame
+        self.workers.cancel_group(self, "prefetch")
         if self._pending_load or self._pending_check:
             self._loader().cancel()  # the running load's result would be dropped anyway
         self._generation += 1
@@ -399,8 +402,8 @@ class WorkbenchApp(SearchKeys, App[int]):
             self.post_message(FrameReady(token, *built))
 
     def _prefetch_around(self, frame: Frame) -> None:
-        if self.good is None or self.good.catalog is None:
-            return
+        if self.good is None or self.good.catalog is None or self._pending_load:
+            return  # (a load in flight replaces the pairs these frames would be built from)
         self._prefetch(self.good.catalog, frame, self.options, self._pane_widths())
 
     @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False, description="prefetch")
