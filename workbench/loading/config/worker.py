@@ -615,7 +615,10 @@ def warm() -> None:
     # lazy: warm, in the worker only
     from . import analysis, code_cache, config_file, data_config, executor, framework_modules  # noqa: F401
 
-    framework_modules.warm()  # (its table, read in each fork, cost ~7 ms of every load)
+    # (its table, read in each fork, cost ~7 ms of every load; a table that cannot be read
+    # fails each load as it did, located, rather than the worker)
+    with contextlib.suppress(Exception):
+        framework_modules.warm()
     for name in WARM_MODULES:
         with contextlib.suppress(ImportError):
             __import__(name)
