@@ -241,8 +241,8 @@ async def test_a_save_stops_the_frames_being_built_around_the_last_one(workspace
 
     calls: list[dict] = []
 
-    def slow_prefetch(catalog, frame, opts, widths, cache, cancelled, render_lines, *rest):
-        call = {"catalog": catalog, "pending_load": app._pending_load, "stopped": None}
+    def slow_prefetch(catalog, frame, opts, widths, cache, cancelled, render_lines):
+        call = {"pending_load": app._pending_load, "stopped": None}
         calls.append(call)
         deadline = time.monotonic() + 20  # (only a guard against a hang)
         while not cancelled() and time.monotonic() < deadline:
