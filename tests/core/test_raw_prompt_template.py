@@ -86,6 +86,16 @@ def test_local_and_chat_template_models_refuse_raw_messages(model, words):
     assert words in caught.value.message
 
 
+@pytest.mark.parametrize("model", [LM, CHAT])
+def test_no_messages_are_nothing_to_refuse(model):
+    # every parser maps a list to its items parsed, so an expand_column of a str column (no
+    # message) reaches a local model as [] (golden: oc_clbench_llmjudge_rawprompt_gen_84a8f0)
+    rows = {"train": ROWS["train"], "test": [{"q": "x", "a": "g", "hist": "not a list"}]}
+    pair = render(dataset([{"expand_column": "hist"}], rows=rows), model)
+    assert pair.sample(0).requests[0].model_input == []
+    assert any("nothing is inserted" in m for m in pair.notes.messages)
+
+
 def test_a_dict_meta_template_is_ignored_for_api_models():
     meta = {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]}
     assert first_input(dataset([user("{q}")]), {**API, "meta_template": meta}) == [user("x")]

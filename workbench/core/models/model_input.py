@@ -130,6 +130,8 @@ class ModelAdapter:
     def parse_raw(self, messages: list) -> Any:
         """RawPromptTemplate messages: as the API model's parser returns them, or its refusal."""
         refusal = self.raw_refusal()
+        if refusal and not messages:  # every parser maps a list to its items parsed: none, none refused
+            return []
         if refusal:
             raise RenderError(refusal, hint="render this dataset with an API model (e.g. type=OpenAI), "
                               "or write the template as a PromptTemplate dialogue")
