@@ -1063,6 +1063,10 @@ OC_REAL = [
     ("FewCLUE_eprstmt/FewCLUE_eprstmt_ppl_f1e631.py", "eprstmt_datasets", 2),
     ("FewCLUE_bustm/FewCLUE_bustm_ppl_4b16c0.py", "bustm_datasets", 1),
     ("summedits/summedits_ppl_3c30d0.py", "summedits_datasets", 1),
+    # found by a sweep of shipped configs with synthetic rows: CLP rows with no choices column,
+    # and RawPromptTemplate expanding a column that holds no list (no message: local models too)
+    ("civilcomments/civilcomments_clp.py", "civilcomments_datasets", 1),
+    ("CLBench/clbench_llmjudge_rawprompt_gen_84a8f0.py", "clbench_datasets", 1),
 ]
 
 AIS_REAL = [

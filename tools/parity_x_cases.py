@@ -512,6 +512,17 @@ def other_oc_inferencer_cases() -> list[tuple]:
             {"train": clp_train, "test": clp_test},
         )
     )
+    # the choices CLPInferencer reads from test row 0, where that row's cannot be scored
+    for kind, choices in (("empty", []), ("none", None)):
+        out.append(
+            (
+                f"x_clp_choices_{kind}",
+                "oc",
+                f"OpenCompass CLPInferencer with test row 0's choices {choices!r}: the real run stops",
+                dsets[:1],
+                {"train": clp_train, "test": [{**row, "choices": choices} for row in clp_test]},
+            )
+        )
 
     out.append(
         (

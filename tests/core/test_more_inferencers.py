@@ -126,8 +126,31 @@ def test_bfcl_refuses_local_models_and_does_not_render_api_ones():
         pair({"type": "BFCLV3FunctionCallInferencer"}, api, framework=AISBENCH)
 
 
+CLP_ROWS = {split: [{**row, "choices": ["no", "yes"]} for row in rows] for split, rows in ROWS.items()}
+
+
 def test_clp_refuses_classes_without_get_logits():
     with pytest.raises(RenderError, match="no attribute 'get_logits'"):
-        pair({"type": "CLPInferencer"}, CHAT)
+        pair({"type": "CLPInferencer"}, CHAT, rows=CLP_ROWS)
     with pytest.raises(RenderError, match="API model is not supported"):
         pair({"type": "CLPInferencer"}, API)
+
+
+@pytest.mark.parametrize(("choices", "stops"), [
+    (..., "KeyError: 'choices'"), ([], "IndexError"), (None, "TypeError"), ("", "IndexError")])
+@pytest.mark.parametrize("model", [LM, CHAT])
+def test_clp_stops_where_test_row_0_has_no_choices_to_score(choices, stops, model):
+    # OpenCompass reads retriever.test_ds[0]['choices'] before it scores anything, and before it
+    # looks for get_logits (goldens: oc_civilcomments_clp, x_clp_choices_empty, x_clp_choices_none)
+    rows = ROWS if choices is ... else {split: [{**row, "choices": choices} for row in rows_]
+                                        for split, rows_ in ROWS.items()}
+    with pytest.raises(RenderError, match="first test row's 'choices' column") as caught:
+        pair({"type": "CLPInferencer"}, model, rows=rows)
+    assert stops in caught.value.message
+    assert "'choices' list" in (caught.value.hint or "")
+
+
+def test_clp_reads_only_test_row_0s_choices():
+    rows = {"train": CLP_ROWS["train"], "test": [{**CLP_ROWS["test"][0]}, {"q": "no choices here", "a": "b"}]}
+    requests = pair({"type": "CLPInferencer"}, rows=rows).sample(1).requests
+    assert dict(requests[0].extra)["choices"] == ["no", "yes"]

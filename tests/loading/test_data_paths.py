@@ -220,3 +220,18 @@ def test_placeholder_turns_count_from_0_like_every_other_turn() -> None:
     test = rows["test"] if isinstance(rows, dict) else rows
     assert test[0]["question"] == ["‹question turn 0›", "‹question turn 1›"]
     assert placeholder(0) == "‹prediction turn 0›"  # the first turn's answer, as JSON's turn 0
+
+
+def test_placeholder_rows_give_clp_the_choices_its_loaders_add() -> None:
+    from workbench.core.render import PairRenderer
+    from workbench.core.spec import DatasetSpec, ModelSpec
+    from workbench.loading.rows.placeholder_rows import placeholder_rows
+
+    cfg = {"abbr": "civil", "reader_cfg": {"input_columns": ["text"], "output_column": "label"},
+           "infer_cfg": {"prompt_template": {"type": "PromptTemplate", "template": "Text: {text}\nAnswer:"},
+                         "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "CLPInferencer"}}}
+    rows = placeholder_rows(cfg)
+    assert rows["test"][0]["choices"] == ["‹choices 0›", "‹choices 1›"]
+    model = ModelSpec("m", {"type": "opencompass.models.HuggingFaceCausalLM", "path": "/x"})
+    request = PairRenderer(DatasetSpec("civil", cfg, rows), model).sample(0).requests[0]
+    assert dict(request.extra)["choices"] == ["‹choices 0›", "‹choices 1›"]

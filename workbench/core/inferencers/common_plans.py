@@ -8,7 +8,7 @@ of ``workbench.core``, ``templates``, ``models``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from typing import Any
 
 from ..errors import RenderError
@@ -98,6 +98,16 @@ class CLPPlan(Plan):
                 "this exp.",
                 hint="CLPInferencer needs a local model",
             )
+        # (the real run reads the choices before it scores them with the logits)
+        rows = engine.all_test_rows()
+        failure = _unusable_choices(rows[0]) if rows else None
+        if failure:
+            raise RenderError(
+                f"CLPInferencer takes the choices it scores from the first test row's 'choices' "
+                f"column, and {failure}",
+                hint="give every test row a 'choices' list of the candidate answers (OpenCompass's "
+                "CivilCommentsDataset adds ['no', 'yes'])",
+            )
         if model.spec is not None and not implements(model, "get_logits"):
             raise RenderError(
                 f"'{model.class_name}' object has no attribute 'get_logits' (AttributeError: "
@@ -126,6 +136,19 @@ class CLPPlan(Plan):
         extra = (("choices", list(choices)),) if isinstance(choices, list) else ()
         return [Request(prompt_list=prompt, model_input=engine.model.parse(prompt, "gen"), extra=extra,
                         truncation=cut)]
+
+
+def _unusable_choices(row: Mapping[str, Any]) -> str | None:
+    """Why CLPInferencer's ``test_ds[0]['choices']`` stops the real run on ``row`` (None: it does not)."""
+    if "choices" not in row:
+        return "these rows have no such column (the real run stops with KeyError: 'choices')"
+    choices = row["choices"]
+    if not isinstance(choices, Iterable):
+        return (f"the first row's is {type(choices).__name__}, not a list (the real run stops with "
+                "TypeError when it tokenizes each choice)")
+    if not isinstance(choices, Sized) or len(choices) == 0:
+        return "the first row's is empty (the real run stops with IndexError: list index out of range)"
+    return None
 
 
 class LabelPlan(Plan):

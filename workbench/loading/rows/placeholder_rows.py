@@ -121,6 +121,9 @@ def placeholder_rows(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
             # ChatInferencer takes a `dialogue` input column as the row's own chat
             out["dialogue"] = [*_chat("dialogue", mark, False),
                                {"role": "assistant", "content": f"‹dialogue{mark} reply 2›"}]
+        if inferencer_kind == "CLPInferencer":
+            # the candidate answers it scores, test row 0's: the loaders that feed it add them
+            out["choices"] = [f"‹choices{mark} {k}›" for k in (0, 1)]
         if output and labels and n is not None:
             out[str(output)] = labels[n % len(labels)]
         return out
