@@ -1275,8 +1275,39 @@ def ais_cases() -> list[tuple]:
     return out
 
 
+def gold_column_cases() -> list[tuple]:
+    """Test rows without the output column: the inferencers that read the gold answers stop."""
+    out = []
+    train = qa_rows(3, "t")
+    test = [{"question": row["question"]} for row in qa_rows(2, "", start=1)]
+    for key, classes in (("oc", oc_classes), ("ais", ais_classes)):
+        c = classes()
+        PT, Zero, FixK, Gen, PPL = c["PT"], c["Zero"], c["FixK"], c["Gen"], c["PPL"]
+        dsets = [
+            ds("gold_gen", qa_reader(), dict(prompt_template=dict(type=PT, template="Q: {question}\nA:"),
+                                             retriever=dict(type=Zero), inferencer=dict(type=Gen))),
+            ds("gold_gen_ice", qa_reader(), dict(
+                ice_template=dict(type=PT, template="Q: {question}\nA: {answer}\n"),
+                prompt_template=dict(type=PT, template="</E>Q: {question}\nA:", ice_token="</E>"),
+                retriever=dict(type=FixK, fix_id_list=[0, 1]), inferencer=dict(type=Gen))),
+            ds("gold_ppl", qa_reader(), dict(
+                prompt_template=dict(type=PT, template={"yes": "{question} Yes", "no": "{question} No"}),
+                retriever=dict(type=Zero), inferencer=dict(type=PPL))),
+        ]
+        out.append((
+            f"x_{'ais_' if key == 'ais' else ''}gold_column_missing",
+            key,
+            f"{'AISBench' if key == 'ais' else 'OpenCompass'} Gen and PPL with test rows that lack the "
+            "output column: the real run reads it for the gold answers",
+            dsets,
+            {"train": train, "test": test},
+        ))
+    return out
+
+
 def all_cases() -> list[tuple]:
     return [
+        *gold_column_cases(),
         *chat_cases(),
         *other_oc_inferencer_cases(),
         *retriever_cases(),

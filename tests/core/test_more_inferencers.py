@@ -154,3 +154,26 @@ def test_clp_reads_only_test_row_0s_choices():
     rows = {"train": CLP_ROWS["train"], "test": [{**CLP_ROWS["test"][0]}, {"q": "no choices here", "a": "b"}]}
     requests = pair({"type": "CLPInferencer"}, rows=rows).sample(1).requests
     assert dict(requests[0].extra)["choices"] == ["no", "yes"]
+
+
+NO_GOLD = {"train": ROWS["train"], "test": [{"q": "x0"}, {"q": "x1"}]}
+
+
+@pytest.mark.parametrize(("inferencer", "model", "framework"), [
+    ("GenInferencer", LM, "opencompass"), ("GenInferencer", API, "opencompass"),
+    ("SCInferencer", LM, "opencompass"), ("GenInferencer", LM, AISBENCH)])
+def test_the_inferencers_that_read_the_gold_stop_where_no_test_row_has_it(inferencer, model, framework):
+    # dataset['test'][output_column] is a KeyError where no row has the column, once the prompts
+    # are built (goldens: x_gold_column_missing, x_ais_gold_column_missing)
+    if framework == AISBENCH:
+        model = {**model, "type": model["type"].replace(OC, "ais_bench.benchmark.models."), "attr": "local"}
+    with pytest.raises(RenderError, match="reads the gold answers as the test split's 'a' column") as caught:
+        pair({"type": inferencer}, model, rows=NO_GOLD, framework=framework)
+    assert "KeyError" in caught.value.message and "'a' column" in (caught.value.hint or "")
+
+
+def test_the_gold_is_not_asked_of_inferencers_that_do_not_read_it_nor_where_a_row_has_it():
+    assert pair({"type": "GLMChoiceInferencer", "choices": ["A", "B"]}, rows=NO_GOLD).sample(0).requests
+    assert pair({"type": "GenInferencer"}, rows=NO_GOLD, output=None).sample(0).requests
+    some = {"train": ROWS["train"], "test": [{"q": "x0"}, {"q": "x1", "a": "g1"}]}
+    assert pair({"type": "GenInferencer"}, rows=some).sample(0).requests

@@ -256,6 +256,8 @@ class PairRenderer:
         if self.splits.test:
             self._first = self.sample(0)
             self._warn_unsent(self._first)
+            with about(INFERENCER):  # (after the prompts: the real run builds them first)
+                self.plan.check_gold(fast)
 
     # -- set-up ------------------------------------------------------------------
     def _template(self, key: str, notes: Notes,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import RenderError
 from ..models.model_input import ModelAdapter
 from ..provenance import ICE, PREDICTION, ROW, Origin, PStr
 from ..render_notes import Notes
@@ -24,6 +25,12 @@ from .truncation import Limiter
 
 GEN_FAMILY = {"GenInferencer", "GLMChoiceInferencer", "LMMGenInferencer"}
 PPL_FAMILY = {"PPLInferencer", "LLInferencer"}
+#: The inferencers whose ``inference`` reads the gold answers as the test split's output column
+#: whole (``dataset['test'][output_column]``, or AISBench's ``retriever.get_gold_ans()``) when
+#: ``reader_cfg.output_column`` is set: OpenCompass's GLMChoice, Chat, Agent and scoring-only
+#: inferencers do not.
+READS_GOLD = {"GenInferencer", "LMMGenInferencer", "PPLInferencer", "LLInferencer", "CLPInferencer",
+              "SCInferencer", "ToTInferencer", "AttackInferencer", "MultiTurnGenInferencer"}
 Predictions = Callable[[int, int], "str | None"]  # (sample index, turn) -> model output
 
 
@@ -117,6 +124,19 @@ class Plan:
 
     def check(self, engine: Engine) -> None:
         """Refusals that hold for the whole pair (e.g. PPL on an API model)."""
+
+    def check_gold(self, engine: Engine) -> None:
+        """The gold answers' column, where this inferencer reads it and no test row has it: a
+        split's columns are its rows' (a ``datasets.Dataset``), so the real run stops there."""
+        out, rows = engine.output_column, engine.all_test_rows()
+        if self.name not in READS_GOLD or not out or not rows or any(out in row for row in rows):
+            return
+        raise RenderError(
+            f"{self.name} reads the gold answers as the test split's {out!r} column, and no test "
+            f"row has it (the real run stops with KeyError: \"Column {out} not in the dataset\")",
+            hint=f"give the test rows a {out!r} column (None where the answer is not known), or set "
+            "reader_cfg.output_column to the column that holds the answers",
+        )
 
     def requests(self, engine: Engine, index: int, ice_idx: Sequence[int]) -> list[Request]:
         raise NotImplementedError
