@@ -1,0 +1,123 @@
+"""Dev-only: hold the workbench to the real frameworks on shipped configs no parity case has.
+
+Three steps, two venvs (nothing is written under ``tests/``; DIR is a scratch folder):
+
+    $FWENV/bin/python tools/sweep_shipped.py make DIR [--count N] [--seed S]
+    $FWENV/bin/python tools/gen_goldens.py --cases-dir DIR
+    .venv/bin/python tools/sweep_shipped.py check DIR
+
+``make`` picks N dataset config files at random (seeded) among those OpenCompass 0.5.4 and
+AISBench 3.1.20260630 ship that are not parity cases yet (``make_parity_cases.OC_REAL`` /
+``AIS_REAL``, and any case already in DIR), and flattens the first dataset of each into
+``DIR/<case>/`` with synthetic rows, as ``make_parity_cases.flatten_real`` writes the ``oc_*``
+and ``ais_*`` cases. ``gen_goldens.py`` then records what the frameworks send for each (or
+the exception they raise), and ``check`` holds the workbench to it exactly as
+``tests/parity/test_parity.py`` does (fast and reference modes), printing a line per case
+and the failures' first lines. A failure found this way becomes a parity case: add the
+config to ``OC_REAL``/``AIS_REAL`` (or a case to ``parity_x_cases.py``) with the fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import sys
+from pathlib import Path
+
+from _shared import REPO
+
+#: How long one config may take to load and flatten (a few build large tables).
+SECONDS_A_CONFIG = 20
+
+
+def _timeout(*_: object) -> None:
+    raise TimeoutError(f"took over {SECONDS_A_CONFIG} s")
+
+
+def make(out: Path, count: int, seed: int) -> int:
+    import make_parity_cases as cases
+    from mmengine.config import Config
+
+    cases.CASES_DIR = out
+    done = {p.name for p in out.iterdir()} if out.is_dir() else set()
+    have = {(fw, rel) for fw, table in (("oc", cases.OC_REAL), ("ais", cases.AIS_REAL)) for rel, *_ in table}
+    pool = []
+    for fw in (cases.OPENCOMPASS, cases.AISBENCH):
+        root = cases.configs_root(fw)
+        for path in sorted(root.rglob("*.py")):
+            rel = str(path.relative_to(root))
+            if path.name.startswith("_") or (fw.key, rel) in have or f"{fw.key}_{path.stem}" in done:
+                continue
+            pool.append((fw, rel))
+    random.Random(seed).shuffle(pool)
+    print(f"{len(pool)} shipped configs are not cases yet; flattening up to {count}", flush=True)
+    signal.signal(signal.SIGALRM, _timeout)
+    made = 0
+    for fw, rel in pool:
+        if made >= count:
+            break
+        try:
+            signal.alarm(SECONDS_A_CONFIG)
+            with cases.quiet():
+                cfg = Config.fromfile(str(cases.configs_root(fw) / rel))
+            names = [k for k, v in cfg.items() if k.endswith("_datasets") and isinstance(v, list) and v
+                     and isinstance(v[0], dict) and "infer_cfg" in v[0]]
+            case = cases.flatten_real(fw, rel, names[0], 1) if names else None
+        except Exception as exc:  # a config that does not load is skipped, loudly
+            print(f"skip {fw.key} {rel}: {type(exc).__name__}: {str(exc)[:160]}", flush=True)
+            continue
+        finally:
+            signal.alarm(0)
+        if case:
+            made += 1
+            print(f"made {case} ({rel})", flush=True)
+    print(f"made {made} cases in {out}")
+    return 0
+
+
+def check(folder: Path) -> int:
+    sys.path.insert(0, str(REPO))
+    from tests.parity.test_parity import test_matches_the_framework
+
+    failed = passed = 0
+    for case in sorted(p for p in folder.iterdir() if (p / "expected.json").is_file()):
+        expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
+        for mode in ("fast", "reference"):
+            try:
+                test_matches_the_framework(case, mode)
+            except Exception as exc:  # (an assertion of the parity test, or what the render raised)
+                failed += 1
+                print(f"FAIL {case.name} ({mode}): {type(exc).__name__}: {str(exc).splitlines()[0][:400]}")
+                break
+        else:
+            passed += 1
+            samples = sum(len(r["samples"]) for r in expected["renders"])
+            print(f"ok   {case.name}: {samples} samples, {len(expected.get('framework_errors', []))} "
+                  "framework errors")
+    print(f"{passed} cases agree with the frameworks, {failed} do not")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    made = sub.add_parser("make", help="flatten random shipped configs into DIR (framework venv)")
+    made.add_argument("dir", type=Path)
+    made.add_argument("--count", type=int, default=200)
+    made.add_argument("--seed", type=int, default=0)
+    checked = sub.add_parser("check", help="hold the workbench to DIR's goldens (project venv)")
+    checked.add_argument("dir", type=Path)
+    args = parser.parse_args(argv)
+    if args.step == "make":
+        args.dir.mkdir(parents=True, exist_ok=True)
+        return make(args.dir, args.count, args.seed)
+    if not args.dir.is_dir():
+        print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
+        return 2
+    return check(args.dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
