@@ -169,7 +169,7 @@ def test_the_inferencers_that_read_the_gold_stop_where_no_test_row_has_it(infere
         model = {**model, "type": model["type"].replace(OC, "ais_bench.benchmark.models."), "attr": "local"}
     with pytest.raises(RenderError, match="reads the gold answers as the test split's 'a' column") as caught:
         pair({"type": inferencer}, model, rows=NO_GOLD, framework=framework)
-    assert "KeyError" in caught.value.message and "'a' column" in (caught.value.hint or "")
+    assert "KeyError" in caught.value.message and "the column 'a'" in (caught.value.hint or "")
 
 
 def test_the_gold_is_not_asked_of_inferencers_that_do_not_read_it_nor_where_a_row_has_it():

@@ -134,7 +134,7 @@ class Plan:
         raise RenderError(
             f"{self.name} reads the gold answers as the test split's {out!r} column, and no test "
             f"row has it (the real run stops with KeyError: \"Column {out} not in the dataset\")",
-            hint=f"give the test rows a {out!r} column (None where the answer is not known), or set "
+            hint=f"give the test rows the column {out!r} (None where the answer is not known), or set "
             "reader_cfg.output_column to the column that holds the answers",
         )
 
