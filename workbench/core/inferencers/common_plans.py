@@ -146,7 +146,7 @@ def _unusable_choices(row: Mapping[str, Any]) -> str | None:
     if not isinstance(choices, Iterable):
         return (f"the first row's is {type(choices).__name__}, not a list (the real run stops with "
                 "TypeError when it tokenizes each choice)")
-    if not isinstance(choices, Sized) or len(choices) == 0:
+    if isinstance(choices, Sized) and len(choices) == 0:
         return "the first row's is empty (the real run stops with IndexError: list index out of range)"
     return None
 
