@@ -6,6 +6,13 @@ Three steps, two venvs (nothing is written under ``tests/``; DIR is a scratch fo
     $FWENV/bin/python tools/gen_goldens.py --cases-dir DIR
     .venv/bin/python tools/sweep_shipped.py check DIR
 
+``make-models DIR`` turns the check around: the datasets and rows of every committed parity
+case, rendered through each distinct meta template of the shipped model configs (33 in
+OpenCompass's; AISBench's have none, and its cases get OpenCompass's). A template is worn by
+a ``HuggingFaceCausalLM`` where its config's class is a local model the LM template parser
+serves, else by the parity models' API or chat-template class. Then
+``gen_goldens.py --cases-dir DIR`` and ``check DIR`` as above.
+
 ``make`` picks N dataset config files at random (seeded) among those OpenCompass 0.5.4 and
 AISBench 3.1.20260630 ship that are not parity cases yet (``make_parity_cases.OC_REAL`` /
 ``AIS_REAL``, and any case already in DIR), and flattens the first dataset of each into
@@ -25,6 +32,7 @@ import random
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from _shared import REPO
 
@@ -77,6 +85,80 @@ def make(out: Path, count: int, seed: int) -> int:
     return 0
 
 
+#: The shipped model classes whose prompts a parity model's class builds the same way: the
+#: local ones an LM template parser serves (the rest keep the chat-template class).
+_LOCAL_KINDS = ("HuggingFaceCausalLM", "HuggingFace", "HuggingFaceBaseModel", "VLLM", "TurboMindModel",
+                "ModelScopeCausalLM", "HuggingFaceChatGLM3", "LmdeployPytorchModel")
+
+
+def _shipped_metas(fw: Any) -> list[tuple[str, str, Any]]:
+    """(where, kind, meta template) of each distinct meta template in ``fw``'s shipped model
+    configs: kind ``local``, ``api`` or ``chat`` (a chat-template model that has one too)."""
+    import make_parity_cases as cases
+    from mmengine.config import Config
+
+    seen: dict[str, tuple[str, str, Any]] = {}
+    root = cases.configs_root(fw).parent / "models"
+    for path in sorted(root.rglob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        try:
+            with cases.quiet():
+                models = Config.fromfile(str(path)).get("models") or []
+        except Exception as exc:  # a config that does not load is skipped, loudly
+            print(f"skip {fw.key} {path.relative_to(root)}: {type(exc).__name__}: {str(exc)[:160]}")
+            continue
+        for model in models:
+            if not isinstance(model, dict) or "meta_template" not in model:
+                continue
+            name = getattr(model.get("type"), "__name__", str(model.get("type")))
+            kind = ("chat" if "ChatTemplate" in name else "local" if name in _LOCAL_KINDS
+                    else "api")
+            meta = cases.plain(model["meta_template"])
+            seen.setdefault(f"{kind} {meta!r}", (f"{path.relative_to(root)} ({name})", kind, meta))
+    return list(seen.values())
+
+
+def _models_of(fw: Any, metas: list[tuple[str, str, Any]]) -> str:
+    """A case's model list: one model of ``fw`` for each meta template."""
+    local = "attr='local', " if fw.key == "ais" else ""
+    api = ("attr='service', type=VLLMCustomAPIChat, path='', model='parity-model', host_ip='localhost', "
+           "host_port=8080, " if fw.key == "ais" else "type=OpenAI, path='gpt-4o-mini', key='EMPTY', ")
+    lines = ["", fw.models_import, "", "models = ["]
+    for n, (where, kind, meta) in enumerate(metas):
+        chat = "type=HuggingFacewithChatTemplate, path='/nonexistent/parity/chat-model', "
+        opening = {"local": f"{local}type=HuggingFaceCausalLM, path='/nonexistent/parity/m{n}', ",
+                   "chat": local + chat,
+                   "api": api}[kind]
+        lines += [f"    # {where}", f"    dict({opening}abbr='m{n:02d}-{kind}', meta_template={meta!r}, "
+                  "max_out_len=64, batch_size=1),"]
+    return "\n".join([*lines, "]", ""])
+
+
+def make_models(out: Path) -> int:
+    import make_parity_cases as cases
+
+    made = 0
+    # a user of either framework may copy a meta template from the other's configs
+    metas = [m for fw in (cases.OPENCOMPASS, cases.AISBENCH) for m in _shipped_metas(fw)]
+    print(f"{len(metas)} distinct meta templates in the shipped model configs", flush=True)
+    blocks = {fw.key: _models_of(fw, metas) for fw in (cases.OPENCOMPASS, cases.AISBENCH)}
+    for case in sorted(p for p in cases.CASES_DIR.iterdir() if (p / "config.py").is_file()):
+        source = (case / "config.py").read_text(encoding="utf-8")
+        head, cut, _ = source.partition("\n# ---- the five model kinds")
+        if not cut:
+            print(f"skip {case.name}: its models are not the parity block")
+            continue
+        target = out / f"m_{case.name}"
+        target.mkdir(parents=True, exist_ok=True)
+        models = blocks["ais" if "ais_bench" in head else "oc"]
+        (target / "config.py").write_text(head + models, encoding="utf-8")
+        (target / "data.json").write_bytes((case / "data.json").read_bytes())
+        made += 1
+    print(f"made {made} cases in {out}")
+    return 0
+
+
 def check(folder: Path) -> int:
     sys.path.insert(0, str(REPO))
     from tests.parity.test_parity import test_matches_the_framework
@@ -107,12 +189,18 @@ def main(argv: list[str] | None = None) -> int:
     made.add_argument("dir", type=Path)
     made.add_argument("--count", type=int, default=200)
     made.add_argument("--seed", type=int, default=0)
+    models = sub.add_parser("make-models", help="the parity cases' datasets through every shipped "
+                            "meta template, into DIR (framework venv)")
+    models.add_argument("dir", type=Path)
     checked = sub.add_parser("check", help="hold the workbench to DIR's goldens (project venv)")
     checked.add_argument("dir", type=Path)
     args = parser.parse_args(argv)
     if args.step == "make":
         args.dir.mkdir(parents=True, exist_ok=True)
         return make(args.dir, args.count, args.seed)
+    if args.step == "make-models":
+        args.dir.mkdir(parents=True, exist_ok=True)
+        return make_models(args.dir)
     if not args.dir.is_dir():
         print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
         return 2
