@@ -1085,7 +1085,32 @@ def generate_case(case_dir: Path) -> dict:
     }
     if notes:
         doc["framework_notes"] = notes
+    if uses_argsort(case_dir):
+        doc["numpy_sort"] = numpy_sort()
     return doc
+
+
+def uses_argsort(case_dir: Path) -> bool:
+    """Whether the case's picks go through np.argsort (BM25 and VoteK order tied scores by it)."""
+    text = (case_dir / "config.py").read_text(encoding="utf-8")
+    return "BM25Retriever" in text or "VotekRetriever" in text
+
+
+def numpy_sort() -> str:
+    """Which of numpy's sorts this process runs (workbench.core.replicas.numpy_argsort.SORTS),
+    told by what it does with ties: the CPU's features say less (numpy may dispatch to
+    x86-simd-sort with AVX512_SKX disabled by NPY_DISABLE_CPU_FEATURES but its successors not)."""
+    import numpy as np
+
+    sys.path.insert(0, str(REPO))
+    from workbench.core.replicas.numpy_argsort import SORTS, numpy_argsort
+
+    probe = [float((i * 7) % 3) for i in range(300)]
+    got = np.argsort(np.asarray(probe, dtype=np.float64)).tolist()
+    for name in SORTS:
+        if numpy_argsort(probe, name) == got:
+            return name
+    raise SystemExit("numpy sorts ties in an order neither replica knows (numpy 2? another CPU?)")
 
 
 README_START = "<!-- framework-errors:start (written by tools/gen_goldens.py) -->"

@@ -23,7 +23,8 @@ numpy must be 1.x (OpenCompass 0.5.4 pins numpy<2) on a CPU without AVX-512:
 there np.argsort's default kind is numpy's portable introsort, whose order of
 tied scores workbench.core.replicas.numpy_argsort reproduces.  numpy 1.25+ on AVX-512 CPUs and
 numpy 2.x on AVX2 CPUs sort with x86-simd-sort instead, which orders ties
-differently, so the script refuses to run there.
+differently, so the script refuses to run there (tools/gen_simd_argsort_goldens.py
+records that order).
 """
 
 from __future__ import annotations

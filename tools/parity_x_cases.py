@@ -676,6 +676,26 @@ def retriever_cases() -> list[tuple]:
         )
     )
 
+    # ties: duplicate rows and rows no query word reaches, in a corpus past the 64 rows a
+    # vector network sorts whole (so numpy's x86-simd-sort partitions, and falls back to
+    # std::sort): the golden records which of numpy's sorts made it ("numpy_sort")
+    words = ["cat", "dog", "stock", "price", "market", "tea", "rain", "song"]
+    tie_train = [{"question": f"{words[i % 8]} {words[(i * 3) % 8]} story", "answer": f"T{i}"}
+                 for i in range(72)]
+    tie_train += [{"question": f"nothing alike {i}", "answer": f"N{i}"} for i in range(30)]
+    tie_test = [{"question": q, "answer": f"X{n}"} for n, q in enumerate(
+        ["cat story", "stock price", "zzz", "rain song tea", "dog"])]
+    dsets = [ds(f"bm25_ties_k{k}", qa_reader(), ice_infer(dict(type=BM25, ice_num=k))) for k in (1, 3, 8)]
+    out.append(
+        (
+            "x_retriever_bm25_ties",
+            "oc",
+            "OpenCompass BM25Retriever over tied scores (ordered by the CPU's numpy sort)",
+            dsets,
+            {"train": tie_train, "test": tie_test},
+        )
+    )
+
     # the window slides over TEST positions but indexes the train split
     sw_rows = {"train": short_rows(7, "t"), "test": short_rows(5, "x"), "small": short_rows(4, "s")}
     dsets = [ds(f"sliding_k{k}", qa_reader(), ice_infer(dict(type=Sliding, k=k))) for k in (1, 2, 3, 5)]

@@ -60,8 +60,20 @@ def dispatch(argv: Sequence[str] | None = None) -> int:
         print(f"prompt-workbench {version()}")
         return 0
     name = argv[0] if argv and argv[0] in COMMANDS else None
+    _set_numpy_sort()
     module = importlib.import_module(f"workbench.commands.{COMMANDS[name][0] if name else 'open'}")
     return module.run(argv[1:] if name else argv)
+
+
+def _set_numpy_sort() -> None:
+    """Tied retriever scores ordered as the evaluation machine's numpy orders them."""
+    from .core.replicas.numpy_argsort import set_numpy_sort
+    from .loading.cpu import machine_sort
+
+    sort, problem = machine_sort()
+    set_numpy_sort(sort)
+    if problem:
+        print(f"workbench: warning: {problem}", file=sys.stderr)
 
 
 #: Errors of writing the output (a full disk, /dev/full, a quota): told in one line, status 2.

@@ -146,3 +146,16 @@ def test_a_dataset_is_indexed_once_for_all_its_models() -> None:
         picks.append([pair.sample(i).ice_indices for i in range(2)])
     after = bm25._picks.cache_info()
     assert picks[0] == picks[1] and after.misses - before.misses == 1 and after.hits > before.hits
+
+
+def test_a_tie_is_said_only_where_it_decides() -> None:
+    from workbench.core.render_notes import Notes
+
+    train = ["the cat sat", "a dog ran", "tea and rain", "a dog ran"]
+    notes = Notes()
+    # "cat" reaches row 0 alone: the row kept and the next one score apart
+    assert bm25_picks(train, ["cat sat"], 1, notes=notes) == [[0]]
+    assert not notes.messages
+    # "dog" reaches rows 1 and 3 alike: which comes first is the sort's
+    bm25_picks(train, ["dog"], 1, notes=notes)
+    assert len(notes.messages) == 1 and "of 1 test rows (rows 0)" in notes.messages[0]

@@ -14,6 +14,7 @@ import pytest
 
 from workbench.core.lazy_pairs import render_workspace
 from workbench.core.reference import reference_mode
+from workbench.core.replicas.numpy_argsort import numpy_sort, set_numpy_sort
 from workbench.headless.formats.json_export import render_document
 from workbench.loading.workspace import load_workspace
 
@@ -25,10 +26,17 @@ def _render(case: Path, reference: bool = False) -> dict:
     data = case / "data.json"
     if not data.exists():
         data = case / "data.jsonl"
-    with reference_mode(reference):  # (the options are made inside: see core/reference.py)
-        workspace = load_workspace([case / "config.py"], data=[str(data)])
-        assert not workspace.errors, [e.located() for e in workspace.errors]
-        return render_document(render_workspace(workspace.datasets, workspace.models, str(case)))
+    # tied retriever scores ordered as the numpy that made the golden ordered them
+    sort = json.loads((case / "expected.json").read_text(encoding="utf-8")).get("numpy_sort", "baseline")
+    before = numpy_sort()
+    set_numpy_sort(sort)
+    try:
+        with reference_mode(reference):  # (the options are made inside: see core/reference.py)
+            workspace = load_workspace([case / "config.py"], data=[str(data)])
+            assert not workspace.errors, [e.located() for e in workspace.errors]
+            return render_document(render_workspace(workspace.datasets, workspace.models, str(case)))
+    finally:
+        set_numpy_sort(before)
 
 
 def _key(entry: dict) -> tuple:

@@ -90,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="exit status: 0 ok, 2 usage error, 3 config errors (each on stderr as "
         "file:line: message, and in the JSON errors list), or with --strict a warning that the real "
         "run differs or fails, or with --lint a lint finding\n"
+        "environment: WORKBENCH_NUMPY_SORT=auto|baseline|avx512, the CPU whose numpy orders tied "
+        "BM25/VoteK scores (auto: this machine's)\n"
         "example: workbench render configs/eval.py --dataset 'gsm8k*' --limit 3 -f text",
         formatter_class=HelpFormatter,
     )

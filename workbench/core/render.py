@@ -38,6 +38,7 @@ from .provenance import ICE, ROW, Origin, PStr
 from .reference import reference
 from .refusals import refuse
 from .render_notes import AIS_VERSION, OC_VERSION, Notes
+from .replicas.numpy_argsort import numpy_sort
 from .result import PairWarning, Request, Sample, Stamp
 from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
@@ -83,6 +84,9 @@ class RenderOptions:
     # every cache and compiled path off (core/reference.py): the interpreter renders every
     # sample, as a bug report should; made under the process's switch (``--reference``)
     reference: bool = field(default_factory=reference)
+    # the CPU whose numpy sort orders tied retriever scores (replicas/numpy_argsort.py): the
+    # process's, which the loader sets from the machine or WORKBENCH_NUMPY_SORT
+    numpy_sort: str = field(default_factory=numpy_sort)
 
 
 @contextmanager
@@ -235,7 +239,8 @@ class PairRenderer:
             self.plan.check(fast)
         with about(RETRIEVER):
             picks = self.retriever.pick(self.splits.train, self.splits.test, self.reader.input_columns,
-                                        self.options.embeddings, self.notes, dataset.source.file)
+                                        self.options.embeddings, self.notes, dataset.source.file,
+                                        self.options.numpy_sort)
         self.picks = _interned(picks)
         self._warn_unfilled(fast, self._warn_missing_inputs(fast))
         self._warn_dropped_examples(fast)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import RenderError
 from ..core.lengths import SampleLengths, tally_for
 from ..core.reference import reference, set_reference
+from ..core.replicas.numpy_argsort import numpy_sort, set_numpy_sort
 from ..core.result import RenderResult, Sample, Stamp
 from .progress import Progress
 from .render_filter import RenderFilter
@@ -245,11 +246,12 @@ ChunkResult = tuple[list, int, list[str], "ChunkError | None"]
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(recipe: Recipe, reference_on: bool = False) -> None:
+def _init_worker(recipe: Recipe, reference_on: bool = False, sort: str = "baseline") -> None:
     # Ctrl-C reaches the whole process group: the main process stops the pool, the
     # workers must not each print a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    set_reference(reference_on)  # (a forked worker inherits the switch; a spawned one is told)
+    set_reference(reference_on)  # (a forked worker inherits the switches; a spawned one is told)
+    set_numpy_sort(sort)
     _WORKER["source"] = recipe()
 
 
@@ -319,7 +321,8 @@ class Workers:
         self._executor: ProcessPoolExecutor | None = None
         if not self.forked:
             self._executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_init_worker, initargs=(recipe, reference()))
+                                                 initializer=_init_worker,
+                                                 initargs=(recipe, reference(), numpy_sort()))
             try:
                 self.warming = [self._executor.submit(_ready) for _ in range(self.jobs)]
             except (OSError, BrokenProcessPool) as exc:

@@ -1,17 +1,42 @@
-"""numpy 1.x's default ``argsort`` for float64, reproduced with the standard library.
+"""numpy 1.x's default ``argsort``, reproduced with the standard library, as it sorts on the CPU
+of the machine that runs the evaluation (OpenCompass 0.5.4 pins ``numpy<2``).
 
-On a CPU without AVX-512 (OpenCompass 0.5.4 pins ``numpy<2``) it is an introsort with
-median-of-three pivots, insertion sort below 17 elements and a heapsort fallback, which fixes
-the (unstable) order of tied scores: BM25Retriever and VoteK pick among ties in that order.
+The order of tied scores is numpy's and the CPU's: BM25Retriever and VoteK pick among ties in
+it. Without AVX-512 (``"baseline"``) numpy's argsort is an introsort with median-of-three
+pivots, insertion sort below 17 elements and a heapsort fallback; on a CPU with AVX-512
+(``"avx512"``: numpy's ``AVX512_SKX`` features) numpy 1.25 and later sort with x86-simd-sort
+(:mod:`.simd_argsort`). The loader says which CPU that is (``loading/cpu.py``); the core only
+takes the name.
 
-May import: the standard library only.
+May import: the standard library only, and :mod:`.simd_argsort`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["numpy_argsort", "numpy_argsort_top"]
+from .simd_argsort import simd_argsort_range
+
+__all__ = ["SORTS", "numpy_argsort", "numpy_argsort_top", "numpy_sort", "set_numpy_sort"]
+
+#: The two orders numpy 1.x gives ties, by the CPU it runs on (see the module's docstring).
+SORTS = ("baseline", "avx512")
+
+_sort = "baseline"
+
+
+def numpy_sort() -> str:
+    """The CPU's sort the render reproduces: the process's (``set_numpy_sort``), "baseline"
+    until the loader says otherwise."""
+    return _sort
+
+
+def set_numpy_sort(name: str) -> None:
+    """Reproduce numpy's sort of ``name`` (one of ``SORTS``) in this process."""
+    global _sort
+    if name not in SORTS:
+        raise ValueError(f"numpy sort {name!r}: one of {', '.join(SORTS)}")
+    _sort = name
 
 
 _SMALL_QUICKSORT = 15
@@ -117,21 +142,27 @@ def _introsort(keys: list, idx: list[int], want_lo: int, want_hi: int) -> None:
         pl, pr, cdepth = stack.pop()
 
 
-def numpy_argsort(values: Sequence[float]) -> list[int]:
-    """``np.argsort(np.asarray(values, dtype=float64)).tolist()`` under numpy 1.x."""
-    keys = _sort_keys(values)
-    idx = list(range(len(keys)))
-    _introsort(keys, idx, 0, len(idx) - 1)
+def _sorted_range(values: Sequence[float], want_lo: int, want_hi: int, sort: str) -> list[int]:
+    """The indices in the order numpy's ``sort`` leaves them, right at the wanted positions."""
+    idx = list(range(len(values)))
+    if sort == "avx512":
+        simd_argsort_range([float(v) for v in values], idx, want_lo, want_hi)
+    else:
+        _introsort(_sort_keys(values), idx, want_lo, want_hi)
     return idx
 
 
-def numpy_argsort_top(values: Sequence[float], k: int) -> list[int]:
+def numpy_argsort(values: Sequence[float], sort: str = "baseline") -> list[int]:
+    """``np.argsort(np.asarray(values, dtype=float64)).tolist()`` under numpy 1.x on a CPU of
+    ``sort`` (see ``SORTS``)."""
+    return _sorted_range(values, 0, len(values) - 1, sort)
+
+
+def numpy_argsort_top(values: Sequence[float], k: int, sort: str = "baseline") -> list[int]:
     """``list(np.argsort(values)[::-1][:k])`` as ints, sorting only what is needed."""
     n = len(values)
     wanted = range(n - 1, -1, -1)[:k]
     if not wanted:
         return []
-    keys = _sort_keys(values)
-    idx = list(range(n))
-    _introsort(keys, idx, wanted[-1], wanted[0])
+    idx = _sorted_range(values, wanted[-1], wanted[0], sort)
     return [idx[p] for p in wanted]

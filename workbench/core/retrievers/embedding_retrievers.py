@@ -19,8 +19,8 @@ What OpenCompass 0.5.4 computes (``icl_topk_retriever.py``, ``icl_votek_retrieve
 Scores are computed in float64 from the model's float32 vectors; faiss sums in float32
 in an order its compiler picks, so two rows whose scores differ by less than float32
 precision (a few parts in 10^7) may be ordered differently there.  Exact ties (identical
-rows embed identically) are ordered exactly as faiss's heap and numpy's introsort order
-them.
+rows embed identically) are ordered exactly as faiss's heap and numpy's sort orders them (the
+CPU's: replicas/numpy_argsort.py).
 
 May import: the core's bottom layer, templates, replicas and the other retriever modules; not
 models, inferencers or render, and nothing outside the core.
@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import RenderError
 from ..extras import install_hint
 from ..render_notes import OC_VERSION, Notes
-from ..replicas.numpy_argsort import numpy_argsort, numpy_argsort_top  # numpy 1.x's introsort, ties included
+from ..replicas.numpy_argsort import numpy_argsort, numpy_argsort_top  # numpy 1.x's sorts, ties included
 
 Vector = Sequence[float]
 # texts -> one vector per text (a sentence-transformers model's ``encode``)
@@ -233,7 +233,7 @@ def topk_picks(train_vectors: Sequence[Vector], test_vectors: Sequence[Vector],
 # -- VoteK -------------------------------------------------------------------------------
 
 
-def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int]:
+def votek_select(vectors: Sequence[Vector], select_num: int, k: int, sort: str = "baseline") -> list[int]:
     """``VotekRetriever.votek_select`` with ``overlap_threshold=1`` and no vote file.
 
     Raises when the votes choose fewer than ``select_num`` rows: OpenCompass then draws
@@ -247,7 +247,8 @@ def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int
     for i in range(n):
         scores = inner_products(rows, unit[i], np)
         # np.argsort(scores)[-k - 1:-1], sorting only the positions it keeps.
-        nearest = numpy_argsort_top(scores, k + 1)[:0:-1] if k >= 0 else numpy_argsort(scores)[-k - 1:-1]
+        nearest = (numpy_argsort_top(scores, k + 1, sort)[:0:-1] if k >= 0
+                   else numpy_argsort(scores, sort)[-k - 1:-1])
         for idx in nearest:
             if idx != i:
                 vote_stat.setdefault(idx, []).append(i)
@@ -282,7 +283,7 @@ def votek_select(vectors: Sequence[Vector], select_num: int, k: int) -> list[int
 def embedding_picks(name: str, params: Mapping[str, Any], ice_num: int,
                     train_texts: Sequence[str], test_texts: Sequence[str],
                     lookup: EmbedderLookup | None, notes: Notes | None,
-                    config_file: str | None = None) -> list[list[int]]:
+                    config_file: str | None = None, sort: str = "baseline") -> list[list[int]]:
     """The example indices TopkRetriever / VotekRetriever give each test row."""
     model_name = params.get("sentence_transformers_model_name", DEFAULT_MODEL)
     tokenizer_name = params.get("tokenizer_name", DEFAULT_TOKENIZER)
@@ -306,7 +307,7 @@ def embedding_picks(name: str, params: Mapping[str, Any], ice_num: int,
         votek_k = params.get("votek_k", 3)
         if isinstance(votek_k, bool) or not isinstance(votek_k, int):
             raise RenderError(f"VotekRetriever: votek_k must be an int, got {votek_k!r}")
-        chosen = votek_select(train, ice_num, votek_k)
+        chosen = votek_select(train, ice_num, votek_k, sort)
         return [list(chosen) for _ in test_texts]
     if ice_num <= 0:
         faiss_search([], ice_num)  # raises as faiss does

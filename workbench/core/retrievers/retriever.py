@@ -36,10 +36,11 @@ class Retriever:
 
     def pick(self, train: Sequence[Mapping], test: Sequence[Mapping], input_columns: Sequence[str],
              embeddings: EmbedderLookup | None = None, notes: Notes | None = None,
-             config_file: str | None = None) -> Sequence[Sequence[int]]:
+             config_file: str | None = None, sort: str = "baseline") -> Sequence[Sequence[int]]:
         """Each test row's example indices (one shared tuple for every row where the retriever
         picks the same for all); ``embeddings`` finds the local sentence-embedding model
-        TopK/VoteK rank with."""
+        TopK/VoteK rank with; ``sort`` is the CPU's numpy sort that orders tied scores
+        (``replicas.numpy_argsort.SORTS``)."""
         name = self.type_name
         if name == "ZeroRetriever":
             return [()] * len(test)
@@ -78,7 +79,7 @@ class Retriever:
                 return bm25_picks(
                     [corpus_text(r, input_columns) for r in train],
                     [corpus_text(r, input_columns) for r in test],
-                    self.ice_num,
+                    self.ice_num, sort=sort, notes=notes,
                 )
             except ZeroDivisionError:  # rank_bm25 divides by the corpus size and its vocabulary
                 raise RenderError(
@@ -90,7 +91,7 @@ class Retriever:
             return embedding_picks(name, self.params, self.ice_num,
                                    [corpus_text(r, input_columns, name) for r in train],
                                    [corpus_text(r, input_columns, name) for r in test],
-                                   embeddings, notes, config_file)
+                                   embeddings, notes, config_file, sort)
         if name == "SlidingWindowRetriever":
             try:
                 k = int(self.params["k"])
