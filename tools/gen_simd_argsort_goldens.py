@@ -79,16 +79,23 @@ def adversary_keys(n: int) -> list[float]:
     solid: dict[int, int] = {}
     candidate = [0]
 
-    def less(x: int, y: int) -> bool:
-        if x not in solid and y not in solid:
-            solid[x if x == candidate[0] else y] = len(solid)
-        if x not in solid:
-            candidate[0] = x
-        elif y not in solid:
-            candidate[0] = y
-        return solid.get(x, n) < solid.get(y, n)
+    class Gas:
+        """A key the adversary fixes only when a comparison forces it."""
 
-    std_sort(list(range(n)), 0, n, less)
+        def __init__(self, i: int) -> None:
+            self.i = i
+
+        def __lt__(self, other: Gas) -> bool:
+            x, y = self.i, other.i
+            if x not in solid and y not in solid:
+                solid[x if x == candidate[0] else y] = len(solid)
+            if x not in solid:
+                candidate[0] = x
+            elif y not in solid:
+                candidate[0] = y
+            return solid.get(x, n) < solid.get(y, n)
+
+    std_sort(list(range(n)), 0, n, [Gas(i) for i in range(n)])
     return [float(solid.get(i, n)) for i in range(n)]
 
 

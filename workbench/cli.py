@@ -67,6 +67,7 @@ def dispatch(argv: Sequence[str] | None = None) -> int:
 
 def _set_numpy_sort() -> None:
     """Tied retriever scores ordered as the evaluation machine's numpy orders them."""
+    # lazy: start-up (`--version` reads neither the CPU nor the core)
     from .core.replicas.numpy_argsort import set_numpy_sort
     from .loading.cpu import machine_sort
 

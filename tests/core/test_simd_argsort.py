@@ -46,7 +46,7 @@ def test_std_sort_is_libstdcxx_s(case: dict) -> None:
     # (the first arrays are keys McIlroy's adversary chose: they drive the heapsort)
     keys = case["values"]
     arg = list(range(len(keys)))
-    std_sort(arg, 0, len(keys), lambda a, b: keys[a] < keys[b])
+    std_sort(arg, 0, len(keys), keys)
     assert arg == case["sorted"]
 
 
@@ -55,11 +55,10 @@ def test_std_sort_skips_only_what_is_not_wanted() -> None:
     for _ in range(50):
         keys = [rng.randint(0, 4) for _ in range(rng.randint(2, 300))]
         n = len(keys)
-        less = keys.__getitem__
         full = list(range(n))
-        std_sort(full, 0, n, lambda a, b, key=less: key(a) < key(b))
+        std_sort(full, 0, n, keys)
         lo = rng.randrange(n)
         hi = rng.randrange(lo, n)
         part = list(range(n))
-        std_sort(part, 0, n, lambda a, b, key=less: key(a) < key(b), lo, hi)
+        std_sort(part, 0, n, keys, lo, hi)
         assert part[lo:hi + 1] == full[lo:hi + 1]

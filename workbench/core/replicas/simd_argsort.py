@@ -14,7 +14,9 @@ May import: the standard library only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 __all__ = ["simd_argsort_range"]
 
@@ -147,7 +149,21 @@ class _Partition:
         self.biggest = max(self.biggest, *values)
         return len(high_ids)
 
-    def run(self, left: int, right: int) -> int:
+    def run(self, left: int, right: int, bounds: tuple[float, float] | None = None) -> int:
+        """The partition of ``arg[left:right]``; ``bounds``: its smallest and biggest values,
+        where known (a range whose every value went right holds the same values again)."""
+        arg, keys = self.arg, self.keys
+        if bounds is None:
+            values = [keys[x] for x in arg[left:right]]
+            bounds = (min(values), max(values))
+        if bounds[0] >= self.pivot:  # every value goes right: where each lands depends on the size alone
+            self.smallest, self.biggest = bounds
+            segment = arg[left:right]
+            arg[left:right] = [segment[p] for p in _all_right(right - left)]
+            return left
+        return self._run(left, right)
+
+    def _run(self, left: int, right: int) -> int:
         unroll = 4 if right - left > 8 * 4 * LANES else 1
         block = unroll * LANES
         arg, keys, pivot = self.arg, self.keys, self.pivot
@@ -190,6 +206,16 @@ class _Partition:
         return l_store
 
 
+@lru_cache(maxsize=64)
+def _all_right(size: int) -> tuple[int, ...]:
+    """Where a partition of ``size`` elements that all go right puts each (a quicksort whose
+    pivot is the range's smallest value, as a range of mostly equal scores makes it, does
+    that ``2 * log2(n)`` times before falling back to std::sort)."""
+    arg = list(range(size))
+    _Partition([0.0] * size, arg, 0.0)._run(0, size)
+    return tuple(arg)
+
+
 def _pivot(keys: Sequence[float], arg: list[int], left: int, right: int) -> float:
     """The median of eight samples (the fifth smallest), or the last value of a short range."""
     if right - left >= LANES:
@@ -205,43 +231,27 @@ def simd_argsort_range(keys: Sequence[float], arg: list[int], want_lo: int, want
     n = len(arg)
     if n <= 1:
         return
-    if any(k != k for k in keys):
-        std_sort(arg, 0, n, _nan_last(keys), want_lo, want_hi)
+    if any(k != k for k in keys):  # std_argsort_withnan: numbers by value, NaN after them all
+        std_sort(arg, 0, n, [(1, 0.0) if k != k else (0, k) for k in keys], want_lo, want_hi)
         return
-
-    def less(a: int, b: int) -> bool:
-        return keys[a] < keys[b]
-
-    stack = [(0, n - 1, 2 * int(math.log2(n)))]
+    stack: list[tuple[int, int, int, tuple[float, float] | None]] = [(0, n - 1, 2 * int(math.log2(n)), None)]
     while stack:
-        left, right, iters = stack.pop()
+        left, right, iters, bounds = stack.pop()
         if right < want_lo or left > want_hi or right < left:
             continue
         if iters <= 0:
-            std_sort(arg, left, right + 1, less, want_lo, want_hi)
+            std_sort(arg, left, right + 1, keys, want_lo, want_hi)
             continue
         if right + 1 - left <= 64:
             _network_sort(keys, arg, left, right + 1 - left)
             continue
         pivot = _pivot(keys, arg, left, right)
         part = _Partition(keys, arg, pivot)
-        at = part.run(left, right + 1)
+        at = part.run(left, right + 1, bounds)
         if pivot != part.biggest:
-            stack.append((at, right, iters - 1))
+            stack.append((at, right, iters - 1, (part.smallest, part.biggest) if at == left else None))
         if pivot != part.smallest:
-            stack.append((left, at - 1, iters - 1))
-
-
-def _nan_last(keys: Sequence[float]) -> Callable[[int, int], bool]:
-    """``std_argsort_withnan``'s comparison: numbers by value, NaN after every number."""
-
-    def less(a: int, b: int) -> bool:
-        x, y = keys[a], keys[b]
-        if x == x and y == y:
-            return x < y
-        return x == x  # (one is NaN: only a number is less)
-
-    return less
+            stack.append((left, at - 1, iters - 1, None))
 
 
 # -- libstdc++'s std::sort ---------------------------------------------------------------
@@ -249,12 +259,12 @@ def _nan_last(keys: Sequence[float]) -> Callable[[int, int], bool]:
 _THRESHOLD = 16
 
 
-def std_sort(arg: list[int], first: int, last: int, less: Callable[[int, int], bool],
+def std_sort(arg: list[int], first: int, last: int, keys: Sequence[Any],
              want_lo: int = 0, want_hi: int = -1) -> None:
-    """``std::sort(arg + first, arg + last, less)`` as libstdc++ does it: an introsort
-    (median of three, unguarded partitions, a heapsort past ``2 * log2(n)`` levels), then one
-    insertion sort over ranges of at most 16 (none of which an index leaves), skipping the
-    ranges with no position in ``[want_lo, want_hi]`` (all wanted when ``want_hi`` < 0)."""
+    """``std::sort(arg + first, arg + last)`` by ``keys[a] < keys[b]``, as libstdc++ does it: an
+    introsort (median of three, unguarded partitions, a heapsort past ``2 * log2(n)`` levels),
+    then one insertion sort over ranges of at most 16 (none of which an index leaves), skipping
+    the ranges with no position in ``[want_lo, want_hi]`` (all wanted when ``want_hi`` < 0)."""
     if last - first < 2:
         return
     if want_hi < 0:
@@ -267,35 +277,36 @@ def std_sort(arg: list[int], first: int, last: int, less: Callable[[int, int], b
             if hi - 1 < want_lo or lo > want_hi:
                 break
             if depth == 0:
-                _heap_sort(arg, lo, hi, less)
+                _heap_sort(arg, lo, hi, keys)
                 lo = hi
                 break
             depth -= 1
-            cut = _partition_pivot(arg, lo, hi, less)
+            cut = _partition_pivot(arg, lo, hi, keys)
             stack.append((cut, hi, depth))
             hi = cut
         else:
             if hi - lo > 0 and not (hi - 1 < want_lo or lo > want_hi):
                 blocks.append((lo, hi))
     for lo, hi in blocks:  # the final insertion sort, block by block (see the docstring)
-        _insertion_sort(arg, lo, hi, less)
+        _insertion_sort(arg, lo, hi, keys)
 
 
-def _partition_pivot(arg: list[int], first: int, last: int, less: Callable[[int, int], bool]) -> int:
+def _partition_pivot(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> int:
+    """``__unguarded_partition_pivot``: the median of three moved first, then the partition."""
     mid = first + (last - first) // 2
-    a, b, c = first + 1, mid, last - 1
-    if less(arg[a], arg[b]):
-        pick = b if less(arg[b], arg[c]) else c if less(arg[a], arg[c]) else a
+    a, b, c = keys[arg[first + 1]], keys[arg[mid]], keys[arg[last - 1]]
+    if a < b:
+        pick = mid if b < c else last - 1 if a < c else first + 1
     else:
-        pick = a if less(arg[a], arg[c]) else c if less(arg[b], arg[c]) else b
+        pick = first + 1 if a < c else last - 1 if b < c else mid
     arg[first], arg[pick] = arg[pick], arg[first]
-    pivot = arg[first]
+    pivot = keys[arg[first]]
     lo, hi = first + 1, last
     while True:
-        while less(arg[lo], pivot):
+        while keys[arg[lo]] < pivot:
             lo += 1
         hi -= 1
-        while less(pivot, arg[hi]):
+        while pivot < keys[arg[hi]]:
             hi -= 1
         if not lo < hi:
             return lo
@@ -303,23 +314,24 @@ def _partition_pivot(arg: list[int], first: int, last: int, less: Callable[[int,
         lo += 1
 
 
-def _insertion_sort(arg: list[int], first: int, last: int, less: Callable[[int, int], bool]) -> None:
+def _insertion_sort(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> None:
     for i in range(first + 1, last):
         value = arg[i]
+        key = keys[value]
         j = i
-        while j > first and less(value, arg[j - 1]):
+        while j > first and key < keys[arg[j - 1]]:
             arg[j] = arg[j - 1]
             j -= 1
         arg[j] = value
 
 
-def _heap_sort(arg: list[int], first: int, last: int, less: Callable[[int, int], bool]) -> None:
+def _heap_sort(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> None:
     """``std::__partial_sort(first, last, last)``: make_heap, then sort_heap."""
     n = last - first
     if n >= 2:
         parent = (n - 2) // 2
         while True:
-            _adjust_heap(arg, first, parent, n, arg[first + parent], less)
+            _adjust_heap(arg, first, parent, n, arg[first + parent], keys)
             if parent == 0:
                 break
             parent -= 1
@@ -327,16 +339,15 @@ def _heap_sort(arg: list[int], first: int, last: int, less: Callable[[int, int],
         last -= 1
         value = arg[last]
         arg[last] = arg[first]
-        _adjust_heap(arg, first, 0, last - first, value, less)
+        _adjust_heap(arg, first, 0, last - first, value, keys)
 
 
-def _adjust_heap(arg: list[int], first: int, hole: int, n: int, value: int,
-                 less: Callable[[int, int], bool]) -> None:
+def _adjust_heap(arg: list[int], first: int, hole: int, n: int, value: int, keys: Sequence[Any]) -> None:
     top = hole
     child = hole
     while child < (n - 1) // 2:
         child = 2 * (child + 1)
-        if less(arg[first + child], arg[first + child - 1]):
+        if keys[arg[first + child]] < keys[arg[first + child - 1]]:
             child -= 1
         arg[first + hole] = arg[first + child]
         hole = child
@@ -345,7 +356,8 @@ def _adjust_heap(arg: list[int], first: int, hole: int, n: int, value: int,
         arg[first + hole] = arg[first + child - 1]
         hole = child - 1
     parent = (hole - 1) // 2
-    while hole > top and less(arg[first + parent], value):
+    key = keys[value]
+    while hole > top and keys[arg[first + parent]] < key:
         arg[first + hole] = arg[first + parent]
         hole = parent
         parent = (hole - 1) // 2
