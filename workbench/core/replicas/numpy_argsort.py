@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .simd_argsort import simd_argsort_range
+from .simd_argsort import insertion_sort, simd_argsort_range
 
 __all__ = ["SORTS", "numpy_argsort", "numpy_argsort_top", "numpy_sort", "set_numpy_sort"]
 
@@ -129,14 +129,7 @@ def _introsort(keys: list, idx: list[int], want_lo: int, want_hi: int) -> None:
                     pl, pr = small
                 else:
                     pl, pr = 0, -1  # nothing wanted here
-            for i in range(pl + 1, pr + 1):
-                vi = idx[i]
-                key = keys[vi]
-                j = i
-                while j > pl and key < keys[idx[j - 1]]:
-                    idx[j] = idx[j - 1]
-                    j -= 1
-                idx[j] = vi
+            insertion_sort(idx, pl, pr + 1, keys)
         if not stack:
             break
         pl, pr, cdepth = stack.pop()

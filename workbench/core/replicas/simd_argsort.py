@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["simd_argsort_range"]
+__all__ = ["insertion_sort", "simd_argsort_range", "std_sort"]
 
 _INF = float("inf")
 LANES = 8
@@ -288,7 +288,7 @@ def std_sort(arg: list[int], first: int, last: int, keys: Sequence[Any],
             if hi - lo > 0 and not (hi - 1 < want_lo or lo > want_hi):
                 blocks.append((lo, hi))
     for lo, hi in blocks:  # the final insertion sort, block by block (see the docstring)
-        _insertion_sort(arg, lo, hi, keys)
+        insertion_sort(arg, lo, hi, keys)
 
 
 def _partition_pivot(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> int:
@@ -314,7 +314,9 @@ def _partition_pivot(arg: list[int], first: int, last: int, keys: Sequence[Any])
         lo += 1
 
 
-def _insertion_sort(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> None:
+def insertion_sort(arg: list[int], first: int, last: int, keys: Sequence[Any]) -> None:
+    """``arg[first:last]`` sorted by ``keys`` with a plain insertion sort (numpy's introsort and
+    libstdc++'s both end with one)."""
     for i in range(first + 1, last):
         value = arg[i]
         key = keys[value]
