@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .simd_argsort import insertion_sort, simd_argsort_range
+from .simd_argsort import insertion_sort, simd_argsort_range, sort_keys
 
 __all__ = ["SORTS", "numpy_argsort", "numpy_argsort_top", "numpy_sort", "set_numpy_sort"]
 
@@ -40,15 +40,6 @@ def set_numpy_sort(name: str) -> None:
 
 
 _SMALL_QUICKSORT = 15
-
-
-def _sort_keys(values: Sequence[float]) -> list:
-    vals = [float(v) for v in values]
-    if any(v != v for v in vals):
-        # numpy orders NaN after every number and NaNs as equal to each other;
-        # (is_nan, value) tuples compare exactly that way.
-        return [(1, 0.0) if v != v else (0, v) for v in vals]
-    return vals
 
 
 def _heapsort(keys: list, idx: list[int], lo: int, n: int) -> None:
@@ -138,10 +129,11 @@ def _introsort(keys: list, idx: list[int], want_lo: int, want_hi: int) -> None:
 def _sorted_range(values: Sequence[float], want_lo: int, want_hi: int, sort: str) -> list[int]:
     """The indices in the order numpy's ``sort`` leaves them, right at the wanted positions."""
     idx = list(range(len(values)))
+    keys = sort_keys(values)
     if sort == "avx512":
-        simd_argsort_range([float(v) for v in values], idx, want_lo, want_hi)
+        simd_argsort_range(keys, idx, want_lo, want_hi)
     else:
-        _introsort(_sort_keys(values), idx, want_lo, want_hi)
+        _introsort(keys, idx, want_lo, want_hi)
     return idx
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["insertion_sort", "simd_argsort_range", "std_sort"]
+__all__ = ["insertion_sort", "simd_argsort_range", "sort_keys", "std_sort"]
 
 _INF = float("inf")
 LANES = 8
@@ -224,15 +224,25 @@ def _pivot(keys: Sequence[float], arg: list[int], left: int, right: int) -> floa
     return keys[arg[right]]
 
 
-def simd_argsort_range(keys: Sequence[float], arg: list[int], want_lo: int, want_hi: int) -> None:
-    """``avx512_argsort`` of ``arg`` (a permutation of ``range(len(keys))``) by ``keys``, in
-    place, skipping the ranges that hold no position in ``[want_lo, want_hi]`` (the others end
-    as a whole sort leaves them: no step moves an index across a range's bounds)."""
+def sort_keys(values: Sequence[float]) -> list:
+    """The values as floats, or, where one is NaN, as keys that order NaN after every number
+    and NaNs as equal to each other, as numpy does: (is_nan, value) tuples compare that way."""
+    floats = [float(v) for v in values]
+    if any(v != v for v in floats):
+        return [(1, 0.0) if v != v else (0, v) for v in floats]
+    return floats
+
+
+def simd_argsort_range(keys: Sequence[Any], arg: list[int], want_lo: int, want_hi: int) -> None:
+    """``avx512_argsort`` of ``arg`` (a permutation of ``range(len(keys))``) by ``keys`` (made
+    by :func:`sort_keys`), in place, skipping the ranges that hold no position in
+    ``[want_lo, want_hi]`` (the others end as a whole sort leaves them: no step moves an index
+    across a range's bounds)."""
     n = len(arg)
     if n <= 1:
         return
-    if any(k != k for k in keys):  # std_argsort_withnan: numbers by value, NaN after them all
-        std_sort(arg, 0, n, [(1, 0.0) if k != k else (0, k) for k in keys], want_lo, want_hi)
+    if type(keys[0]) is tuple:  # a NaN: std_argsort_withnan, numbers by value, NaN after them all
+        std_sort(arg, 0, n, keys, want_lo, want_hi)
         return
     stack: list[tuple[int, int, int, tuple[float, float] | None]] = [(0, n - 1, 2 * int(math.log2(n)), None)]
     while stack:
