@@ -31,6 +31,7 @@ import json
 import random
 import signal
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,36 @@ def _timeout(*_: object) -> None:
     raise TimeoutError(f"took over {SECONDS_A_CONFIG} s")
 
 
-def make(out: Path, count: int, seed: int) -> int:
+#: ``make --typed``: what a column holds instead of text, chosen by its name, so that every
+#: row agrees on a column's type (as a data file's rows do; int and float mix, as JSON does).
+_TYPED_KINDS = (
+    lambda col, r: r * 7 - 10 if r % 3 else 123456789012,
+    lambda col, r: [0.1, 1e-05, 2.0, -0.0, 1e16, 3, 2.5e-7][r % 7],
+    lambda col, r: r % 2 == 0,
+    lambda col, r: [[], [f"{col} {r}", "b {x}"], [f"{{{col}}}", "line\nbreak "], ["}{"]][r % 4],
+    lambda col, r: {"k": f"{col} {r}", "n": r} if r % 2 else {"k": f"{{{col}}}"},
+    lambda col, r: None if r % 2 else f"{col} {r}",
+    lambda col, r: [r, r + 0.5] if r % 2 else [r],
+)
+
+
+def _typed_value(original: Any) -> Any:
+    """``make_parity_cases.edge_value`` with most columns typed (see :data:`_TYPED_KINDS`)."""
+    def value(kind: int, col: str, r: int, other: str, rnd: random.Random) -> Any:
+        pick = zlib.crc32(col.encode()) % (len(_TYPED_KINDS) + 2)
+        if pick >= len(_TYPED_KINDS):  # two in nine columns keep their edge-case text
+            return original(kind, col, r, other, rnd)
+        return _TYPED_KINDS[pick](col, r)
+    return value
+
+
+def make(out: Path, count: int, seed: int, typed: bool = False) -> int:
     import make_parity_cases as cases
     from mmengine.config import Config
 
     cases.CASES_DIR = out
+    if typed:
+        cases.edge_value = _typed_value(cases.edge_value)
     done = {p.name for p in out.iterdir()} if out.is_dir() else set()
     have = {(fw, rel) for fw, table in (("oc", cases.OC_REAL), ("ais", cases.AIS_REAL)) for rel, *_ in table}
     pool = []
@@ -189,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     made.add_argument("dir", type=Path)
     made.add_argument("--count", type=int, default=200)
     made.add_argument("--seed", type=int, default=0)
+    made.add_argument("--typed", action="store_true", help="rows whose columns hold numbers, "
+                      "booleans, lists, dicts and None, not only text")
     models = sub.add_parser("make-models", help="the parity cases' datasets through every shipped "
                             "meta template, into DIR (framework venv)")
     models.add_argument("dir", type=Path)
@@ -197,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "make":
         args.dir.mkdir(parents=True, exist_ok=True)
-        return make(args.dir, args.count, args.seed)
+        return make(args.dir, args.count, args.seed, args.typed)
     if args.step == "make-models":
         args.dir.mkdir(parents=True, exist_ok=True)
         return make_models(args.dir)

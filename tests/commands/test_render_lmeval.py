@@ -409,3 +409,16 @@ def test_a_completions_api_model_scores_and_a_chat_one_does_not(tmp_path: Path):
     code, doc, _ = render(str(TASKS / "mc.yaml"), *ARC, "--models", str(tmp_path / "models.py"), "--limit", "1")
     assert code == 3
     assert [(e["dataset"], e["model"]) for e in doc["errors"]] == [("arcish", "chat")]
+
+
+def test_choices_that_are_a_string_render_as_lm_eval_scores_them_and_are_said_once():
+    data = ["--data", f"test={TASKS / 'strchoice_test.jsonl'}", "--data", f"train={TASKS / 'strchoice_train.jsonl'}"]
+    code, doc, err = render(str(TASKS / "strchoice.yaml"), *data)
+    assert code == 0 and doc["errors"] == []
+    first = doc["renders"][0]["samples"][0]
+    assert [r["continuation"] for r in first["requests"]] == [" a", " b", " c"]
+    [said] = [w["message"] for w in doc["warnings"] if "doc_to_choice gave a str" in w["message"]]
+    assert "for 4 of the 4 docs (the first: doc 0)" in said and "doc_to_choice must return list" in said
+    assert err.count("doc_to_choice gave a str") == 1
+    code, doc, _ = render(str(TASKS / "boolchoice.yaml"), *data)
+    assert code == 0 and not any("doc_to_choice gave" in w["message"] for w in doc["warnings"])

@@ -105,3 +105,28 @@ def test_a_template_refusing_system_is_retried_without_it():
     [first, *_] = _inputs(_task(), system_instruction="S", chat=chat)
     assert first == "[Q0?]"
     assert chat.retried == 3
+
+
+def _choices_task(choices, target=0) -> dict:
+    docs = [{**_entry(i), "choices": choices, "target": target} for i in range(2)]
+    pool = [{**_entry(i), "choices": choices, "target": target} for i in range(10, 12)]
+    return _task(output_type="multiple_choice", has_choice=True, docs=docs, pool=pool)
+
+
+def test_choices_that_are_no_list_are_gone_over_as_lm_eval_goes_over_them():
+    """lm-eval logs "doc_to_choice must return list" and goes on: a string's characters and a
+    dict's keys are the choices, and a shot's int target indexes what it got."""
+    [sample, _] = build_samples(_choices_task("xyz"), Options(num_fewshot=1))
+    assert [r.continuation for r in sample.requests] == [" x", " y", " z"]
+    assert sample.requests[0].model_input == "Q10? x\n\nQ0?"
+    [sample, _] = build_samples(_choices_task({"p": "1", "q": "2"}), Options(num_fewshot=0))
+    assert [r.continuation for r in sample.requests] == [" p", " q"]
+    with pytest.raises(RenderError, match=r"not a key of the choices.*KeyError"):
+        list(build_samples(_choices_task({"p": "1"}), Options(num_fewshot=1)))
+    with pytest.raises(RenderError, match="cannot go over: it raises TypeError"):
+        list(build_samples(_choices_task(7), Options(num_fewshot=0)))
+
+
+def test_a_boolean_target_indexes_the_choices_as_an_int():
+    [sample, _] = build_samples(_choices_task(["no", "yes"], target=True), Options(num_fewshot=1))
+    assert sample.requests[0].model_input == "Q10? yes\n\nQ0?"

@@ -415,6 +415,15 @@ def _render_one(path: str, by_task: dict[str | None, dict[str, str]], options: O
         if exc.file is None:
             exc.file = str(parsed.path)
         task.error = exc
+    odd = [(i, type(entry["choices"]).__name__) for i, entry in enumerate(task.docs)
+           if isinstance(entry.get("choices"), str | dict)]
+    if odd and task.output_type == "multiple_choice":
+        kinds = " or ".join(sorted({kind for _, kind in odd}))
+        task.warnings.append(
+            f"doc_to_choice gave a {kinds}, not a list, for {len(odd)} of the {len(task.docs)} docs (the "
+            f"first: doc {odd[0][0]}): lm-eval logs \"doc_to_choice must return list\" and goes on, scoring "
+            "each character of a string (each key of a dict) as a choice, as shown; make doc_to_choice "
+            "give a list")
     if options.chat is not None and options.chat.retried > retried_before:
         task.warnings.append(f"the chat template failed with a system message for "
                              f"{options.chat.retried - retried_before} context(s); as lm-eval does, they "

@@ -101,6 +101,16 @@ for template in ("llama3", "mistral", "think", "defaultsystem"):
         _case(f"arc_challenge_chat-{template}-mt", "shipped/arc/arc_challenge_chat.yaml",
               {s: f"shipped/arc/{s}.jsonl" for s in ("test", "train", "validation")}, 2, chat, True, SYSTEM),
     ]
+# doc_to_choice giving no list: lm-eval logs an error and iterates what it got (a string's
+# characters, a dict's keys); a boolean target indexes the choices (True is 1)
+STRCHOICE = {"test": "tasks/strchoice_test.jsonl", "train": "tasks/strchoice_train.jsonl"}
+for shots in (0, 2):
+    CASES += [
+        _case(f"strchoice-{shots}shot", "tasks/strchoice.yaml", STRCHOICE, shots),
+        _case(f"strchoice-{shots}shot-chatml", "tasks/strchoice.yaml", STRCHOICE, shots, "chat/chatml", True),
+        _case(f"boolchoice-{shots}shot", "tasks/boolchoice.yaml", STRCHOICE, shots),
+        _case(f"structchoice-{shots}shot", "tasks/structchoice.yaml", STRCHOICE, shots),
+    ]
 CASES += [
     # docs typed as a datasets.Dataset holds them: ints beside floats, missing keys, nested dicts
     _case("typed-2shot", "tasks/typed.yaml", {"test": "tasks/typed_test.jsonl", "train": "tasks/typed_train.jsonl"}, 2),

@@ -103,11 +103,8 @@ def _turn(q: Any, c: list | None, a: Any, gen_prefix: str | None, tgt_delim: str
         delim = ""
     messages = [Message("user", q, delim)]
     if has_answer:
-        if c and isinstance(a, int) and not isinstance(a, bool):
-            if not -len(c) <= a < len(c):
-                raise RenderError(f"doc_to_target {a} is not an index of the {len(c)} choices: lm-eval "
-                                  "raises IndexError")
-            answer = c[a]
+        if c and isinstance(a, int):  # a bool too (True picks choice 1), as in lm-eval
+            answer = _picked(c, a)
         elif isinstance(a, list):
             answer = a[0] if a else None
         else:
@@ -119,6 +116,34 @@ def _turn(q: Any, c: list | None, a: Any, gen_prefix: str | None, tgt_delim: str
     elif gen_prefix:
         messages.append(Message("assistant", gen_prefix))
     return messages
+
+
+def _picked(choices: Any, a: int) -> Any:
+    """``choices[a]``: a list's or a string's item, a dict's value (lm-eval indexes what
+    ``doc_to_choice`` gave, whatever it is)."""
+    if isinstance(choices, dict):
+        if a not in choices:
+            raise RenderError(f"doc_to_target {a} is not a key of the choices (a dict, keys "
+                              f"{', '.join(map(repr, list(choices)[:5]))}): lm-eval raises KeyError")
+        return choices[a]
+    if not isinstance(choices, list | str):
+        raise RenderError(f"doc_to_target {a} indexes choices that are a {type(choices).__name__}: "
+                          "lm-eval raises TypeError")
+    if not -len(choices) <= a < len(choices):
+        raise RenderError(f"doc_to_target {a} is not an index of the {len(choices)} choices: lm-eval "
+                          "raises IndexError")
+    return choices[a]
+
+
+def each_choice(choices: Any) -> list:
+    """What lm-eval's ``for cont in choices`` goes over: a list's items, a string's characters
+    (lm-eval logs "doc_to_choice must return list" and goes on), a dict's keys."""
+    if isinstance(choices, list):
+        return choices
+    if isinstance(choices, str | dict):
+        return list(choices)
+    raise RenderError(f"doc_to_choice gave {type(choices).__name__} {str(choices)[:40]!r}, which lm-eval "
+                      "cannot go over: it raises TypeError")
 
 
 def _single_turn(messages: list[Message]) -> list[dict[str, str]]:
@@ -240,10 +265,7 @@ def _requests(task: Mapping[str, Any], entry: Mapping[str, Any], context: str, s
         return [Request(context, entry["target"], messages=shaped)]
     if output_type == "loglikelihood_rolling":
         return [Request(entry["target"], messages=None)]
-    choices = entry.get("choices")
-    if not isinstance(choices, list):
-        raise RenderError(f"doc_to_choice gave {type(choices).__name__}, not a list: lm-eval cannot "
-                          "build the multiple-choice requests")
+    choices = each_choice(entry.get("choices"))
     delim = _continuation_delimiter(task, options)
     out = [Request(context, f"{delim}{choice}", label, messages=shaped)
            for label, choice in enumerate(choices)]

@@ -380,24 +380,8 @@ def _run(task: _Task) -> dict[str, Any]:
     first = entries[0]
     if task.has_choice and isinstance(first.get("text"), int) and not isinstance(first.get("text"), bool):
         multiple_input = len(first["choices"]) if isinstance(first.get("choices"), list) else 0
-    if task.has_choice and isinstance(first.get("choices"), list):
-        # lm-eval looks at the first doc when it builds the task: its target as a choice, and
-        # each choice's first character
-        target = first.get("target")
-        choices = first["choices"]
-        if isinstance(target, int) and not isinstance(target, bool) and \
-                not -len(choices) <= target < len(choices):
-            raise TaskFailed(_error(f"the first doc's target {target} is not an index of its {len(choices)} "
-                                    "choices: lm-eval raises IndexError when it builds the task",
-                                    *task._at("doc_to_target")))
-        for choice in choices:
-            if not isinstance(choice, str):
-                raise TaskFailed(_error(f"a choice of the first doc is {type(choice).__name__} {choice!r}, "
-                                        "not a string: lm-eval raises TypeError when it builds the task",
-                                        *task._at("doc_to_choice")))
-            if choice == "":
-                raise TaskFailed(_error("a choice of the first doc is empty: lm-eval raises IndexError "
-                                        "(choice[0]) when it builds the task", *task._at("doc_to_choice")))
+    if task.has_choice:
+        _check_first_doc(task, first)
 
     pool: list[dict[str, Any]] = []
     shots = request_shots(task)
@@ -442,6 +426,39 @@ def _run(task: _Task) -> dict[str, Any]:
         "docs": entries,
         "pool": pool,
     }
+
+
+def _check_first_doc(task: Any, first: dict[str, Any]) -> None:
+    """lm-eval's look at the first doc when it builds a task with choices: its target taken as
+    a choice (``choices[target]`` where the target is an int, a bool included), then each
+    choice's first character (``choice[0].isspace()``). The docs' values are plain data, so
+    Python's own indexing raises what lm-eval's does: a string's characters and a dict's keys
+    are its choices, a number is none."""
+    choices, target = first.get("choices"), first.get("target")
+    if not isinstance(target, list):
+        if isinstance(target, int) and choices is not None:
+            try:
+                target = choices[target]
+            except (IndexError, KeyError, TypeError) as exc:
+                raise TaskFailed(_error(
+                    f"the first doc's target {target!r} does not pick one of its choices "
+                    f"({_shown(choices)}): lm-eval raises {type(exc).__name__} when it builds the task",
+                    *task._at("doc_to_target"))) from None
+        else:
+            target = str(target)
+    try:
+        for choice in choices if choices is not None else [target]:
+            choice[0].isspace()
+    except (IndexError, KeyError, TypeError, AttributeError) as exc:
+        raise TaskFailed(_error(
+            f"the first doc's choices ({_shown(choices)}) are not strings: lm-eval raises "
+            f"{type(exc).__name__} ({exc}) when it builds the task",
+            *task._at("doc_to_choice"))) from None
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _drawn(sampler_name: str, pool_docs: list[dict[str, Any]], entries: list[dict[str, Any]], shots: int,
