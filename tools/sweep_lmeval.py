@@ -118,14 +118,30 @@ def _name_of(node: Any) -> str | None:
     return node.name if isinstance(node, nodes.Name) else None
 
 
-def _python_columns(folder: Path) -> set[str]:
-    """The ``doc["name"]`` and ``doc.get("name")`` a task folder's Python reads."""
-    names: set[str] = set()
+_DOC = r"\b(?:doc|example|x|d|sample|item)"
+
+
+def _python_columns(folder: Path) -> dict[str, set[str]]:
+    """The ``doc["name"]`` and ``doc.get("name")`` a task folder's Python reads, typed by how
+    it reads them as :func:`_uses` types a template's: ``doc["x"]["k"]`` a dict, ``doc["x"][0]``
+    or ``len(doc["x"])`` a list, ``int(doc["x"])`` or ``doc["x"] - 1`` a position."""
+    found: dict[str, set[str]] = {}
+    column = _DOC + r"\[\s*['\"]([\w -]+)['\"]\s*\]"
+    typed = [  # (pattern, use): the pattern's first group the column, a second one a key
+        (column + r"\[\s*['\"]([\w -]+)['\"]\s*\]", "key:"),
+        (column + r"(?:\[\s*-?\d|\.keys|\.values|\.items)", "index"),
+        (r"(?:len|sorted|enumerate|zip|list)\(\s*" + column, "list"),
+        (r"int\(\s*" + column + r"\s*\)", "digits"),
+        (column + r"\s*[-+]\s*\d", "position"),
+    ]
     for path in folder.glob("*.py"):
         source = path.read_text(encoding="utf-8", errors="replace")
-        names |= set(re.findall(r"\b(?:doc|example|x|d|sample|item)\[\s*['\"]([\w -]+)['\"]\s*\]", source))
-        names |= set(re.findall(r"\b(?:doc|example|x|d|sample|item)\.get\(\s*['\"]([\w -]+)['\"]", source))
-    return names
+        for name in re.findall(column, source) + re.findall(_DOC + r"\.get\(\s*['\"]([\w -]+)['\"]", source):
+            found.setdefault(name, set())
+        for pattern, use in typed:
+            for match in re.finditer(pattern, source):
+                found[match.group(1)].add(use + match.group(2) if use == "key:" else use)
+    return found
 
 
 EDGES = [
@@ -151,6 +167,8 @@ def _value(col: str, uses: set[str], r: int, target: bool, doc: dict) -> Any:
                 return members[r % len(members)]
     if "position" in uses:
         return r % 4
+    if "digits" in uses:
+        return str(r % 4)
     attrs = sorted(u[5:] for u in uses if u.startswith("attr:"))
     keys = sorted(u[4:] for u in uses if u.startswith("key:"))
     if attrs or keys:
@@ -181,8 +199,8 @@ def _docs(config: dict, folder: Path) -> tuple[dict[str, list[dict]], dict[str, 
                     uses.setdefault(value, set())
                     if field == "doc_to_target":
                         targets.add(value)
-    for name in _python_columns(folder):
-        uses.setdefault(name, set())
+    for name, how in _python_columns(folder).items():
+        uses.setdefault(name, set()).update(how)
     if config.get("output_type") == "multiple_choice":
         target = config.get("doc_to_target")
         if isinstance(target, str) and re.fullmatch(r"\{\{\s*(\w+)\s*\}\}", target):
