@@ -281,7 +281,10 @@ def make(out: Path, count: int, seed: int) -> int:
                 "num_fewshot": 2 if made % 2 else None, "chat": str(CHAT) if made % 3 == 0 else None,
                 "multiturn": None, "system": None}
         with tempfile.TemporaryDirectory() as cache:
-            result = golden(case, cache)
+            try:
+                result = golden(case, cache)
+            except SystemExit as exc:  # a task's code that exits (a tool it wants is missing)
+                result = {"case": case, "error": "SystemExit", "message": str(exc)[:300]}
         errors += "error" in result
         (target / "golden.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
                                             encoding="utf-8")
