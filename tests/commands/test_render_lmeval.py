@@ -422,3 +422,27 @@ def test_choices_that_are_a_string_render_as_lm_eval_scores_them_and_are_said_on
     assert err.count("doc_to_choice gave a str") == 1
     code, doc, _ = render(str(TASKS / "boolchoice.yaml"), *data)
     assert code == 0 and not any("doc_to_choice gave" in w["message"] for w in doc["warnings"])
+
+
+def test_a_tasks_media_are_read_as_lm_eval_reads_them_and_said_to_be_left_out(tmp_path: Path):
+    """doc_to_image: lm-eval reads each doc's images when it builds its requests (a third
+    argument); the render shows the context without them, says so once, and fails where
+    reading them fails (lm-eval 0.4.13's PISA tasks read doc["image"] in a utility)."""
+    (tmp_path / "test.jsonl").write_text('{"q": "first", "image": "a.png"}\n{"q": "second"}\n')
+    (tmp_path / "media_utils.py").write_text("def visual(doc):\n    return [doc['image'].upper()]\n")
+    head = "output_type: generate_until\ntest_split: test\ndoc_to_text: '{{q}}?'\ndoc_to_target: q\n"
+    (tmp_path / "column.yaml").write_text(f"task: column\n{head}doc_to_image: image\n")
+    (tmp_path / "utility.yaml").write_text(f"task: utility\n{head}doc_to_image: !function media_utils.visual\n")
+    code, doc, err = render("column.yaml", "--data", "test=test.jsonl", cwd=tmp_path)
+    assert code == 0 and [s["requests"][0]["model_input"] for s in doc["renders"][0]["samples"]] == ["first?",
+                                                                                                    "second?"]
+    [said] = [w["message"] for w in doc["warnings"] if "doc_to_image" in w["message"]]
+    assert "lm-eval hands the model each doc's image beside the context" in said and "without the media" in said
+    assert err.count("doc_to_image") == 1
+    code, doc, _ = render("utility.yaml", "--data", "test=test.jsonl", cwd=tmp_path)
+    assert code == 3
+    [error] = doc["errors"]
+    # a doc without the column holds None, as datasets reads it
+    assert "doc 1: doc_to_image (media_utils.visual): AttributeError" in error["message"]
+    assert Path(error["file"]).name == "media_utils.py"
+    assert [s["index"] for s in doc["renders"][0]["samples"]] == [0]  # the doc before it still renders

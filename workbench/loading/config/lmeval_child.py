@@ -289,6 +289,23 @@ class _Task:
             raise TaskFailed(_error(f"{key}: {type(exc).__name__}: {exc} (lm-eval's Jinja is "
                                     "StrictUndefined)", *self._at(key))) from None
 
+    def media(self, doc: dict[str, Any], spec: Any, key: str) -> None:
+        """``doc_to_image`` / ``doc_to_audio`` of one doc, as lm-eval reads it (a list of them, a
+        column, a template ``ast.literal_eval`` reads, a ``!function``), for its errors only."""
+        if isinstance(spec, list):
+            for one in spec:
+                self.media(doc, one, key)
+        elif isinstance(spec, str) and spec not in self.features:
+            rendered = self.template(spec, doc, key)
+            try:
+                ast.literal_eval(rendered)
+            except (ValueError, SyntaxError) as exc:
+                raise TaskFailed(_error(f"{key}: the template gave {rendered[:80]!r}, which ast.literal_eval "
+                                        f"refuses ({type(exc).__name__}): lm-eval raises",
+                                        *self._at(key))) from None
+        elif is_function(spec):
+            self.call(self.function(spec), f"{key} ({spec[FUNCTION]})", doc)
+
     def field(self, entry: dict[str, Any], name: str, doc: dict[str, Any], spec: Any, key: str,
               kind: str) -> bool:
         try:
@@ -343,6 +360,12 @@ def _run(task: _Task) -> dict[str, Any]:
     if fewshot_cfg.get("fewshot_indices"):
         task.warnings.append("fewshot_config.fewshot_indices is ignored, as lm-eval 0.4.13 ignores it "
                              "(its task builds the sampler without them): shots come from the whole pool")
+    media = [f for f in ("doc_to_image", "doc_to_audio") if cfg.get(f) is not None]
+    if media:
+        task.warnings.append(
+            f"{' and '.join(media)}: lm-eval hands the model each doc's {' and '.join(m[7:] for m in media)} "
+            "beside the context (a third argument of every request); the render shows the context, as "
+            "lm-eval builds it, without the media")
     fs_specs = {f: fewshot_cfg.get(f, cfg.get(f)) for f in (*FIELDS, "gen_prefix")}
     fs_process = fewshot_cfg.get("process_docs", process)
     # lm-eval builds the few-shot pool when it builds the task, at 0 shots too, before it reads the
@@ -373,6 +396,14 @@ def _run(task: _Task) -> dict[str, Any]:
             ok = task.field(entry, "gen_prefix", doc, cfg["gen_prefix"], "gen_prefix", "prefix")
         if ok and cfg.get("description"):
             ok = task.field(entry, "description", doc, cfg["description"], "description", "prefix")
+        for key in media if ok else ():
+            # lm-eval reads each doc's media when it builds its requests: where that fails, so does
+            # the render (the media themselves are not kept: the render shows no media)
+            try:
+                task.media(doc, cfg[key], key)
+            except TaskFailed as failed:
+                entry["error"], ok = failed.error, False
+                break
         entries.append(entry)
         if not ok and len(entries) == 1:
             raise TaskFailed(entry["error"])  # lm-eval resolves the first doc when the task is built
