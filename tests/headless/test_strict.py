@@ -136,7 +136,10 @@ def test_verify_says_a_model_task_that_did_not_run(tmp_path):
     (fixture / RUN / "predictions" / "fake-lm" / "boolq.json").unlink()
     plain = run_cli("verify", RUN, cwd=fixture)
     assert plain.code == 1, plain.out + plain.err  # nothing of the pair compared: never "match"
-    assert "[boolq × fake-lm] has no predictions in the run" in plain.err
+    # one warning for the cause, with where else it applies (boolq × fake-api: the framework
+    # refuses PPL for an API model, so no run has that pair's predictions either)
+    assert "[boolq × fake-api] has no predictions in the run" in plain.err
+    assert "(and 1 more model for boolq)" in plain.err
     assert re.search(r"boolq × fake-lm: 0 matched, 0 differing, \d+ missing \(no predictions: ", plain.out)
     strict = run_cli("verify", RUN, "--strict", cwd=fixture)
     assert strict.code == 3 and "has no predictions in the run" in strict.err

@@ -29,18 +29,30 @@ def fixture(tmp_path: Path) -> Path:
     return target
 
 
+#: The fixture's config pairs the API model with boolq's PPL, which OpenCompass's task refuses
+#: (NotImplementedError, in the task's log): the pair has no predictions in any real run, so no
+#: verify of it is green (exit 1; 3 under --strict).
+REFUSED = ("boolq × fake-api: 0 matched, 0 differing, 0 missing (no predictions: the render fails this pair "
+           "of the config (OpenAI does not support ppl-based evaluation yet, try gen-based instead.), and the "
+           "run wrote none for it either: its inference task failed with NotImplementedError: StandInAPI does "
+           "not support ppl-based evaluation yet, try gen-based instead. (its log: ")
+NOT_RUN_TAIL = "; 1 pair of the config with no predictions (the task did not run or crashed)"
+
+
 def test_an_untouched_run_matches_every_recorded_prompt(fixture: Path) -> None:
     run = run_cli("verify", RUN, cwd=fixture)
-    assert run.code == 0, run.out + run.err
+    assert run.code == 1, run.out + run.err
+    assert REFUSED in run.out
     assert "gsm8k × fake-lm: 4 matched, 0 differing, 0 missing" in run.out
     assert "gsm8k × fake-api: 4 matched, 0 differing, 0 missing" in run.out
     assert "boolq × fake-lm: 3 matched, 0 differing, 0 missing" in run.out  # PPL: every label
-    assert run.out.rstrip().endswith("verify: all 11 compared samples match, 0 missing")
+    assert run.out.rstrip().endswith("verify: all 11 compared samples match, 0 missing" + NOT_RUN_TAIL)
+    assert run_cli("verify", RUN, "--strict", cwd=fixture).code == 3
 
 
 def test_a_sharded_run_is_read_shard_by_shard(fixture: Path) -> None:
     run = run_cli("verify", "runs/sharded", "--format", "json", cwd=fixture)
-    assert run.code == 0, run.out + run.err
+    assert run.code == 1, run.out + run.err  # (boolq × fake-api: REFUSED, its two shards' logs read)
     pairs = {(p["dataset"], p["model"]): p for p in json.loads(run.out)["pairs"]}
     assert pairs[("gsm8k", "fake-lm")]["matched"] == 4
 
@@ -65,9 +77,9 @@ def test_a_template_changed_after_the_run_fails_with_the_diff(fixture: Path) -> 
 def test_a_partial_run_counts_missing_samples(fixture: Path) -> None:
     (fixture / "runs" / "sharded" / "predictions" / "fake-lm" / "gsm8k_1.json").unlink()
     run = run_cli("verify", "runs/sharded", cwd=fixture)
-    assert run.code == 0, run.out + run.err
+    assert run.code == 1, run.out + run.err
     assert "gsm8k × fake-lm: 2 matched, 0 differing, 2 missing\n" in run.out
-    assert run.out.rstrip().endswith("verify: all 9 compared samples match, 2 missing")
+    assert run.out.rstrip().endswith("verify: all 9 compared samples match, 2 missing" + NOT_RUN_TAIL)
 
 
 def test_truncated_predictions_are_a_located_error(fixture: Path) -> None:
@@ -155,7 +167,7 @@ def test_aisbench_jsonl_records_are_read_by_id(fixture: Path) -> None:
     (predictions / "gsm8k_failed.jsonl").write_text('{"id": 9, "input": "x", "error_info": "boom"}\n',
                                                     encoding="utf-8")
     run = run_cli("verify", RUN, cwd=fixture)
-    assert run.code == 0, run.out + run.err
+    assert run.code == 1, run.out + run.err  # (boolq × fake-api: REFUSED)
     assert "gsm8k × fake-lm: 4 matched, 0 differing, 0 missing" in run.out
     (predictions / "gsm8k.jsonl").write_text('{"id": 0, "origin_prompt": "x"}\n{"id": 1, "orig', encoding="utf-8")
     broken = run_cli("verify", RUN, cwd=fixture)
@@ -179,21 +191,70 @@ def test_a_model_whose_task_crashed_is_named_and_fails(fixture: Path) -> None:
     # OpenCompass writes predictions/<model>/ only once a task finishes a dataset: a task that
     # crashed (its traceback in logs/infer/<model>/<dataset>.out) leaves no folder at all
     shutil.rmtree(fixture / RUN / "predictions" / "fake-api")
-    (fixture / RUN / "logs" / "infer" / "fake-api").mkdir(parents=True)
+    (fixture / RUN / "logs" / "infer" / "fake-api").mkdir(parents=True, exist_ok=True)
     run = run_cli("verify", RUN, cwd=fixture)
     assert run.code == 1, run.out + run.err
     assert "gsm8k × fake-api: 0 matched, 0 differing, 4 missing (no predictions: the config has this pair, " \
         "and the run wrote none for it: its inference task did not run, or crashed (its log: " in run.out
     last = run.out.rstrip().splitlines()[-1]
-    assert last == ("verify: all 7 compared samples match, 0 missing; 1 pair of the config with no predictions "
+    assert last == ("verify: all 7 compared samples match, 0 missing; 2 pairs of the config with no predictions "
                     "(the task did not run or crashed)")
     document = json.loads(run_cli("verify", RUN, "-f", "json", cwd=fixture).out)
-    assert [p["status"] for p in document["pairs"]] == ["compared", "compared", "no predictions"]
+    assert [p["status"] for p in document["pairs"]] == ["compared", "compared", "no predictions", "no predictions"]
     # a task stopped mid-way keeps what it answered in tmp_<dataset>.json, to resume from
     (fixture / RUN / "predictions" / "fake-api").mkdir()
     (fixture / RUN / "predictions" / "fake-api" / "tmp_gsm8k.json").write_text("{}", encoding="utf-8")
     stopped = run_cli("verify", RUN, cwd=fixture)
     assert stopped.code == 1 and "(tmp_gsm8k.json holds the samples answered before it stopped)" in stopped.out
+
+
+TRACEBACK = ("Traceback (most recent call last):\n  File \"icl_fix_k_retriever.py\", line 47, in retrieve\n"
+             "    assert idx < num_idx, f'Index {idx} is out of range of {num_idx}'\n"
+             "AssertionError: Index 99 is out of range of 4\n")
+
+
+def test_a_run_whose_every_task_failed_is_verified_against_the_render_failing_the_same_way(fixture: Path) -> None:
+    # OpenCompass ran, every inference task crashed (a FixK index past the train split): no
+    # predictions at all, only the tasks' logs. The render fails those pairs as the run did, and
+    # the verdict says both, with the exception each task's log ends with.
+    config = fixture / "broken.py"
+    config.write_text((fixture / "eval_fixture.py").read_text(encoding="utf-8")
+                      .replace("fix_id_list=[0, 1]", "fix_id_list=[0, 99]"), encoding="utf-8")
+    shutil.rmtree(fixture / RUN / "predictions")
+    (fixture / RUN / "predictions").mkdir()
+    for model in ("fake-lm", "fake-api"):
+        (fixture / RUN / "logs" / "infer" / model).mkdir(parents=True, exist_ok=True)
+        (fixture / RUN / "logs" / "infer" / model / "gsm8k.out").write_text("loading...\n" + TRACEBACK,
+                                                                             encoding="utf-8")
+    run = run_cli("verify", RUN, "--config", str(config), cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    line = next(line for line in run.out.splitlines() if "gsm8k × fake-api" in line)
+    assert ("no predictions: the render fails this pair of the config (FixKRetriever: Index 99 is out of range "
+            "of 4), and the run wrote none for it either: its inference task failed with AssertionError: Index "
+            "99 is out of range of 4 (its log: ") in line
+    assert run.out.rstrip().splitlines()[-1] == ("verify: no recorded prompt could be compared, 0 missing; 4 pairs "
+                                                 "of the config with no predictions (the task did not run or crashed)")
+    # boolq × fake-lm rendered, and its task's log ends in no exception: not run, or crashed
+    assert "boolq × fake-lm: 0 matched, 0 differing, 3 missing (no predictions: the config has this pair" in run.out
+    assert run_cli("verify", RUN, "--config", str(config), "--strict", cwd=fixture).code == 3
+    # without the tasks' logs the run may still be starting: nothing to verify yet
+    shutil.rmtree(fixture / RUN / "logs")
+    waiting = run_cli("verify", RUN, "--config", str(config), cwd=fixture)
+    assert waiting.code == 3 and "holds no prediction files" in waiting.err and "wait for inference" in waiting.err
+
+
+def test_a_crashed_tasks_exception_is_read_from_the_end_of_its_log_only(fixture: Path) -> None:
+    from workbench.loading.run_folder import MAX_LOG_TAIL, task_failure
+
+    logs = fixture / RUN / "logs" / "infer" / "fake-api"
+    logs.mkdir(parents=True, exist_ok=True)
+    (logs / "gsm8k_1.out").write_text("ValueError: an early one\n" + "x" * MAX_LOG_TAIL + "\n" + TRACEBACK,
+                                      encoding="utf-8")
+    found = task_failure(fixture / RUN, "fake-api", "gsm8k")
+    assert found is not None and found[0].name == "gsm8k_1.out"
+    assert found[1] == "AssertionError: Index 99 is out of range of 4"
+    (logs / "gsm8k_1.out").write_text("all done\n", encoding="utf-8")
+    assert task_failure(fixture / RUN, "fake-api", "gsm8k") is None
 
 
 def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) -> None:
@@ -204,10 +265,11 @@ def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) 
     cut.write_text(config.read_text(encoding="utf-8").replace("max_seq_len=4096,", "max_seq_len=160, mode='mid',"),
                    encoding="utf-8")
     run = run_cli("verify", RUN, "--config", str(cut), cwd=fixture)
-    assert run.code == 0, run.out + run.err
+    assert run.code == 1, run.out + run.err  # (boolq × fake-api: REFUSED)
     assert "gsm8k × fake-api: 4 matched, 0 differing, 0 missing (4 matched sample(s) compared uncut: the model " \
         "class cut their input before sending it" in run.out
     assert run.out.rstrip().endswith("4 matched sample(s) compared uncut: the model class cut them before sending")
+    assert REFUSED in run.out
     assert "would cut the input to fit max_seq_len (mode='mid')" in run.err  # render's own warning, said once
     assert run.err.count("would cut the input") == 1
 

@@ -225,6 +225,14 @@ def compare(recorded: Any, result: Any, max_diffs: int, placeholders: Mapping[st
             report.not_checked = len(pair_records.records)
             continue
         _compare_pair(report, pair, pair_records, max_diffs)
+    for (model, dataset), error in failed.items():
+        # a pair the render fails and the run wrote nothing for: both fail (the log says how)
+        if model is not None and dataset is not None and (model, dataset) not in recorded.pairs \
+                and (model, dataset) not in pairs:
+            failure = _task_failure(recorded.folder, model, dataset)
+            reports.append(PairReport(dataset, model, status="no predictions", note=(
+                f"no predictions: the render fails this pair of the config ({error.message}), and the run "
+                f"wrote none for it either{': ' + failure if failure else ''}")))
     strangers = sum(r.status == "not in the config" for r in reports)
     for pair in result.pairs:
         if (pair.model_abbr, pair.dataset_abbr) not in recorded.pairs and pair.model_abbr is not None:
@@ -240,12 +248,23 @@ def _unrecorded(folder: Path, pair: Any) -> PairReport:
     """A pair of the config the run has no predictions for: its task did not run, or crashed."""
     logs = folder / "logs" / "infer" / pair.model_abbr
     where = f" (its log: {logs})" if logs.is_dir() else ""
+    failure = _task_failure(folder, pair.model_abbr, pair.dataset_abbr)
+    if failure:
+        where = f": {failure}"
     partial = folder / "predictions" / pair.model_abbr / f"tmp_{pair.dataset_abbr}.json"
     if partial.is_file():  # OpenCompass's answers so far, kept to resume from
         where += f" ({partial.name} holds the samples answered before it stopped)"
     return PairReport(pair.dataset_abbr, pair.model_abbr, missing=len(pair), status="no predictions",
                       note=f"no predictions: the config has this pair, and the run wrote none for it: its "
                       f"inference task did not run, or crashed{where}")
+
+
+def _task_failure(folder: Path, model: str, dataset: str) -> str | None:
+    """What the pair's inference task's log ends with: "its task failed: <exception> (its log: ...)"."""
+    from ..loading.run_folder import task_failure
+
+    found = task_failure(folder, model, dataset)
+    return f"its inference task failed with {found[1]} (its log: {found[0]})" if found else None
 
 
 def _placeholder_rows(report: PairReport, source: Any, recorded: int, failure: str = "") -> None:

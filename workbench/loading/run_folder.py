@@ -22,6 +22,7 @@ end.
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 from collections.abc import Mapping
@@ -97,10 +98,44 @@ def read_run(folder: Path) -> RecordedRun:
             groups.setdefault(whole, {})[shard] = file
         for dataset, files in groups.items():
             run.pairs[(model_dir.name, dataset)] = _read_pair(model_dir.name, dataset, files, run.problems)
-    if not run.pairs and not run.problems:
+    if not run.pairs and not run.problems and not (run.config and _task_logs(folder)):
         raise ConfigError(f"{predictions} holds no prediction files", file=str(predictions),
                           hint="the run wrote no predictions yet: wait for inference, or check the folder")
+    # no predictions, but the inference tasks wrote their logs: they ran and wrote nothing (each
+    # pair of the config is then reported with the failure its log ends with)
     return run
+
+
+def _task_logs(folder: Path) -> list[Path]:
+    logs = folder / "logs" / "infer"
+    return sorted(logs.glob("*/*.out")) if logs.is_dir() else []
+
+
+#: The most of a task's log read for its failure (its end: the traceback is last).
+MAX_LOG_TAIL = 64 * 1024
+_RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::.*)?)$", re.M)
+
+
+def task_failure(folder: Path, model: str, dataset: str) -> tuple[Path, str] | None:
+    """The exception an inference task's log ends with (``logs/infer/<model>/<dataset>.out``, or
+    a shard's ``<dataset>_<n>.out``) and that log; None: no log, or none that ends in one."""
+    logs = folder / "logs" / "infer" / model
+    if not logs.is_dir():
+        return None
+    shards = sorted(p for p in logs.glob(f"{glob.escape(dataset)}_*.out")
+                    if p.stem[len(dataset) + 1:].isdigit())
+    for log in [logs / f"{dataset}.out", *shards]:
+        if not log.is_file():
+            continue
+        with open(log, "rb") as f:  # a run folder is untrusted: its end only, bounded
+            f.seek(max(0, log.stat().st_size - MAX_LOG_TAIL))
+            tail = f.read(MAX_LOG_TAIL).decode("utf-8", "replace")
+        found = _RAISED.findall(tail)
+        if found:
+            line = found[-1].strip()
+            return log, line if len(line) <= 300 else line[:297] + "..."
+    return None
+
 
 
 def _saved_config(folder: Path) -> Path | None:
