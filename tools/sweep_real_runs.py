@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -143,13 +145,19 @@ def make(out: Path, count: int, seed: int) -> int:
                 Recorder.records.clear()
             command = str(Path(sys.executable).parent / "opencompass")
             argv = [command, "run.py", "-m", "infer", "-w", "outputs", "--max-num-workers", "1"]
+            (out / "_scratch").mkdir(exist_ok=True)
+            # a session of its own: on a timeout the run's task processes go with it (else they
+            # would go on sending requests into the next run's record)
+            running = subprocess.Popen(argv, cwd=target, env=environment(out / "_scratch", target),
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                       start_new_session=True)
             try:
-                (out / "_scratch").mkdir(exist_ok=True)
-                done = subprocess.run(argv, cwd=target, env=environment(out / "_scratch", target),
-                                      timeout=RUN_TIMEOUT, capture_output=True, text=True)
-                log, code = done.stdout + done.stderr, done.returncode
-            except subprocess.TimeoutExpired as exc:
-                log, code = f"timed out after {RUN_TIMEOUT} s\n{exc.stdout or ''}{exc.stderr or ''}", -1
+                log, _ = running.communicate(timeout=RUN_TIMEOUT)
+                code = running.returncode
+            except subprocess.TimeoutExpired:
+                os.killpg(running.pid, signal.SIGKILL)
+                log, _ = running.communicate()
+                log, code = f"timed out after {RUN_TIMEOUT} s\n{log}", -1
             (target / "run.log").write_text(str(log), encoding="utf-8")
             with Recorder.lock:
                 records = sorted(Recorder.records, key=lambda r: (r["path"], r["body"]))
@@ -175,7 +183,8 @@ def check(folder: Path) -> int:
             continue
         run_log = case / "run.log"
         log = run_log.read_text(encoding="utf-8", errors="replace") if run_log.is_file() else ""
-        failed = "failed with code" in log or not list((runs[-1] / "predictions").glob("*/*.json*"))
+        written = [f for f in (runs[-1] / "predictions").glob("*/*.json*") if not f.name.startswith("tmp_")]
+        failed = "failed with code" in log or log.startswith("timed out") or not written
         argv = [sys.executable, "-m", "workbench", "verify", str(runs[-1]), "--strict", "-f", "json"]
         done = subprocess.run(argv, cwd=case, capture_output=True, text=True, timeout=600)
         sent = case / "requests.jsonl"

@@ -56,6 +56,19 @@ def test_pw202_unfilled_placeholder_is_listed_from_the_render():
     assert "PW202" not in found(cfg())
     # LaTeX is math the template sends as written, not a field
     assert "PW202" not in found(cfg("Q: {question} is $\\frac{1}{16}$ or $x^{\\alpha}$?\nA:"))
+    # shipped math prompts: a group after a LaTeX command, `_`/`^`, a `{` or a math group's `}`
+    # (OpenCompass's math_evaluatorv2 example, MathBench's \frac{1}{i}); a field after a field is one
+    for math in ("$\\frac{{\\sqrt{{x-2}}}}{{\\sqrt{{5-x}}}}$", "$2+\\frac{1}{i}=z$", "a_{i} + x^{n}", "\\text{note}"):
+        assert "PW202" not in found(cfg(f"Q: {{question}} {math}\nA:")), math
+    assert "PW202" in found(cfg("Q: {question}{nope}\nA:"))
+
+
+def test_written_fields_are_the_braces_a_row_should_fill_not_latex():
+    from workbench.core.templates.prompt_list import written_fields
+
+    assert written_fields("{a} {b}{c} {a} {5-x} {x\\y} {12}") == ["a", "b", "c", "5-x"]
+    assert written_fields("\\frac{1}{i} \\sqrt {n} a_{k} b^{m} {{lit}} \\frac{a}{b}{c}") == []
+    assert written_fields("\\n{question}") == ["question"]  # one letter: an escape, not a command
 
 
 @pytest.mark.skipif(not tokenizers_available(), reason="the tokens extra is not installed")

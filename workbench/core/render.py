@@ -44,7 +44,7 @@ from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, role_path, type_name
 from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
-from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token, iter_texts
+from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token, iter_texts, written_fields
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
@@ -59,12 +59,6 @@ TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTempla
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 UNFILLED = "PW202"
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
-
-
-def _fieldlike(name: str) -> bool:
-    """Whether ``{name}`` reads as a field: LaTeX's ``\\frac{1}{16}`` or ``x^{\\alpha}`` is math the
-    template means to send (both frameworks fill only the row's columns, so it is sent as written)."""
-    return any(c.isalpha() for c in name) and "\\" not in name
 
 
 @dataclass(frozen=True)
@@ -445,8 +439,7 @@ class PairRenderer:
                 filled = columns | {"question", "image", "video", "audio"}
             else:
                 filled = columns
-            found = {m for text in iter_texts(template.raw) for m in _PLACEHOLDER.findall(text)
-                     if _fieldlike(m)}
+            found = {m for text in iter_texts(template.raw) for m in written_fields(text)}
             for name in sorted(found - filled - (warned or set())):
                 self.notes.find(Finding(
                     UNFILLED,

@@ -12,6 +12,7 @@ the core.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -234,3 +235,28 @@ def iter_texts(prompt: Any) -> Iterable[str]:
     elif isinstance(prompt, (list, tuple)):
         for item in prompt:
             yield from iter_texts(item)
+
+
+_BRACED = re.compile(r"\{([^{}\s]+)\}")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]{2,}\s*$")
+
+
+def written_fields(text: str) -> list[str]:
+    """The ``{name}`` of ``text`` that read as fields a row should fill, in order: a name with a
+    letter and no backslash, not a group of LaTeX math (``\\frac{1}{i}``, ``\\sqrt{x-2}``,
+    ``a_{i}``, ``x^{n}``, the inner braces of ``{{5-x}}``). Both frameworks fill only the row's
+    columns, so any other ``{...}`` is sent as written, as the template means it; a group that
+    opens right after a LaTeX command, ``_``, ``^``, another ``{``, or the ``}`` of a math group
+    is math."""
+    found: list[str] = []
+    math_end = -1  # where the last math group closed
+    for match in _BRACED.finditer(text):
+        start, name = match.start(), match.group(1)
+        before = text[start - 1] if start else ""
+        math = (before in "_^{" and before != "") or (before == "}" and start == math_end) or \
+            bool(_LATEX_COMMAND.search(text, max(0, start - 40), start))
+        if math:
+            math_end = match.end()
+        elif any(c.isalpha() for c in name) and "\\" not in name and name not in found:
+            found.append(name)
+    return found

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import RenderError
 from ..provenance import TEMPLATE, Origin, PStr
 from ..render_notes import Notes
-from .prompt_list import FillPairs, PromptList, safe_format
+from .prompt_list import FillPairs, PromptList, safe_format, written_fields
 
 ROLES = ("system", "user", "assistant")
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
@@ -126,11 +126,15 @@ class RawPromptTemplate:
     def warn_fields(self, columns: set[str], output_column: str | None) -> None:
         """The fields the framework leaves as written, and the unmasked output column."""
         found: list[str] = []
+        fieldlike: set[str] = set()  # not LaTeX math (written_fields): a typo'd column, or meant literally
         for item in self.raw:
             content = item.get("content") if isinstance(item, dict) else None
             if isinstance(content, str):
                 found += [m for m in _PLACEHOLDER.findall(content) if m not in found]
+                fieldlike.update(written_fields(content))
         for name in found:
+            if name not in columns and name not in fieldlike:
+                continue  # math the template sends as it means to
             if not self.format_variables:
                 self.notes.warn(f"{self.name}: format_variables=False, so {{{name}}} is sent as written")
             elif name == output_column and name in columns:
