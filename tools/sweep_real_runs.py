@@ -41,6 +41,18 @@ RUN_IMPORTS = ("from opencompass.models import OpenAI\n"
                "from opencompass.partitioners import NaivePartitioner\n"
                "from opencompass.runners import LocalRunner\n"
                "from opencompass.tasks import OpenICLInferTask\n")
+AIS_MODEL = '''
+from ais_bench.benchmark.models import VLLMCustomAPIChat
+from ais_bench.benchmark.summarizers import DefaultSummarizer
+
+models = [
+    dict(attr='service', type=VLLMCustomAPIChat, abbr='sweep-chat', path='', model='fake-chat',
+         stream=False, request_rate=0, retry=1, api_key='', host_ip='127.0.0.1', host_port=8000,
+         url='', max_out_len=16, batch_size=1, trust_remote_code=False,
+         generation_kwargs=dict(temperature=0.01)),
+]
+summarizer = dict(attr='accuracy', type=DefaultSummarizer)  # ais_bench refuses a config without one
+'''
 MODEL = '''
 api_meta = dict(round=[dict(role='HUMAN', api_role='HUMAN'),
                        dict(role='BOT', api_role='BOT', generate=True)])
@@ -56,7 +68,7 @@ infer = dict(
 '''
 
 
-def _reader_cases() -> list[tuple[str, dict]]:
+def _reader_cases(framework: str) -> list[tuple[str, dict]]:
     found = []
     for folder in sorted(READER_CASES.iterdir()):
         case_file, expected = folder / "case.json", folder / "expected.json"
@@ -64,7 +76,7 @@ def _reader_cases() -> list[tuple[str, dict]]:
             continue
         case = json.loads(case_file.read_text(encoding="utf-8"))
         failed = "error" in json.loads(expected.read_text(encoding="utf-8"))
-        if case.get("framework") != "opencompass" or failed:
+        if case.get("framework", "opencompass") != framework or failed:  # (a case names ais_bench)
             continue
         found.append((folder.name, case))
     return found
@@ -96,13 +108,15 @@ def _dataset_of(config_path: Path, class_name: str) -> dict | None:
     return None
 
 
-def make(out: Path, count: int, seed: int) -> int:
+def make(out: Path, count: int, seed: int, framework: str = "opencompass") -> int:
     import make_parity_cases as cases
     from make_real_runs import Recorder, environment, start_server
 
     rnd = random.Random(seed)
-    by_class = _configs_by_class(cases.configs_root(cases.OPENCOMPASS))
-    todo = [(name, case) for name, case in _reader_cases() if by_class.get(case["class"])]
+    fw = cases.OPENCOMPASS if framework == "opencompass" else cases.AISBENCH
+    by_class = _configs_by_class(cases.configs_root(fw))
+    cases_of = "opencompass" if framework == "opencompass" else "ais_bench"
+    todo = [(name, case) for name, case in _reader_cases(cases_of) if by_class.get(case["class"])]
     rnd.shuffle(todo)
     print(f"{len(todo)} reader cases have a shipped config of their class; running up to {count}", flush=True)
     server = start_server()
@@ -126,25 +140,29 @@ def make(out: Path, count: int, seed: int) -> int:
             data = READER_CASES / name
             kwargs = json.loads(json.dumps(case["kwargs"]).replace("{case}", str(data)))
             dataset.update(kwargs)
-            writer = cases.PyWriter(cases.OPENCOMPASS.public_modules)
+            writer = cases.PyWriter(fw.public_modules)
             try:
                 body = f"datasets = [{writer.lit(dataset)}]\n"
             except cases.Unserialisable as exc:
                 print(f"skip {name}: {exc}", flush=True)
                 continue
             imports = "".join(line + "\n" for line in writer.import_lines())
-            header = (f"# {config_path.relative_to(cases.configs_root(cases.OPENCOMPASS))}'s {case['class']} "
+            header = (f"# {config_path.relative_to(cases.configs_root(fw))}'s {case['class']} "
                       f"dataset on tests/loading/readers/cases/{name}, written by tools/sweep_real_runs.py\n"
-                      + RUN_IMPORTS)
+                      + (RUN_IMPORTS if framework == "opencompass" else ""))
             target.mkdir(parents=True, exist_ok=True)
-            text = header + imports + "\n" + body + MODEL
+            text = header + imports + "\n" + body + (MODEL if framework == "opencompass" else AIS_MODEL)
             (target / "eval.py").write_text(text, encoding="utf-8")
             run = target / "run.py"  # the copy that runs: the server's port in place of 8000
-            run.write_text(text.replace("127.0.0.1:8000", f"127.0.0.1:{port}"), encoding="utf-8")
+            run.write_text(text.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+                           .replace("host_port=8000", f"host_port={port}"), encoding="utf-8")
             with Recorder.lock:
                 Recorder.records.clear()
-            command = str(Path(sys.executable).parent / "opencompass")
-            argv = [command, "run.py", "-m", "infer", "-w", "outputs", "--max-num-workers", "1"]
+            cli = "ais_bench" if framework == "aisbench" else "opencompass"
+            command = str(Path(sys.executable).parent / cli)
+            argv = [command, "run.py", "-m", "infer", "-w", "outputs"]
+            if framework == "opencompass":
+                argv += ["--max-num-workers", "1"]
             (out / "_scratch").mkdir(exist_ok=True)
             # a session of its own: on a timeout the run's task processes go with it (else they
             # would go on sending requests into the next run's record)
@@ -221,12 +239,13 @@ def main(argv: list[str] | None = None) -> int:
     made.add_argument("dir", type=Path)
     made.add_argument("--count", type=int, default=40)
     made.add_argument("--seed", type=int, default=0)
+    made.add_argument("--framework", choices=("opencompass", "aisbench"), default="opencompass")
     checked = sub.add_parser("check", help="workbench verify --strict on each run (project venv)")
     checked.add_argument("dir", type=Path)
     args = parser.parse_args(argv)
     if args.step == "make":
         args.dir.mkdir(parents=True, exist_ok=True)
-        return make(args.dir.resolve(), args.count, args.seed)
+        return make(args.dir.resolve(), args.count, args.seed, args.framework)
     if not args.dir.is_dir():
         print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
         return 2

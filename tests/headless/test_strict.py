@@ -18,6 +18,7 @@ from workbench.core.warning_kinds import DIFFERS, real_run_differs
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY_FIXTURE = ROOT / "tests" / "verify" / "fixture"
 RUN = "runs/20261124_000000"
+PARITY_CASES = Path(__file__).resolve().parent.parent / "parity" / "cases"
 
 #: Messages as the code writes them, each with its kind (True: the real run differs or fails).
 MESSAGES = {
@@ -30,6 +31,8 @@ MESSAGES = {
     "model type 'MyModel' is not a class the frameworks ship; treated as a local model that parses its "
     "meta template into one string": True,
     "has no predictions in the run: its task did not run, or crashed; nothing of it is verified": True,
+    "eval.py: AISBench's command line refuses this config (ais_bench eval.py): it defines no `summarizer` "
+    "(TMAN-CFG-002), so a run of it fails before inference; the render shows what its pairs would send": True,
     "mmlu.py:6: imports ais_bench.benchmark.utils.text_postprocessors, which AISBench 3.1.20260630 does not "
     "have (ModuleNotFoundError where the run builds first_option_postprocess): the config loads, and the run "
     "fails there": True,
@@ -166,3 +169,38 @@ def test_the_json_document_marks_each_warning(tmp_path):
     warnings = json.loads(run.out)["warnings"]
     assert warnings and all(isinstance(w["real_run_differs"], bool) for w in warnings)
     assert [w["real_run_differs"] for w in warnings if "no rows found" in w["message"]] == [True]
+
+
+def test_an_aisbench_config_its_command_line_refuses_is_said_and_strict_fails(tmp_path):
+    """``ais_bench CONFIG.py`` checks a config before it runs (CustomConfigChecker): without a
+    ``summarizer`` dict with an ``attr`` the run fails at once, so the render is no promise."""
+    case = PARITY_CASES / "ais_ARC_c_gen_0_shot_chat_prompt"
+    shutil.copy(case / "data.json", tmp_path / "rows.json")
+    source = (case / "config.py").read_text(encoding="utf-8")
+    name = re.search(r"^(\w+_datasets) = ", source, re.M).group(1)
+    runnable = f"{source}\ndatasets = [*{name}]\nmodels = models[-1:]\n"
+    (tmp_path / "eval.py").write_text(runnable, encoding="utf-8")
+    args = ["render", "eval.py", "--data", "rows.json", "-f", "text"]
+    plain = run_cli(*args, cwd=tmp_path)
+    assert plain.code == 0, plain.err
+    [line] = [line for line in plain.err.splitlines() if "command line refuses" in line]
+    assert "AISBench's command line refuses this config (ais_bench eval.py): it defines no `summarizer` " \
+        "(TMAN-CFG-002), so a run of it fails before inference" in line
+    assert run_cli(*args, "--strict", cwd=tmp_path).code == 3
+    summarized = runnable + ("from ais_bench.benchmark.summarizers import DefaultSummarizer\n"
+                             "summarizer = dict(attr='accuracy', type=DefaultSummarizer)\n")
+    (tmp_path / "eval.py").write_text(summarized, encoding="utf-8")
+    fine = run_cli(*args, "--strict", cwd=tmp_path)
+    assert fine.code == 0 and "command line refuses" not in fine.err, fine.err
+
+
+def test_the_aisbench_command_line_checks_are_the_frameworks():
+    from workbench.loading.config.config_file import ais_cli_refusal
+
+    ok = {"models": [{"abbr": "m"}], "datasets": [{"abbr": "d"}], "summarizer": {"attr": "accuracy"}}
+    assert ais_cli_refusal(ok) is None
+    assert ais_cli_refusal({**ok, "summarizer": {}}) == "it defines no `summarizer` (TMAN-CFG-002)"
+    assert ais_cli_refusal({**ok, "summarizer": {"type": "X"}}) == "its `summarizer` has no `attr` (TMAN-CFG-002)"
+    assert ais_cli_refusal({**ok, "models": [{"type": "X"}]}) == "a member of `models` has no `abbr` (TMAN-CFG-002)"
+    assert ais_cli_refusal({**ok, "datasets": ["x"]}) == "a member of `datasets` is not a dict (TMAN-CFG-003)"
+    assert ais_cli_refusal({"models": ok["models"]}) is None  # a file of models only is not run on its own

@@ -257,6 +257,24 @@ def test_a_crashed_tasks_exception_is_read_from_the_end_of_its_log_only(fixture:
     assert task_failure(fixture / RUN, "fake-api", "gsm8k") is None
 
 
+def test_a_run_with_no_predictions_folder_but_failed_tasks_is_verified(fixture: Path) -> None:
+    # AISBench makes predictions/ only when a task writes its first prediction, and colours the
+    # exception in its task's log
+    shutil.rmtree(fixture / RUN / "predictions")
+    logs = fixture / RUN / "logs" / "infer" / "fake-api"
+    logs.mkdir(parents=True, exist_ok=True)
+    (logs / "gsm8k.out").write_text("ais_bench.benchmark.utils.logging.exceptions.AISBenchValueError: "
+                                    "[\x1b[1m\x1b[41mICLR-PARAM-004\x1b[0m] fix-k retriever index out of range\n",
+                                    encoding="utf-8")
+    run = run_cli("verify", RUN, cwd=fixture)
+    assert run.code == 1, run.out + run.err
+    assert ("gsm8k × fake-api: 0 matched, 0 differing, 4 missing (no predictions: the config has this pair, and "
+            "the run wrote none for it: its inference task failed with ais_bench.benchmark.utils.logging."
+            "exceptions.AISBenchValueError: [ICLR-PARAM-004] fix-k retriever index out of range (its log: ") in run.out
+    shutil.rmtree(fixture / RUN / "logs")
+    assert "has no predictions/ folder" in run_cli("verify", RUN, cwd=fixture).err
+
+
 def test_a_truncation_mode_says_the_match_is_of_the_uncut_prompt(fixture: Path) -> None:
     # OpenAI with mode='mid' cuts every message over max_seq_len - 100 - max_out_len before
     # sending (openai_api.py _preprocess_messages / _bin_trim); the run records origin_prompt uncut

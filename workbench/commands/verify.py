@@ -247,16 +247,13 @@ def compare(recorded: Any, result: Any, max_diffs: int, placeholders: Mapping[st
 def _unrecorded(folder: Path, pair: Any) -> PairReport:
     """A pair of the config the run has no predictions for: its task did not run, or crashed."""
     logs = folder / "logs" / "infer" / pair.model_abbr
-    where = f" (its log: {logs})" if logs.is_dir() else ""
-    failure = _task_failure(folder, pair.model_abbr, pair.dataset_abbr)
-    if failure:
-        where = f": {failure}"
+    why = _task_failure(folder, pair.model_abbr, pair.dataset_abbr) or \
+        "its inference task did not run, or crashed" + (f" (its log: {logs})" if logs.is_dir() else "")
     partial = folder / "predictions" / pair.model_abbr / f"tmp_{pair.dataset_abbr}.json"
     if partial.is_file():  # OpenCompass's answers so far, kept to resume from
-        where += f" ({partial.name} holds the samples answered before it stopped)"
+        why += f" ({partial.name} holds the samples answered before it stopped)"
     return PairReport(pair.dataset_abbr, pair.model_abbr, missing=len(pair), status="no predictions",
-                      note=f"no predictions: the config has this pair, and the run wrote none for it: its "
-                      f"inference task did not run, or crashed{where}")
+                      note=f"no predictions: the config has this pair, and the run wrote none for it: {why}")
 
 
 def _task_failure(folder: Path, model: str, dataset: str) -> str | None:

@@ -36,6 +36,8 @@ DIFFERS: tuple[tuple[str, str, str], ...] = (
     (r"rows have no such column, so ", "an unfilled placeholder: an input column the rows lack", "render"),
     (r"neither framework runs this pair as written", "a dataset and a model of different frameworks",
      "render"),
+    (r"AISBench's command line refuses this config", "a config ais_bench refuses before it runs (no "
+     "summarizer, a model or dataset without abbr)", "loading/workspace"),
     (r"is not a class the frameworks ship", "an unknown model class, rendered as a local model",
      "model_input"),
     (r"the LLM's prompts come from the agent's protocol", "an agent model class", "model_input"),

@@ -76,6 +76,9 @@ def read_run(folder: Path) -> RecordedRun:
         raise ConfigError(f"run folder not found: {folder}", file=str(folder),
                           hint="give the run's folder, e.g. outputs/default/20241124_120000")
     predictions = folder / "predictions"
+    if not predictions.is_dir() and _saved_config(folder) and _task_logs(folder):
+        # AISBench makes predictions/ when a task writes its first one: its tasks ran and failed
+        return RecordedRun(folder, _saved_config(folder))
     if not predictions.is_dir():
         raise ConfigError(f"{folder} has no predictions/ folder: not an OpenCompass run (or it has not "
                           "started inference yet)", file=str(folder),
@@ -113,6 +116,7 @@ def _task_logs(folder: Path) -> list[Path]:
 
 #: The most of a task's log read for its failure (its end: the traceback is last).
 MAX_LOG_TAIL = 64 * 1024
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::.*)?)$", re.M)
 
 
@@ -130,7 +134,7 @@ def task_failure(folder: Path, model: str, dataset: str) -> tuple[Path, str] | N
         with open(log, "rb") as f:  # a run folder is untrusted: its end only, bounded
             f.seek(max(0, log.stat().st_size - MAX_LOG_TAIL))
             tail = f.read(MAX_LOG_TAIL).decode("utf-8", "replace")
-        found = _RAISED.findall(tail)
+        found = _RAISED.findall(_ANSI.sub("", tail))  # AISBench colours its errors
         if found:
             line = found[-1].strip()
             return log, line if len(line) <= 300 else line[:297] + "..."

@@ -290,9 +290,18 @@ class Loader:
                 workspace.errors.append(_error(result["error"]))
                 continue
             settings = self._settings(path.parent, workspace)
+            before = len(workspace.datasets)
             for entry in result["datasets"]:
                 self._add_dataset(entry, path, settings, data_args, workspace, root_dirs, framework_python,
                                   derived, named)
+            refusal = result.get("ais_cli_refusal")
+            added = workspace.datasets[before:]
+            # an AISBench config (one mixing the frameworks is run by neither, and said so per pair)
+            if refusal and added and all(d.framework == AISBENCH for d in added):
+                workspace.warnings.append(
+                    f"{path.name}: AISBench's command line refuses this config (ais_bench {path.name}): "
+                    f"{refusal}, so a run of it fails before inference; the render shows what its pairs "
+                    "would send")
             dataset_configs += [path] * (len(workspace.datasets) - len(dataset_configs))
             raw_models += [(entry, path) for entry in result["models"]]
         for model_file in model_files:

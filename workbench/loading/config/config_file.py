@@ -235,6 +235,30 @@ def _entries(found, executor: Executor, kind: str, fallback: str, notes: dict[st
     return entries
 
 
+def ais_cli_refusal(names: Mapping[str, Any]) -> str | None:
+    """Why AISBench's command line (``ais_bench CONFIG.py``) refuses a config that defines both
+    ``models`` and ``datasets`` (its ``CustomConfigChecker``: each model and dataset a dict with an
+    ``abbr``, and a ``summarizer`` dict with an ``attr``), or None. OpenCompass has no such check;
+    the caller applies it to AISBench configs only."""
+    models, datasets = names.get("models"), names.get("datasets")
+    if not isinstance(models, (list, tuple)) or not isinstance(datasets, (list, tuple)) or not models \
+            or not datasets:
+        return None
+    for kind, items in (("models", models), ("datasets", datasets)):
+        if any(not isinstance(item, Mapping) for item in items):
+            return f"a member of `{kind}` is not a dict (TMAN-CFG-003)"
+        if any("abbr" not in item for item in items):
+            return f"a member of `{kind}` has no `abbr` (TMAN-CFG-002)"
+    summarizer = names.get("summarizer")
+    if not summarizer:
+        return "it defines no `summarizer` (TMAN-CFG-002)"
+    if not isinstance(summarizer, Mapping):
+        return "its `summarizer` is not a dict (TMAN-CFG-003)"
+    if "attr" not in summarizer:
+        return "its `summarizer` has no `attr` (TMAN-CFG-002)"
+    return None
+
+
 def load_config_file(path: str | os.PathLike, roots: Iterable[str | os.PathLike] = (),
                      want_datasets: bool = True, timeout: float | None = None,
                      memory_limit: int | None = None,
@@ -263,6 +287,7 @@ def load_config_file(path: str | os.PathLike, roots: Iterable[str | os.PathLike]
         result["datasets"] = _entries(datasets, executor, "dataset", str(module.path), notes)
         result["models"] = _entries(models, executor, "model", str(module.path), notes)
         result["warnings"] = [f"{module.path.name}: {w}" for w in (*warnings, *notes.values())]
+        result["ais_cli_refusal"] = ais_cli_refusal(names)
         if want_datasets and not datasets and not models:
             result["warnings"].append(
                 f"{module.path.name}: defines no datasets or models (no `datasets` or `*_datasets` "
