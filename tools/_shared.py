@@ -66,3 +66,13 @@ def tokenizer_fixture() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def check_step(path: Path, check: Callable[[Path], int]) -> int:
+    """A sweep's ``check`` step on the scratch ``path`` its ``make`` step wrote (2 when there is none)."""
+    if not path.exists():
+        import sys
+
+        print(f"{path}: not found (run the make step first)", file=sys.stderr)
+        return 2
+    return check(path)

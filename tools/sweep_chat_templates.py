@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _shared import REPO, tokenizer_fixture, write_json
+from _shared import REPO, check_step, tokenizer_fixture, write_json
 
 TOKENS = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}
 
@@ -174,10 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.templates}: no such folder", file=sys.stderr)
             return 2
         return make(args.templates, args.out)
-    if not args.goldens.is_file():
-        print(f"{args.goldens}: no such file (run the make step first)", file=sys.stderr)
-        return 2
-    return check(args.goldens)
+    return check_step(args.goldens, check)
 
 
 if __name__ == "__main__":

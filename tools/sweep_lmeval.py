@@ -34,6 +34,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _shared import check_step
+
 ROOT = Path(__file__).resolve().parent.parent
 LMEVAL_CASES = ROOT / "tests" / "parity" / "lmeval"
 CHAT = LMEVAL_CASES / "chat" / "chatml"
@@ -371,10 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "make":
         args.dir.mkdir(parents=True, exist_ok=True)
         return make(args.dir, args.count, args.seed)
-    if not args.dir.is_dir():
-        print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
-        return 2
-    return check(args.dir)
+    return check_step(args.dir, check)
 
 
 if __name__ == "__main__":

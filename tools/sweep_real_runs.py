@@ -32,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _shared import REPO
+from _shared import REPO, check_step
 
 READER_CASES = REPO / "tests" / "loading" / "readers" / "cases"
 RUN_TIMEOUT = 300  # seconds one run may take
@@ -246,10 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "make":
         args.dir.mkdir(parents=True, exist_ok=True)
         return make(args.dir.resolve(), args.count, args.seed, args.framework)
-    if not args.dir.is_dir():
-        print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
-        return 2
-    return check(args.dir)
+    return check_step(args.dir, check)
 
 
 if __name__ == "__main__":

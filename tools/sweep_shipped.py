@@ -35,7 +35,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from _shared import REPO
+from _shared import REPO, check_step
 
 #: How long one config may take to load and flatten (a few build large tables).
 SECONDS_A_CONFIG = 20
@@ -229,10 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "make-models":
         args.dir.mkdir(parents=True, exist_ok=True)
         return make_models(args.dir)
-    if not args.dir.is_dir():
-        print(f"{args.dir}: no such folder (run the make step first)", file=sys.stderr)
-        return 2
-    return check(args.dir)
+    return check_step(args.dir, check)
 
 
 if __name__ == "__main__":
