@@ -2,17 +2,20 @@
 
 Two steps, two venvs (nothing is written under ``tests/``; DIR is a scratch folder):
 
-    $FWENV/bin/python tools/sweep_real_runs.py make DIR [--count N] [--seed S]
+    $FWENV/bin/python tools/sweep_real_runs.py make DIR [--count N] [--seed S] [--framework F]
     .venv/bin/python tools/sweep_real_runs.py check DIR
 
 ``make`` takes the OpenCompass reader cases (``tests/loading/readers/cases/``: a dataset
 class, its ``load()`` arguments and data files in the layout that class reads; the cases
 whose load fails are left out) and, for each, a shipped dataset config of that class picked
 at random (seeded). It writes ``DIR/<case>/eval.py``: that config's first dataset of the
-class with the case's arguments (the data where the case has it), and an OpenAI model on
-``tools/make_real_runs.py``'s loopback server (127.0.0.1, bounded in time), then runs
-``opencompass eval.py -m infer`` there as a user would. The run folder (``outputs/<time>/``),
-the request bodies the server got (``requests.jsonl``) and the log stay in the case folder.
+class with the case's arguments (the data where the case has it), an OpenAI model on
+``tools/make_real_runs.py``'s loopback server (127.0.0.1, bounded in time) and that script's
+weightless local model (PPL and local prompts), then runs ``opencompass eval.py -m infer``
+there as a user would. ``--framework aisbench`` does the same with AISBench's reader cases,
+configs and ``ais_bench``, with a ``VLLMCustomAPIChat`` model on the server. The run folder
+(``outputs/<time>/``), the request bodies the server got (``requests.jsonl``) and the log stay
+in the case folder.
 
 ``check`` runs ``workbench verify RUN --strict`` on each run folder, from the case folder (the
 config's relative paths resolve as in the run): a run whose tasks all wrote predictions must be
@@ -37,7 +40,7 @@ from _shared import REPO, check_step
 READER_CASES = REPO / "tests" / "loading" / "readers" / "cases"
 RUN_TIMEOUT = 300  # seconds one run may take
 
-RUN_IMPORTS = ("from opencompass.models import OpenAI\n"
+RUN_IMPORTS = ("from opencompass.models import HuggingFaceCausalLM, OpenAI\n"
                "from opencompass.partitioners import NaivePartitioner\n"
                "from opencompass.runners import LocalRunner\n"
                "from opencompass.tasks import OpenICLInferTask\n")
@@ -60,6 +63,9 @@ models = [
     dict(type=OpenAI, abbr='sweep-api', path='gpt-4', key='ENV',
          openai_api_base='http://127.0.0.1:8000/v1/chat/completions', meta_template=api_meta,
          max_out_len=16, max_seq_len=4096, batch_size=4),
+    # make_real_runs.py's stand-in (no weights): PPL and local-model prompts, as OpenCompass builds them
+    dict(type=HuggingFaceCausalLM, abbr='sweep-lm', path='stand-in/lm', max_out_len=16, max_seq_len=4096,
+         batch_size=4, run_cfg=dict(num_gpus=0)),
 ]
 infer = dict(
     partitioner=dict(type=NaivePartitioner),
@@ -119,11 +125,15 @@ def make(out: Path, count: int, seed: int, framework: str = "opencompass") -> in
     todo = [(name, case) for name, case in _reader_cases(cases_of) if by_class.get(case["class"])]
     rnd.shuffle(todo)
     print(f"{len(todo)} reader cases have a shipped config of their class; running up to {count}", flush=True)
-    server = start_server()
-    port = server.server_address[1]
     made = 0
+    server = None
     try:
         for name, case in todo:
+            if server is not None:  # a server a run: make_real_runs' stops itself after SERVER_LIFETIME
+                server.shutdown()
+                server.server_close()
+            server = start_server()
+            port = server.server_address[1]
             if made >= count:
                 break
             target = out / name
@@ -184,8 +194,9 @@ def make(out: Path, count: int, seed: int, framework: str = "opencompass") -> in
             made += 1
             print(f"ran {name} ({config_path.name}): exit {code}, {len(records)} requests", flush=True)
     finally:
-        server.shutdown()
-        server.server_close()
+        if server is not None:
+            server.shutdown()
+            server.server_close()
     print(f"ran {made} configs in {out}")
     return 0
 

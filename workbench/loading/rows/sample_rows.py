@@ -224,6 +224,18 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases, class_name=class_name)
     found = lookup.found()
+    started = _named_from(lookup.resolve()) if found is None and reader is not None else []
+    if started:
+        # a path that names nothing but starts the names of files: WikiBench and GaokaoBench add
+        # their filename to it as strings ('.../wiki_' + 'one.jsonl'); the reader knows which
+        try:
+            with recording_files(started):
+                rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
+        except (Declined, ConfigError):
+            return _next_route(cfg, class_name, framework, python, lookup, [])
+        read = lookup.resolve()
+        return RowsFound(rows, f"{read} (read as {class_name}.load() reads it)", started,
+                         RowsSource("native-reader", str(read), lookup.data_id, class_name))
     if found is None:
         return _next_route(cfg, class_name, framework, python, lookup, [])
     if reader is not None:
@@ -252,6 +264,18 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         return _placeholders(cfg, f"{lookup.describe()} (found {found}, but no rows file the workbench "
                                   "can read)")
     return _next_route(cfg, class_name, framework, python, lookup, _files_under(found))
+
+
+def _named_from(prefix: Path) -> list[Path]:
+    """The files whose names start with ``prefix``'s last part, in its folder (at most 64)."""
+    folder, start = prefix.parent, prefix.name
+    if not start or not folder.is_dir():
+        return []
+    try:
+        found = sorted(p for p in folder.iterdir() if p.name.startswith(start) and p.is_file())
+    except OSError:
+        return []
+    return found[:64]
 
 
 def _next_route(cfg: Mapping[str, Any], class_name: str, framework: str, python: str | None,
