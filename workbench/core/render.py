@@ -12,7 +12,6 @@ and nothing outside the core.
 from __future__ import annotations
 
 import difflib
-import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -44,7 +43,15 @@ from .retrievers.embedding_retrievers import EmbedderLookup
 from .retrievers.retriever import Retriever, build_retriever
 from .spec import AISBENCH, OPENCOMPASS, DatasetSpec, ModelSpec, Source, locate, role_path, type_name
 from .templates.aisbench_templates import MMPromptTemplate, MultiTurnPromptTemplate, build_aisbench_template
-from .templates.prompt_list import FillPairs, PromptType, fill_pairs, fill_token, iter_texts, written_fields
+from .templates.prompt_list import (
+    BRACED,
+    FillPairs,
+    PromptType,
+    fill_pairs,
+    fill_token,
+    iter_texts,
+    written_fields,
+)
 from .templates.prompt_template import PromptTemplate, build_template
 from .templates.prompter import Prompter
 from .templates.raw_prompt_template import RawPromptTemplate, build_raw_template
@@ -58,7 +65,6 @@ SplitsMemo = Callable[[DatasetSpec, Callable[[], Splits]], Splits]
 TEMPLATE_CLASSES = {"PromptTemplate", "MultiTurnPromptTemplate", "MMPromptTemplate", "RawPromptTemplate"}
 INFERENCER, RETRIEVER = ("infer_cfg", "inferencer"), ("infer_cfg", "retriever")
 UNFILLED = "PW202"
-_PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
 @dataclass(frozen=True)
@@ -388,7 +394,7 @@ class PairRenderer:
             return
         text = "".join(iter_texts(ice))
         columns = {str(c) for row in self.splits.test[:1] for c in row}
-        leaked = sorted({m for m in _PLACEHOLDER.findall(text) if m in columns})
+        leaked = sorted({m for m in BRACED.findall(text) if m in columns})
         for name in leaked:
             self.notes.warn(
                 f"an in-context example contains '{{{name}}}', which the test row's {name!r} "
@@ -405,7 +411,7 @@ class PairRenderer:
         missing: set[str] = set()
         used = (("test", self.splits.test), ("train", self.splits.train if any(self.picks) else []))
         templates = [t for t in (engine.ice_template, engine.prompt_template) if t is not None]
-        fields = {m for t in templates for text in iter_texts(t.raw) for m in _PLACEHOLDER.findall(text)}
+        fields = {m for t in templates for text in iter_texts(t.raw) for m in BRACED.findall(text)}
         for split, rows in used:
             have = {str(c) for c in rows[0]} if rows else None
             for column in map(str, self.reader.input_columns):

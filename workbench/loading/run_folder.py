@@ -76,14 +76,15 @@ def read_run(folder: Path) -> RecordedRun:
         raise ConfigError(f"run folder not found: {folder}", file=str(folder),
                           hint="give the run's folder, e.g. outputs/default/20241124_120000")
     predictions = folder / "predictions"
-    if not predictions.is_dir() and _saved_config(folder) and _task_logs(folder):
+    config = _saved_config(folder)
+    if not predictions.is_dir() and config and _has_task_logs(folder):
         # AISBench makes predictions/ when a task writes its first one: its tasks ran and failed
-        return RecordedRun(folder, _saved_config(folder))
+        return RecordedRun(folder, config)
     if not predictions.is_dir():
         raise ConfigError(f"{folder} has no predictions/ folder: not an OpenCompass run (or it has not "
                           "started inference yet)", file=str(folder),
                           hint="give the timestamped folder under the work_dir")
-    run = RecordedRun(folder, _saved_config(folder))
+    run = RecordedRun(folder, config)
     for model_dir in sorted(p for p in predictions.iterdir() if p.is_dir()):
         groups: dict[str, dict[int, Path]] = {}
         for file in sorted(model_dir.glob("*.jsonl")):
@@ -101,7 +102,7 @@ def read_run(folder: Path) -> RecordedRun:
             groups.setdefault(whole, {})[shard] = file
         for dataset, files in groups.items():
             run.pairs[(model_dir.name, dataset)] = _read_pair(model_dir.name, dataset, files, run.problems)
-    if not run.pairs and not run.problems and not (run.config and _task_logs(folder)):
+    if not run.pairs and not run.problems and not (config and _has_task_logs(folder)):
         raise ConfigError(f"{predictions} holds no prediction files", file=str(predictions),
                           hint="the run wrote no predictions yet: wait for inference, or check the folder")
     # no predictions, but the inference tasks wrote their logs: they ran and wrote nothing (each
@@ -109,9 +110,10 @@ def read_run(folder: Path) -> RecordedRun:
     return run
 
 
-def _task_logs(folder: Path) -> list[Path]:
+def _has_task_logs(folder: Path) -> bool:
+    """Whether an inference task wrote its log (``logs/infer/<model>/<dataset>.out``): it ran."""
     logs = folder / "logs" / "infer"
-    return sorted(logs.glob("*/*.out")) if logs.is_dir() else []
+    return logs.is_dir() and any(logs.glob("*/*.out"))
 
 
 #: The most of a task's log read for its failure (its end: the traceback is last).
@@ -139,7 +141,6 @@ def task_failure(folder: Path, model: str, dataset: str) -> tuple[Path, str] | N
             line = found[-1].strip()
             return log, line if len(line) <= 300 else line[:297] + "..."
     return None
-
 
 
 def _saved_config(folder: Path) -> Path | None:

@@ -14,7 +14,7 @@ from ..findings import Finding
 from ..render import PairRenderer
 from ..result import Sample, Stamp
 from ..spec import locate
-from ..templates.prompt_list import iter_texts
+from ..templates.prompt_list import BRACED, iter_texts
 
 #: How many samples the seam rules read (the template's shape, the same for most rows).
 SEAM_SAMPLES = 20
@@ -22,7 +22,6 @@ SEAM_SAMPLES = 20
 ROW_LIMIT = 5000
 TEMPLATE_KEYS = ("ice_template", "prompt_template")
 _WORDS = re.compile(r"\w+")
-_FIELD = re.compile(r"\{([^{}\s]+)\}")
 T = TypeVar("T")
 
 
@@ -112,7 +111,7 @@ class LintContext:
 
     def fields(self) -> set[str]:
         """Every ``{field}`` the templates name."""
-        return {m for _, raw in self.templates() for t in iter_texts(raw) for m in _FIELD.findall(t)}
+        return {m for _, raw in self.templates() for t in iter_texts(raw) for m in BRACED.findall(t)}
 
     def row_text(self, row: Mapping[str, Any]) -> str:
         columns = [c for c in self.pair.reader.input_columns if c in row] or list(row)

@@ -237,7 +237,9 @@ def iter_texts(prompt: Any) -> Iterable[str]:
             yield from iter_texts(item)
 
 
-_BRACED = re.compile(r"\{([^{}\s]+)\}")
+#: A ``{name}`` a fill could replace (no braces or blanks inside): every check of a template's
+#: fields reads them with this.
+BRACED = re.compile(r"\{([^{}\s]+)\}")
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]{2,}\s*$")
 
 
@@ -250,7 +252,7 @@ def written_fields(text: str) -> list[str]:
     is math."""
     found: list[str] = []
     math_end = -1  # where the last math group closed
-    for match in _BRACED.finditer(text):
+    for match in BRACED.finditer(text):
         start, name = match.start(), match.group(1)
         before = text[start - 1] if start else ""
         math = (before in "_^{" and before != "") or (before == "}" and start == math_end) or \

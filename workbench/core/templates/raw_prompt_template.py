@@ -24,17 +24,15 @@ the core.
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import RenderError
 from ..provenance import TEMPLATE, Origin, PStr
 from ..render_notes import Notes
-from .prompt_list import FillPairs, PromptList, safe_format, written_fields
+from .prompt_list import BRACED, FillPairs, PromptList, safe_format, written_fields
 
 ROLES = ("system", "user", "assistant")
-_PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 Messages = list  # a plain list (not a PromptList) of message dicts: how raw prompts travel
 
 
@@ -130,7 +128,7 @@ class RawPromptTemplate:
         for item in self.raw:
             content = item.get("content") if isinstance(item, dict) else None
             if isinstance(content, str):
-                found += [m for m in _PLACEHOLDER.findall(content) if m not in found]
+                found += [m for m in BRACED.findall(content) if m not in found]
                 fieldlike.update(written_fields(content))
         for name in found:
             if name not in columns and name not in fieldlike:

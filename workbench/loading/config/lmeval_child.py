@@ -291,20 +291,13 @@ class _Task:
 
     def media(self, doc: dict[str, Any], spec: Any, key: str) -> None:
         """``doc_to_image`` / ``doc_to_audio`` of one doc, as lm-eval reads it (a list of them, a
-        column, a template ``ast.literal_eval`` reads, a ``!function``), for its errors only."""
+        column, a template ``ast.literal_eval`` reads, a ``!function``: :meth:`resolve`'s ways of
+        reading choices), for its errors only."""
         if isinstance(spec, list):
             for one in spec:
                 self.media(doc, one, key)
-        elif isinstance(spec, str) and spec not in self.features:
-            rendered = self.template(spec, doc, key)
-            try:
-                ast.literal_eval(rendered)
-            except (ValueError, SyntaxError) as exc:
-                raise TaskFailed(_error(f"{key}: the template gave {rendered[:80]!r}, which ast.literal_eval "
-                                        f"refuses ({type(exc).__name__}): lm-eval raises",
-                                        *self._at(key))) from None
-        elif is_function(spec):
-            self.call(self.function(spec), f"{key} ({spec[FUNCTION]})", doc)
+        elif isinstance(spec, str) or is_function(spec):
+            self.resolve(doc, spec, key, "choice")
 
     def field(self, entry: dict[str, Any], name: str, doc: dict[str, Any], spec: Any, key: str,
               kind: str) -> bool:

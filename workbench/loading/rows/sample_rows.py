@@ -224,7 +224,8 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
         return _placeholders(cfg, "the dataset has no path")
     lookup = lookup_data_path(path, framework, bases, class_name=class_name)
     found = lookup.found()
-    started = _named_from(lookup.resolve()) if found is None and reader is not None else []
+    read = lookup.resolve()
+    started = _named_from(read) if found is None and reader is not None else []
     if started:
         # a path that names nothing but starts the names of files: WikiBench and GaokaoBench add
         # their filename to it as strings ('.../wiki_' + 'one.jsonl'); the reader knows which
@@ -233,7 +234,6 @@ def find_rows(cfg: Mapping[str, Any], abbr: str, data: Sequence[DataArg], settin
                 rows = reader(ReaderCall(load_kwargs(cfg), lookup.resolve, framework))
         except (Declined, ConfigError):
             return _next_route(cfg, class_name, framework, python, lookup, [])
-        read = lookup.resolve()
         return RowsFound(rows, f"{read} (read as {class_name}.load() reads it)", started,
                          RowsSource("native-reader", str(read), lookup.data_id, class_name))
     if found is None:
